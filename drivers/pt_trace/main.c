@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pt_trace: a driver for Intel Processor Trace.
+ *
+ * Module load: choose the hardware backend (the CPU's MSRs, or the
+ * software model when asked for explicitly), enumerate PT by CPUID alone,
+ * refuse if PT is absent or already owned, then publish the capabilities
+ * in sysfs and bring up the per-CPU tracing core.
+ */
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/smp.h>
+#include <linux/pt_trace.h>
+
+#include "caps.h"
+#include "core.h"
+#include "hw.h"
+#include "regs.h"
+#include "sysfs.h"
+
+static char *backend = "hw";
+module_param(backend, charp, 0444);
+MODULE_PARM_DESC(backend,
+		 "hw (default): the CPU's Intel PT; model: the software model, for testing only");
+
+struct dentry *pt_debugfs_root;
+
+static void pt_check_trace_en(void *info)
+{
+	atomic_t *busy = info;
+	u64 ctl;
+
+	if (!pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) && (ctl & PT_CTL_TRACEEN))
+		atomic_inc(busy);
+}
+
+/* Another owner (perf's intel_pt, a hypervisor) may already be tracing. */
+static int pt_check_not_in_use(void)
+{
+	atomic_t busy = ATOMIC_INIT(0);
+
+	on_each_cpu(pt_check_trace_en, &busy, 1);
+	if (atomic_read(&busy)) {
+		pr_err("Intel PT is already enabled (RTIT_CTL.TraceEn=1) on %d CPU(s), probably by perf: not taking it over\n",
+		       atomic_read(&busy));
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int __init pt_trace_init(void)
+{
+	struct pt_cpuid_raw raw;
+	enum pt_caps_verdict verdict;
+	int ret;
+
+	ret = pt_hw_select(backend);
+	if (ret) {
+		pr_err("unknown backend '%s': use backend=hw or backend=model\n",
+		       backend);
+		return ret;
+	}
+	if (pt_hw->init) {
+		ret = pt_hw->init();
+		if (ret)
+			return ret;
+	}
+
+	pt_caps_read_raw(&raw);
+	verdict = pt_caps_decode(&raw, &pt_caps);
+	if (verdict != PT_CAPS_OK) {
+		pr_err("%s; to test without PT hardware load with backend=model\n",
+		       pt_caps_verdict_str(verdict));
+		ret = -ENODEV;
+		goto err_hw;
+	}
+
+	ret = pt_check_not_in_use();
+	if (ret)
+		goto err_hw;
+
+	pt_debugfs_root = debugfs_create_dir("pt_trace", NULL);
+
+	ret = pt_sysfs_init();
+	if (ret)
+		goto err_debugfs;
+
+	ret = pt_core_init();
+	if (ret)
+		goto err_sysfs;
+
+	pr_info("Intel PT family %u model %#x on the %s backend: caps %#x, %u address ranges\n",
+		pt_caps.family, pt_caps.model, pt_hw->name, pt_caps.flags,
+		pt_caps.num_addr_ranges);
+	return 0;
+
+err_sysfs:
+	pt_sysfs_exit();
+err_debugfs:
+	debugfs_remove_recursive(pt_debugfs_root);
+err_hw:
+	if (pt_hw->exit)
+		pt_hw->exit();
+	return ret;
+}
+
+static void __exit pt_trace_exit(void)
+{
+	pt_core_exit();
+	pt_sysfs_exit();
+	debugfs_remove_recursive(pt_debugfs_root);
+	if (pt_hw->exit)
+		pt_hw->exit();
+}
+
+module_init(pt_trace_init);
+module_exit(pt_trace_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Intel Processor Trace driver with per-CPU /dev/ptN devices");
+MODULE_AUTHOR("pt_trace developers");
+MODULE_VERSION("0.1");

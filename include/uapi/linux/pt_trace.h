@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * pt_trace: user-space ABI of the Intel Processor Trace driver.
+ *
+ * One character device per online CPU, /dev/ptN.  The configuration is
+ * staged with ioctls while tracing is stopped, PT_TRACE_IOC_START programs
+ * the hardware and PT_TRACE_IOC_STOP stops it.  The trace buffer is read by
+ * mmap(2) of the device (or, in streaming mode, by read(2)).
+ *
+ * Every structure passed by pointer starts with a __u32 'size' that user
+ * space sets to sizeof() of the structure it was compiled with.  The driver
+ * accepts any size from the first published size (PT_TRACE_*_SIZE_VER0) on:
+ * a shorter structure is zero-extended, and bytes of a longer structure that
+ * this driver does not know must be zero (else -E2BIG).  Every reserved or
+ * padding field must be zero (else -EINVAL).  This lets later versions add
+ * fields at the end without breaking old binaries.
+ *
+ * See Documentation/abi.rst for the full description.
+ */
+#ifndef _UAPI_LINUX_PT_TRACE_H
+#define _UAPI_LINUX_PT_TRACE_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+/* Bumped only for incompatible changes; new fields do not bump it. */
+#define PT_TRACE_ABI_VERSION		1
+
+/*
+ * IA32_RTIT_CTL (MSR 0x570) bit positions, as in the SDM, Vol. 3C,
+ * Table 36-6.  struct pt_trace_config.ctl uses this layout directly.
+ */
+#define PT_CTL_TRACEEN			(1ULL << 0)	/* driver-owned */
+#define PT_CTL_CYCEN			(1ULL << 1)
+#define PT_CTL_OS			(1ULL << 2)
+#define PT_CTL_USER			(1ULL << 3)
+#define PT_CTL_PWREVTEN			(1ULL << 4)
+#define PT_CTL_FUPONPTW			(1ULL << 5)
+#define PT_CTL_FABRICEN			(1ULL << 6)	/* driver-owned */
+#define PT_CTL_CR3FILTER		(1ULL << 7)
+#define PT_CTL_TOPA			(1ULL << 8)	/* driver-owned */
+#define PT_CTL_MTCEN			(1ULL << 9)
+#define PT_CTL_TSCEN			(1ULL << 10)
+#define PT_CTL_DISRETC			(1ULL << 11)
+#define PT_CTL_PTWEN			(1ULL << 12)
+#define PT_CTL_BRANCHEN			(1ULL << 13)
+#define PT_CTL_MTCFREQ_SHIFT		14
+#define PT_CTL_MTCFREQ_MASK		(0xfULL << PT_CTL_MTCFREQ_SHIFT)
+#define PT_CTL_CYCTHRESH_SHIFT		19
+#define PT_CTL_CYCTHRESH_MASK		(0xfULL << PT_CTL_CYCTHRESH_SHIFT)
+#define PT_CTL_PSBFREQ_SHIFT		24
+#define PT_CTL_PSBFREQ_MASK		(0xfULL << PT_CTL_PSBFREQ_SHIFT)
+#define PT_CTL_EVENTEN			(1ULL << 31)
+#define PT_CTL_ADDR_CFG_SHIFT(n)	(32 + 4 * (n))
+#define PT_CTL_ADDR_CFG_MASK(n)		(0xfULL << PT_CTL_ADDR_CFG_SHIFT(n))
+#define PT_CTL_NOTNT			(1ULL << 55)
+
+/* Values of an ADDRn_CFG field. */
+#define PT_ADDR_CFG_OFF			0
+#define PT_ADDR_CFG_FILTER		1	/* trace only inside the range */
+#define PT_ADDR_CFG_STOP		2	/* stop tracing on entry */
+
+#define PT_TRACE_MAX_ADDR_RANGES	4
+
+/* struct pt_trace_caps.flags: what this CPU (or model profile) supports. */
+#define PT_CAP_CR3_FILTER		(1U << 0)	/* CPUID.14.0:EBX[0] */
+#define PT_CAP_PSB_CYC			(1U << 1)	/* EBX[1] */
+#define PT_CAP_IP_FILTER		(1U << 2)	/* EBX[2] */
+#define PT_CAP_MTC			(1U << 3)	/* EBX[3] */
+#define PT_CAP_PTWRITE			(1U << 4)	/* EBX[4] */
+#define PT_CAP_POWER_EVENTS		(1U << 5)	/* EBX[5] */
+#define PT_CAP_PSB_PMI_PRESERVE		(1U << 6)	/* EBX[6] */
+#define PT_CAP_EVENT_TRACE		(1U << 7)	/* EBX[7] */
+#define PT_CAP_TNT_DISABLE		(1U << 8)	/* EBX[8] */
+#define PT_CAP_TOPA			(1U << 16)	/* ECX[0] */
+#define PT_CAP_TOPA_MULTI		(1U << 17)	/* ECX[1] */
+#define PT_CAP_SINGLE_RANGE		(1U << 18)	/* ECX[2] */
+#define PT_CAP_TRACE_TRANSPORT		(1U << 19)	/* ECX[3] */
+#define PT_CAP_LIP			(1U << 20)	/* ECX[31] */
+
+/* struct pt_trace_caps.quirks: errata the driver works around. */
+#define PT_QUIRK_BRANCHEN_ALWAYS_ON	(1U << 0)	/* BDM106 */
+#define PT_QUIRK_SINGLE_RANGE_4K	(1U << 1)	/* TGL052 ADL037 RPL017 */
+
+/* Where the hardware operations go. */
+#define PT_BACKEND_HW			0	/* the CPU's own MSRs */
+#define PT_BACKEND_MODEL		1	/* the software model (testing) */
+
+struct pt_trace_caps {
+	__u32 size;
+	__u32 abi_version;		/* PT_TRACE_ABI_VERSION */
+	__u32 backend;			/* PT_BACKEND_* */
+	__u32 cpu;			/* the CPU this device traces */
+	__u32 flags;			/* PT_CAP_* */
+	__u32 quirks;			/* PT_QUIRK_* */
+	__u32 num_addr_ranges;		/* usable ADDRn_A/B pairs */
+	__u32 mtc_periods;		/* bitmap of valid MTCFreq values */
+	__u32 cyc_thresholds;		/* bitmap of valid CycThresh values */
+	__u32 psb_periods;		/* bitmap of valid PSBFreq values */
+	__u32 cpuid_14[2][4];		/* raw CPUID 0x14 subleaves 0, 1 */
+	__u32 family;
+	__u32 model;
+	__u32 stepping;
+	__u32 reserved0;
+	__u64 ctl_valid;		/* RTIT_CTL bits user space may set */
+	__u64 max_buffer_size;		/* per CPU, bytes */
+	__u64 min_buffer_size;		/* bytes */
+};
+#define PT_TRACE_CAPS_SIZE_VER0		112
+
+/* struct pt_trace_config.output */
+#define PT_OUTPUT_AUTO			0	/* driver picks, see status */
+#define PT_OUTPUT_TOPA			1	/* table of physical addresses */
+#define PT_OUTPUT_SINGLE		2	/* one contiguous range */
+
+/* struct pt_trace_config.mode */
+#define PT_MODE_FLIGHT			0	/* wrap, overwriting the oldest */
+#define PT_MODE_STREAM			1	/* ring drained by user space */
+
+struct pt_trace_addr_range {
+	__u64 start;			/* ADDRn_A, inclusive */
+	__u64 end;			/* ADDRn_B, inclusive */
+};
+
+/*
+ * The whole configuration of one device.  'ctl' is IA32_RTIT_CTL in the
+ * SDM's layout; TraceEn, FabricEn and ToPA must be 0 (the driver owns
+ * them).  CR3Filter uses cr3_match; ADDRn_CFG uses addr[n].
+ */
+struct pt_trace_config {
+	__u32 size;
+	__u32 output;			/* PT_OUTPUT_* */
+	__u64 ctl;			/* PT_CTL_* */
+	__u64 cr3_match;		/* IA32_RTIT_CR3_MATCH */
+	struct pt_trace_addr_range addr[PT_TRACE_MAX_ADDR_RANGES];
+	__u64 buffer_size;		/* bytes, 0 = module default */
+	__u32 mode;			/* PT_MODE_* */
+	__u32 watermark;		/* stream: wake after this many bytes */
+	__u64 reserved[4];
+};
+#define PT_TRACE_CONFIG_SIZE_VER0	136
+
+/* PT_TRACE_IOC_SET_CR3: CR3 filter by value or by process. */
+#define PT_CR3_BY_VALUE			0	/* use 'cr3' as given */
+#define PT_CR3_BY_PID			1	/* derive from process 'pid' */
+#define PT_CR3_OFF			2	/* clear CR3Filter */
+
+struct pt_trace_cr3 {
+	__u32 size;
+	__u32 how;			/* PT_CR3_* */
+	__u64 cr3;			/* in: BY_VALUE; out: value used */
+	__s32 pid;			/* in: BY_PID (0 = caller) */
+	__u32 reserved;
+};
+#define PT_TRACE_CR3_SIZE_VER0		24
+
+struct pt_trace_cyc {
+	__u32 size;
+	__u32 enable;			/* 0 or 1: CYCEn */
+	__u32 threshold;		/* CycThresh encoding */
+	__u32 reserved;
+};
+#define PT_TRACE_CYC_SIZE_VER0		16
+
+struct pt_trace_addr {
+	__u32 size;
+	__u32 index;			/* range n, < num_addr_ranges */
+	__u32 cfg;			/* PT_ADDR_CFG_* */
+	__u32 reserved;
+	__u64 start;
+	__u64 end;
+};
+#define PT_TRACE_ADDR_SIZE_VER0		32
+
+/* struct pt_trace_status.flags */
+#define PT_STATUS_RUNNING		(1U << 0)
+#define PT_STATUS_WRAPPED		(1U << 1)	/* oldest data overwritten */
+#define PT_STATUS_HW_STOPPED		(1U << 2)	/* RTIT_STATUS.Stopped */
+#define PT_STATUS_HW_ERROR		(1U << 3)	/* RTIT_STATUS.Error */
+#define PT_STATUS_CONFIGURED		(1U << 4)	/* buffer allocated */
+
+struct pt_trace_status {
+	__u32 size;
+	__u32 flags;			/* PT_STATUS_* */
+	__u32 output;			/* PT_OUTPUT_* actually in use */
+	__u32 mode;			/* PT_MODE_* */
+	__u64 buffer_size;		/* bytes mapped at the data offset */
+	__u64 head;			/* bytes produced since start */
+	__u64 offset;			/* head % buffer_size: next write */
+	__u64 rtit_status;		/* IA32_RTIT_STATUS at last stop */
+	__u64 lost_bytes;		/* stream: bytes the hardware dropped */
+	__u64 loss_records;		/* stream: gaps recorded */
+	__u64 pmis;			/* PMIs handled on this CPU */
+	__u64 starts;			/* successful starts */
+	__u64 reserved[4];
+};
+#define PT_TRACE_STATUS_SIZE_VER0	112
+
+/*
+ * mmap layout: the control page at offset PT_TRACE_MMAP_CTRL_OFFSET (one
+ * page, read-only except data_tail in streaming mode) and the data at
+ * data_offset (read-only, data_size bytes, linear whatever the hardware
+ * layout).  The driver writes data_head after the data it covers is
+ * visible: read data_head, then smp_rmb() (or an acquire load) before
+ * reading data.  In streaming mode user space writes data_tail with a
+ * release store after it has finished reading the data below it.
+ */
+#define PT_TRACE_MMAP_CTRL_OFFSET	0ULL
+
+struct pt_trace_mmap_page {
+	__u32 version;			/* PT_TRACE_ABI_VERSION */
+	__u32 size;			/* sizeof this structure */
+	__u64 data_offset;		/* mmap offset of the data */
+	__u64 data_size;		/* bytes */
+	__u64 data_head;		/* bytes produced since start */
+	__u64 data_tail;		/* stream: bytes consumed */
+	__u32 flags;			/* PT_STATUS_* at last update */
+	__u32 mode;			/* PT_MODE_* */
+	__u64 lost_bytes;
+	__u64 loss_records;
+	__u64 generation;		/* bumped on every start */
+};
+
+#define PT_TRACE_IOC_MAGIC		0xB6
+
+#define PT_TRACE_IOC_GET_CAPS	_IOR(PT_TRACE_IOC_MAGIC, 0x00, struct pt_trace_caps)
+#define PT_TRACE_IOC_SET_CONFIG	_IOW(PT_TRACE_IOC_MAGIC, 0x01, struct pt_trace_config)
+#define PT_TRACE_IOC_GET_CONFIG	_IOR(PT_TRACE_IOC_MAGIC, 0x02, struct pt_trace_config)
+#define PT_TRACE_IOC_SET_CR3	_IOWR(PT_TRACE_IOC_MAGIC, 0x03, struct pt_trace_cr3)
+#define PT_TRACE_IOC_SET_CYC	_IOW(PT_TRACE_IOC_MAGIC, 0x04, struct pt_trace_cyc)
+#define PT_TRACE_IOC_SET_ADDR	_IOW(PT_TRACE_IOC_MAGIC, 0x05, struct pt_trace_addr)
+#define PT_TRACE_IOC_SET_BUFSIZE _IOW(PT_TRACE_IOC_MAGIC, 0x06, __u64)
+#define PT_TRACE_IOC_START	_IO(PT_TRACE_IOC_MAGIC, 0x07)
+#define PT_TRACE_IOC_STOP	_IO(PT_TRACE_IOC_MAGIC, 0x08)
+#define PT_TRACE_IOC_GET_STATUS	_IOR(PT_TRACE_IOC_MAGIC, 0x09, struct pt_trace_status)
+
+#endif /* _UAPI_LINUX_PT_TRACE_H */
