@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The in-VM test library, see ptt_test.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+#include <intel-pt.h>
+
+#include "ptt_test.h"
+
+int ptt_failures;
+
+int ptt_done(void)
+{
+	if (ptt_failures)
+		fprintf(stderr, "%d check(s) failed\n", ptt_failures);
+	return ptt_failures ? 1 : 0;
+}
+
+int ptt_read_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+long long ptt_read_ll(const char *path)
+{
+	char buf[64];
+
+	if (ptt_read_str(path, buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 0);
+}
+
+int ptt_open_cpu(int cpu, int flags)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/pt%d", cpu);
+	return open(path, flags);
+}
+
+int ptt_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void ptt_count(struct ptt_packet_stats *s, const struct pt_packet *p)
+{
+	switch (p->type) {
+	case ppt_psb: s->psb++; break;
+	case ppt_psbend: s->psbend++; break;
+	case ppt_fup: s->fup++; break;
+	case ppt_tip: s->tip++; break;
+	case ppt_tip_pge: s->tip_pge++; break;
+	case ppt_tip_pgd: s->tip_pgd++; break;
+	case ppt_tnt_8:
+	case ppt_tnt_64: s->tnt++; break;
+	case ppt_mode:
+		if (p->payload.mode.leaf == pt_mol_tsx)
+			s->mode_tsx++;
+		else
+			s->mode_exec++;
+		break;
+	case ppt_pip: s->pip++; break;
+	case ppt_tsc: s->tsc++; break;
+	case ppt_tma: s->tma++; break;
+	case ppt_cbr: s->cbr++; break;
+	case ppt_mtc: s->mtc++; break;
+	case ppt_cyc: s->cyc++; break;
+	case ppt_ptw: s->ptw++; break;
+	case ppt_pwre: s->pwre++; break;
+	case ppt_pwrx: s->pwrx++; break;
+	case ppt_exstop: s->exstop++; break;
+	case ppt_mwait: s->mwait++; break;
+	case ppt_ovf: s->ovf++; break;
+	case ppt_vmcs: s->vmcs++; break;
+	case ppt_pad: s->pad++; break;
+	default: s->other++; break;
+	}
+}
+
+int ptt_decode_packets(const uint8_t *buf, size_t len,
+		       struct ptt_packet_stats *stats)
+{
+	struct pt_config config;
+	struct pt_packet_decoder *dec;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	pt_config_init(&config);
+	config.begin = (uint8_t *)buf;
+	config.end = (uint8_t *)buf + len;
+	dec = pt_pkt_alloc_decoder(&config);
+	if (!dec)
+		return -1;
+
+	ret = pt_pkt_sync_forward(dec);
+	if (ret < 0) {
+		pt_pkt_free_decoder(dec);
+		return -1;
+	}
+	for (;;) {
+		struct pt_packet pkt;
+
+		ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
+		if (ret == -pte_eos)
+			break;
+		if (ret < 0) {
+			uint64_t off = 0;
+
+			pt_pkt_get_offset(dec, &off);
+			if (!stats->errors)
+				stats->first_error_offset = off;
+			stats->errors++;
+			ret = pt_pkt_sync_forward(dec);
+			if (ret < 0)
+				break;
+			continue;
+		}
+		stats->packets++;
+		ptt_count(stats, &pkt);
+	}
+	pt_pkt_free_decoder(dec);
+	return 0;
+}

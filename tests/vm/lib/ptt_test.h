@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The small library every in-VM test program links: checks that report
+ * and count, device and sysfs helpers, and a libipt packet walk that
+ * proves a trace decodes.  A test exits 0 (pass), 77 (skip) or 1 (fail);
+ * the VM runner turns that into a PTT-RESULT line.
+ */
+#ifndef PTT_TEST_H
+#define PTT_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define PTT_SKIP 77
+
+extern int ptt_failures;
+
+/* A failed check is reported with file:line and counted; the test goes on. */
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,	\
+				__LINE__, #cond);			\
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			ptt_failures++;					\
+		}							\
+	} while (0)
+
+/* Like CHECK, but a failure ends the test at once. */
+#define REQUIRE(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			CHECK(cond, __VA_ARGS__);			\
+			exit(1);					\
+		}							\
+	} while (0)
+
+#define SKIP(...)							\
+	do {								\
+		fprintf(stderr, "SKIP: ");				\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+		exit(PTT_SKIP);						\
+	} while (0)
+
+/* exit status for main(): 0 when no check failed. */
+int ptt_done(void);
+
+/* Read /sys or /proc files; -1 when absent. */
+long long ptt_read_ll(const char *path);
+int ptt_read_str(const char *path, char *buf, size_t len);
+
+/* open("/dev/ptN"), -1 with errno on failure. */
+int ptt_open_cpu(int cpu, int flags);
+
+/* Pin the calling thread to one CPU. */
+int ptt_pin_cpu(int cpu);
+
+/* Packet counts from a libipt packet-decoder walk of a buffer. */
+struct ptt_packet_stats {
+	uint64_t packets;
+	uint64_t errors;	/* decode errors other than end of stream */
+	uint64_t psb, psbend, fup, tip, tip_pge, tip_pgd, tnt;
+	uint64_t mode_exec, mode_tsx, pip, tsc, tma, cbr, mtc, cyc;
+	uint64_t ptw, pwre, pwrx, exstop, mwait, ovf, vmcs, pad, other;
+	uint64_t first_error_offset;
+};
+
+/*
+ * Walk every packet from the first PSB with libipt's packet decoder.
+ * Returns 0 when the buffer held at least one PSB, -1 otherwise; decode
+ * errors are counted in stats->errors (the decoder resyncs at next PSB).
+ */
+int ptt_decode_packets(const uint8_t *buf, size_t len,
+		       struct ptt_packet_stats *stats);
+
+#endif /* PTT_TEST_H */
