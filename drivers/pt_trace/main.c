@@ -61,10 +61,12 @@ static int __init pt_trace_init(void)
 		       backend);
 		return ret;
 	}
+	/* Before the backend: the model publishes its counters here. */
+	pt_debugfs_root = debugfs_create_dir("pt_trace", NULL);
 	if (pt_hw->init) {
 		ret = pt_hw->init();
 		if (ret)
-			return ret;
+			goto err_debugfs;
 	}
 
 	pt_caps_read_raw(&raw);
@@ -80,11 +82,9 @@ static int __init pt_trace_init(void)
 	if (ret)
 		goto err_hw;
 
-	pt_debugfs_root = debugfs_create_dir("pt_trace", NULL);
-
 	ret = pt_sysfs_init();
 	if (ret)
-		goto err_debugfs;
+		goto err_hw;
 
 	ret = pt_core_init();
 	if (ret)
@@ -97,11 +97,11 @@ static int __init pt_trace_init(void)
 
 err_sysfs:
 	pt_sysfs_exit();
-err_debugfs:
-	debugfs_remove_recursive(pt_debugfs_root);
 err_hw:
 	if (pt_hw->exit)
 		pt_hw->exit();
+err_debugfs:
+	debugfs_remove_recursive(pt_debugfs_root);
 	return ret;
 }
 
@@ -109,9 +109,9 @@ static void __exit pt_trace_exit(void)
 {
 	pt_core_exit();
 	pt_sysfs_exit();
-	debugfs_remove_recursive(pt_debugfs_root);
 	if (pt_hw->exit)
 		pt_hw->exit();
+	debugfs_remove_recursive(pt_debugfs_root);
 }
 
 module_init(pt_trace_init);
