@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Dump throughput: 'pt-trace dump' text output (to /dev/null) against
+# libipt's bare packet-decode loop on the same file, in the same run.
+# The file is the Skylake perf trace repeated to ~64 MB (override with
+# PTT_BENCH_FILE).  Last line:
+#   dump: X MB/s text, Y MB/s bare decode, R.RR of bare
+# MB/s are megabytes of raw trace per second; best of 3 runs each.
+
+set -e
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+SHARED=${PTT_SHARED:-$(cd "$ROOT/.." && pwd)/shared}
+[ -d "$SHARED" ] || SHARED=/work/shared
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+make -s -C "$ROOT/tools"
+gcc -O2 -Wall -Wextra -Werror -o "$TMP/bare" \
+	"$ROOT/tests/bench/host/bare_decode.c" -lipt
+
+FILE=${PTT_BENCH_FILE:-}
+if [ -z "$FILE" ]; then
+	FILE="$TMP/bench.pt"
+	src="$SHARED/traces/skl-perf414/cpu3.pt"
+	for _ in $(seq 470); do cat "$src"; done >"$FILE"
+fi
+BYTES=$(stat -c %s "$FILE")
+
+best() { # command... -> best wall seconds of 3
+	local b="" t
+	for _ in 1 2 3; do
+		t=$( { /usr/bin/time -f %e "$@" >/dev/null; } 2>&1 | tail -n 1)
+		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
+	done
+	echo "$b"
+}
+
+t_text=$(best "$ROOT/tools/build/pt-trace" dump "$FILE")
+t_bare=$(best "$TMP/bare" "$FILE")
+awk -v b="$BYTES" -v tt="$t_text" -v tb="$t_bare" 'BEGIN {
+	if (tt <= 0) tt = 0.01; if (tb <= 0) tb = 0.01;
+	x = b / 1e6 / tt; y = b / 1e6 / tb;
+	printf "file: %d bytes\n", b;
+	printf "dump: %.1f MB/s text, %.1f MB/s bare decode, %.2f of bare\n", x, y, x / y
+}'

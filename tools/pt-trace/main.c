@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pt-trace: record, dump, decode and describe Intel Processor Trace data.
+ * This file only dispatches to the subcommands, in the style of git/perf.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tool.h"
+
+struct ptt_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *what;
+};
+
+static const struct ptt_cmd ptt_cmds[] = {
+	{ "record", cmd_record, "trace CPUs through /dev/ptN into a directory" },
+	{ "dump",   cmd_dump,   "print the packets of a raw trace (ptdump format)" },
+	{ "decode", cmd_decode, "reconstruct the instruction flow with ELF images" },
+	{ "info",   cmd_info,   "show what Intel PT this machine (or model) offers" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: pt-trace <command> [options] [args]\n\ncommands:\n");
+	for (i = 0; i < sizeof(ptt_cmds) / sizeof(ptt_cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", ptt_cmds[i].name, ptt_cmds[i].what);
+	fprintf(f, "\n'pt-trace <command> --help' describes one command.\n"
+		"examples:\n"
+		"  pt-trace info\n"
+		"  pt-trace record -C 0 -o out -- ./workload\n"
+		"  pt-trace dump out/cpu0.pt | less\n"
+		"  pt-trace decode --elf ./workload out/cpu0.pt\n"
+		"See Documentation/tools.rst.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return PTT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return PTT_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(ptt_cmds) / sizeof(ptt_cmds[0]); i++) {
+		if (!strcmp(argv[1], ptt_cmds[i].name)) {
+			static char prog[32];
+
+			snprintf(prog, sizeof(prog), "pt-trace %s",
+				 ptt_cmds[i].name);
+			ptt_prog = prog;
+			return ptt_cmds[i].fn(argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "pt-trace: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return PTT_EXIT_USAGE;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A large output buffer written with write(2): the dump prints millions
+ * of short lines and stdio's per-call locking and formatting would cost
+ * more than the decoding itself.
+ */
+#ifndef PT_TRACE_OUTBUF_H
+#define PT_TRACE_OUTBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room callers may use after ob_reserve() without checking. */
+#define OB_LINE_MAX	1024
+
+struct outbuf {
+	int fd;
+	int error;		/* first write error, -errno */
+	size_t len;
+	size_t cap;
+	char *buf;
+};
+
+int ob_init(struct outbuf *ob, int fd, size_t cap);
+void ob_flush(struct outbuf *ob);
+void ob_free(struct outbuf *ob);
+
+/* Make sure OB_LINE_MAX bytes are free; returns the write position. */
+static inline char *ob_reserve(struct outbuf *ob)
+{
+	if (ob->cap - ob->len < OB_LINE_MAX)
+		ob_flush(ob);
+	return ob->buf + ob->len;
+}
+
+static inline void ob_commit(struct outbuf *ob, const char *end)
+{
+	ob->len = (size_t)(end - ob->buf);
+}
+
+void ob_puts(struct outbuf *ob, const char *s);
+void ob_printf(struct outbuf *ob, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* PT_TRACE_OUTBUF_H */

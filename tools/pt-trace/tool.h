@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every pt-trace subcommand shares: exit codes, error reporting,
+ * number parsing and whole-file loading.
+ */
+#ifndef PT_TRACE_TOOL_H
+#define PT_TRACE_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes, documented in Documentation/tools.rst. */
+#define PTT_EXIT_OK		0	/* done */
+#define PTT_EXIT_USAGE		1	/* bad command line */
+#define PTT_EXIT_INPUT		2	/* unreadable or unusable input file */
+#define PTT_EXIT_DEVICE		3	/* /dev/ptN missing, busy or refused */
+#define PTT_EXIT_NO_PT		4	/* this machine has no Intel PT */
+#define PTT_EXIT_INTERNAL	5	/* out of memory, library failure */
+#define PTT_EXIT_INTERRUPTED	130	/* stopped by a signal before the end */
+
+extern const char *ptt_prog;
+
+void ptt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ptt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse a number in C syntax (0x.., 0.., decimal); 0 on success. */
+int ptt_parse_u64(const char *s, uint64_t *val);
+int ptt_parse_u32(const char *s, uint32_t *val);
+
+/* Read a whole file into malloc'ed memory; 0 or -errno. */
+int ptt_load_file(const char *path, uint8_t **buf, size_t *len);
+
+/* The subcommands. */
+int cmd_record(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif /* PT_TRACE_TOOL_H */
