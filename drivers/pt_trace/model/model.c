@@ -1,62 +1,380 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The software model of the Intel PT hardware (placeholder until the model
- * work lands: it answers CPUID as a PT-capable CPU and keeps MSRs).
+ * The software model of the Intel PT hardware: the hw-ops backend
+ * (backend=model), its per-CPU state, module parameters and lifetime.
+ *
+ * Context rules.  The driver calls cpuid/rdmsr/wrmsr/pmi_rearm on the
+ * CPU whose PT it programs, with IRQs off or from NMI (its PMI handler).
+ * The model's own hrtimer tick runs in hardirq on that CPU.  So the only
+ * concurrency is an NMI landing in the middle of the tick or of an MSR
+ * operation on the same CPU.  Locks cannot handle that (the NMI would
+ * spin on a lock its own CPU holds), so there are none.  Instead every
+ * change works on a private copy of the per-CPU state and publishes it
+ * with one cmpxchg (pt_model_update()):
+ *  - an NMI's operation always completes (nothing can interrupt it);
+ *  - an interrupted MSR write finds its cmpxchg failed and is redone on
+ *    top of the NMI's result, i.e. it takes effect after the NMI, which
+ *    is a legal order since it had not returned yet;
+ *  - an interrupted tick is dropped: the bytes it already stored lie
+ *    beyond the published output pointers and count as lost;
+ *  - both cases are counted in nmi_races.
+ * The tick raises its PMI only after its state is published, so the
+ * driver's NMI handler always finds the model consistent.  Timers are
+ * never touched from NMI: the tick stops itself when it sees TraceEn=0,
+ * and an enable from NMI starts the timer through irq_work.
  */
+#include <linux/irqflags.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
 #include <linux/pt_trace.h>
 
-#include "hw.h"
+#include "../core.h"
+#include "../regs.h"
+#include "model.h"
+
+DEFINE_PER_CPU(struct pt_model_cpu, pt_model_cpu);
+
+const struct pt_model_profile *pt_model_prof = &pt_model_profiles[0];
+
+static char *model_profile = "icl";
+module_param(model_profile, charp, 0444);
+MODULE_PARM_DESC(model_profile,
+		 "backend=model only: icl (default, Ice Lake), bdw (Broadwell), min (synthetic minimum)");
+
+unsigned int pt_model_period_us = 1000;
+module_param_named(model_period_us, pt_model_period_us, uint, 0644);
+MODULE_PARM_DESC(model_period_us, "model: trace generator period in us (10..1000000)");
+
+unsigned int pt_model_tick_bytes = 2048;
+module_param_named(model_tick_bytes, pt_model_tick_bytes, uint, 0644);
+MODULE_PARM_DESC(model_tick_bytes, "model: packet bytes generated per tick (64..65536)");
+
+bool pt_model_seq;
+module_param_named(model_seq, pt_model_seq, bool, 0644);
+MODULE_PARM_DESC(model_seq, "model: PTW payloads carry a running sequence number");
+
+bool pt_model_tsx;
+module_param_named(model_tsx, pt_model_tsx, bool, 0644);
+MODULE_PARM_DESC(model_tsx, "model: emit MODE.TSX transactions");
+
+bool pt_model_vmx_guest;
+module_param_named(model_vmx_guest, pt_model_vmx_guest, bool, 0644);
+MODULE_PARM_DESC(model_vmx_guest, "model: pretend to run in VMX non-root (PIP.NR=1)");
+
+bool pt_model_vmcs;
+module_param_named(model_vmcs, pt_model_vmcs, bool, 0644);
+MODULE_PARM_DESC(model_vmcs, "model: emit a VMCS packet in every PSB+");
+
+struct pt_model_cpu *pt_model_cpu_ptr(int cpu)
+{
+	return per_cpu_ptr(&pt_model_cpu, cpu);
+}
+
+int pt_model_update(struct pt_model_cpu *st, pt_model_fn fn, void *arg,
+		    bool redo)
+{
+	struct pt_model_state *old, *s;
+	unsigned long flags = 0;
+	bool nmi = in_nmi();
+	unsigned int d;
+	int ret;
+
+	if (!nmi)
+		local_irq_save(flags);
+	d = ++st->depth;
+	if (d >= PT_MODEL_DEPTHS)
+		d = PT_MODEL_DEPTHS - 1;	/* NMIs do not nest */
+	barrier();
+	for (;;) {
+		old = READ_ONCE(st->active);
+		s = st->scratch[d];
+		*s = *old;
+		barrier();
+		if (READ_ONCE(st->active) != old)
+			continue;	/* an NMI published while we copied */
+		ret = fn(st, s, arg);
+		if (ret)
+			break;
+		if (cmpxchg(&st->active, old, s) == old) {
+			st->scratch[d] = old;
+			break;
+		}
+		atomic64_inc(&st->stats.nmi_races);
+		if (!redo) {
+			ret = -EAGAIN;
+			break;
+		}
+	}
+	barrier();
+	st->depth--;
+	if (!nmi)
+		local_irq_restore(flags);
+	return ret;
+}
+
+void pt_model_count_gp(struct pt_model_cpu *st, u32 msr, u64 val,
+		       enum pt_model_gp why, bool test)
+{
+	atomic64_inc(test ? &st->stats.gp_faults_test : &st->stats.gp_faults);
+	if (why < PT_GP_NR)
+		atomic64_inc(&st->stats.gp_by_reason[why]);
+	st->stats.last_gp_msr = msr;
+	st->stats.last_gp_val = val;
+	st->stats.last_gp_why = why;
+}
+
+void pt_model_count_operr(struct pt_model_cpu *st, enum pt_model_operr e)
+{
+	atomic64_inc(&st->stats.op_errors);
+	st->stats.last_operr = e;
+}
+
+struct pt_wr_arg {
+	u32 msr;
+	u64 val;
+	enum pt_model_gp why;
+	enum pt_model_operr operr;
+	bool enabled;
+};
+
+static void pt_model_set_addr(struct pt_model_regs *r, u32 msr, u64 v)
+{
+	u32 i = msr - PT_MSR_RTIT_ADDR0_A;
+
+	r->addr[(i / 2) % 4][i % 2] = v;
+}
+
+static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
+		    void *arg)
+{
+	struct pt_wr_arg *a = arg;
+	struct pt_model_regs *r = &s->regs;
+	u64 store;
+	int ret;
+
+	a->enabled = false;
+	a->operr = PT_OPERR_NONE;
+	ret = pt_model_check_wrmsr(pt_model_prof, r, a->msr, a->val, &store,
+				   &a->why);
+	if (ret)
+		return ret;
+
+	switch (a->msr) {
+	case PT_MSR_RTIT_CTL:
+		if ((r->ctl & PT_CTL_TRACEEN) && !(store & PT_CTL_TRACEEN)) {
+			/* 1 -> 0: flush (TIP.PGD), then nothing else. */
+			pt_model_gen_on_disable(st, s);
+			r->ctl = store;
+			r->status &= ~PT_STATUS_TRIGGEREN;
+		} else if (!(r->ctl & PT_CTL_TRACEEN) &&
+			   (store & PT_CTL_TRACEEN)) {
+			r->ctl = store;
+			if (!(r->status & (PT_STATUS_ERROR | PT_STATUS_STOPPED))) {
+				a->operr = pt_model_out_check(pt_model_prof, r);
+				if (a->operr)
+					r->status |= PT_STATUS_ERROR;
+				else
+					r->status |= PT_STATUS_TRIGGEREN;
+			}
+			pt_model_gen_on_enable(s);
+			a->enabled = true;
+		} else {
+			r->ctl = store;
+		}
+		break;
+	case PT_MSR_RTIT_STATUS:
+		r->status = store;
+		break;
+	case PT_MSR_RTIT_OUTPUT_BASE:
+		r->base = store;
+		break;
+	case PT_MSR_RTIT_OUTPUT_MASK:
+		r->mask = store;
+		break;
+	case PT_MSR_RTIT_CR3_MATCH:
+		r->cr3_match = store;
+		break;
+	case PT_MSR_PERF_GLOBAL_STATUS_RESET:
+		r->global_status &= ~(store & PT_GLOBAL_STATUS_TOPA_PMI);
+		break;
+	default:
+		pt_model_set_addr(r, a->msr, store);
+		break;
+	}
+	return 0;
+}
+
+int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
+{
+	struct pt_wr_arg a = { .msr = msr, .val = val };
+	int ret;
+
+	ret = pt_model_update(st, pt_wr_fn, &a, true);
+	if (ret) {
+		pt_model_count_gp(st, msr, val, a.why, test);
+		return -EIO;
+	}
+	if (a.operr)
+		pt_model_count_operr(st, a.operr);
+	if (a.enabled)
+		pt_model_gen_kick(st);
+	return 0;
+}
+
+int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val)
+{
+	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
+	enum pt_model_gp why;
+	u32 i;
+
+	*val = 0;
+	if (pt_model_check_rdmsr(pt_model_prof, msr, &why)) {
+		pt_model_count_gp(st, msr, 0, why, false);
+		return -EIO;
+	}
+	switch (msr) {
+	case PT_MSR_RTIT_CTL:
+		*val = r->ctl;
+		break;
+	case PT_MSR_RTIT_STATUS:
+		*val = r->status;
+		break;
+	case PT_MSR_RTIT_OUTPUT_BASE:
+		*val = r->base;
+		break;
+	case PT_MSR_RTIT_OUTPUT_MASK:
+		*val = r->mask | PT_MASK_LOWER;
+		break;
+	case PT_MSR_RTIT_CR3_MATCH:
+		*val = r->cr3_match;
+		break;
+	case PT_MSR_PERF_GLOBAL_STATUS:
+		*val = r->global_status;
+		break;
+	case PT_MSR_PLATFORM_INFO:
+		*val = (u64)pt_model_prof->cbr << 8;	/* max non-turbo ratio */
+		break;
+	case PT_MSR_VMX_MISC:
+		*val = 0;	/* VMX is not modelled: bit 14 clear */
+		break;
+	default:
+		i = msr - PT_MSR_RTIT_ADDR0_A;
+		*val = r->addr[(i / 2) % 4][i % 2];
+		break;
+	}
+	return 0;
+}
 
 static void pt_model_cpuid(u32 leaf, u32 subleaf, struct pt_cpuid_regs *r)
 {
-	r->eax = 0;
-	r->ebx = 0;
-	r->ecx = 0;
-	r->edx = 0;
+	const struct pt_model_profile *p = pt_model_prof;
+	static const struct pt_cpuid_regs zero;
+
+	*r = zero;
+	if (leaf > p->leaf0.eax)
+		return;
 	switch (leaf) {
 	case 0:
-		r->eax = 0x1b;
-		r->ebx = 0x756e6547;
-		r->edx = 0x49656e69;
-		r->ecx = 0x6c65746e;
+		*r = p->leaf0;
 		break;
 	case 1:
-		r->eax = 0x606a6;
+		*r = p->leaf1;
 		break;
 	case 7:
-		r->ebx = 1 << 25;
+		if (subleaf == 0)
+			*r = p->leaf7;
 		break;
 	case 0x14:
-		if (subleaf == 0) {
-			r->eax = 1;
-			r->ebx = 0x3f;
-			r->ecx = 0x7;
-		} else if (subleaf == 1) {
-			r->eax = 0x249 << 16 | 2;
-			r->ebx = 0x003f << 16 | 0x3fff;
-		}
+		if (subleaf <= p->leaf14[0].eax && subleaf < 2)
+			*r = p->leaf14[subleaf];
+		break;
+	case 0x15:
+		*r = p->leaf15;
 		break;
 	}
 }
 
 static int pt_model_rdmsr(u32 msr, u64 *val)
 {
-	*val = 0;
-	return 0;
+	return pt_model_do_rdmsr(this_cpu_ptr(&pt_model_cpu), msr, val);
 }
 
 static int pt_model_wrmsr(u32 msr, u64 val)
 {
+	return pt_model_do_wrmsr(this_cpu_ptr(&pt_model_cpu), msr, val, false);
+}
+
+/* The driver's "unmask LVTPC": the next PMI may be delivered. */
+static void pt_model_pmi_rearm(void)
+{
+	WRITE_ONCE(this_cpu_ptr(&pt_model_cpu)->lvtpc_masked, false);
+}
+
+static void pt_model_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pt_model_cpu *st = pt_model_cpu_ptr(cpu);
+
+		pt_model_gen_exit(st);
+		kfree(st->stage);
+		st->stage = NULL;
+	}
+}
+
+static int pt_model_init(void)
+{
+	int cpu;
+
+	pt_model_prof = pt_model_profile_find(model_profile);
+	if (!pt_model_prof) {
+		pr_err("model: unknown model_profile '%s' (icl, bdw, min)\n",
+		       model_profile);
+		pt_model_prof = &pt_model_profiles[0];
+		return -EINVAL;
+	}
+	pt_model_period_us = clamp(pt_model_period_us, 10U, 1000000U);
+	pt_model_tick_bytes = clamp(pt_model_tick_bytes, 64U,
+				    (unsigned int)PT_MODEL_STAGE_MAX);
+
+	for_each_possible_cpu(cpu) {
+		struct pt_model_cpu *st = pt_model_cpu_ptr(cpu);
+
+		memset(st, 0, sizeof(*st));
+		st->cpu = cpu;
+		st->active = &st->buf[0];
+		st->scratch[1] = &st->buf[1];
+		st->scratch[2] = &st->buf[2];
+		st->stage = kmalloc(PT_MODEL_STAGE_MAX + PT_MODEL_STAGE_SLACK,
+				    GFP_KERNEL);
+		if (!st->stage) {
+			pt_model_free();
+			return -ENOMEM;
+		}
+		pt_model_gen_init(st);
+	}
+	pt_model_debugfs_init(pt_debugfs_root);
+	pr_info("software model of Intel PT, profile %s (%s): for testing only, no real trace hardware is used\n",
+		pt_model_prof->name, pt_model_prof->desc);
 	return 0;
 }
 
-static void pt_model_pmi_rearm(void)
+static void pt_model_exit(void)
 {
+	pt_model_debugfs_exit();
+	pt_model_selftest_exit();
+	pt_model_free();
 }
 
 const struct pt_hw_ops pt_model_ops = {
 	.name		= "model",
 	.backend	= PT_BACKEND_MODEL,
+	.init		= pt_model_init,
+	.exit		= pt_model_exit,
 	.cpuid		= pt_model_cpuid,
 	.rdmsr		= pt_model_rdmsr,
 	.wrmsr		= pt_model_wrmsr,

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace generator: while TraceEn=1 a per-CPU hrtimer samples the
+ * context it interrupted (its real IP, CPL and CR3) and produces the
+ * packets the hardware would for that context (SDM Vol. 3C 36.2.5 for
+ * filtering, 36.4.2 for packets, 36.7 for sequences): PSB+ every PSBFreq
+ * bytes, TIP.PGE/TIP.PGD on PacketEn transitions, TNT/TIP/FUP, PIP on CR3
+ * change, MTC/CYC/TSC when enabled, PTW (+FUP), PWRE/PWRX, MODE.TSX,
+ * OVF.  It is a behavioural model: the branch outcomes and indirect
+ * targets between two samples are synthetic (near the sampled IP), but
+ * every stream is well formed and the sampled IPs are true.
+ */
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/math64.h>
+#include <linux/pt_trace.h>
+#include <linux/sched.h>
+#include <asm/irq_regs.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
+#include <asm/special_insns.h>
+#include <asm/tlbflush.h>
+#include <asm/msr.h>
+
+#include "../regs.h"
+#include "model.h"
+
+/* Without configurable PSB the model sends PSB+ every 4 KiB. */
+#define PT_MODEL_PSB_DEFAULT	4096
+
+/* What the tick saw of the interrupted context. */
+struct pt_ctx {
+	u64 ip;
+	u64 cr3;
+	bool user;
+	bool csl;		/* 64-bit code segment */
+};
+
+/*
+ * The CR3 the interrupted context ran with.  Under PTI a user context
+ * runs on the user copy of the page tables: kernel CR3 | bit 12, and with
+ * PCID the user ASID | bit 11 (arch/x86/entry/calling.h).
+ */
+static u64 pt_ctx_cr3(bool user)
+{
+	u64 cr3 = __read_cr3();
+
+	if (user && boot_cpu_has(X86_FEATURE_PTI)) {
+		cr3 |= BIT_ULL(12);
+		if (boot_cpu_has(X86_FEATURE_PCID))
+			cr3 |= BIT_ULL(11);
+	}
+	return cr3;
+}
+
+static void pt_sample(struct pt_ctx *c)
+{
+	struct pt_regs *regs = get_irq_regs();
+
+	if (regs) {
+		c->ip = instruction_pointer(regs);
+		c->user = user_mode(regs);
+		c->csl = c->user ? user_64bit_mode(regs) : true;
+	} else {
+		c->ip = _THIS_IP_;
+		c->user = false;
+		c->csl = true;
+	}
+	c->cr3 = pt_ctx_cr3(c->user);
+}
+
+static u64 pt_lfsr(struct pt_model_state *s)
+{
+	/* xorshift64: cheap, deterministic per CPU. */
+	u64 x = s->lfsr ? s->lfsr : 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	s->lfsr = x;
+	return x;
+}
+
+/* IP filtering, TraceStop and CPL/CR3 filtering (36.2.4, 36.2.5). */
+struct pt_filter {
+	bool context_en;
+	bool filter_en;
+	bool stop;
+};
+
+static void pt_filter(const struct pt_model_regs *r, const struct pt_ctx *c,
+		      struct pt_filter *f)
+{
+	unsigned int n, nr = pt_mp_nr_ranges(pt_model_prof);
+	bool any_filter = false, in_filter = false;
+
+	f->context_en = c->user ? (r->ctl & PT_CTL_USER) : (r->ctl & PT_CTL_OS);
+	if ((r->ctl & PT_CTL_CR3FILTER) &&
+	    ((c->cr3 ^ r->cr3_match) & ~GENMASK_ULL(4, 0)))
+		f->context_en = false;
+	f->stop = false;
+	for (n = 0; n < nr; n++) {
+		u64 cfg = (r->ctl & PT_CTL_ADDR_CFG_MASK(n)) >>
+			  PT_CTL_ADDR_CFG_SHIFT(n);
+		bool in = c->ip >= r->addr[n][0] && c->ip <= r->addr[n][1];
+
+		if (cfg == PT_ADDR_CFG_FILTER) {
+			any_filter = true;
+			in_filter |= in;
+		} else if (cfg == PT_ADDR_CFG_STOP && in) {
+			f->stop = true;
+		}
+	}
+	f->filter_en = !any_filter || in_filter;
+}
+
+static u32 pt_psb_threshold(const struct pt_model_regs *r)
+{
+	if (!pt_mp_ebx(pt_model_prof, PT_MP_PSB_CYC))
+		return PT_MODEL_PSB_DEFAULT;
+	/* PSBFreq n: a PSB every 2^(n+11) bytes (Table 36-6). */
+	return 2048U << ((r->ctl & PT_CTL_PSBFREQ_MASK) >> PT_CTL_PSBFREQ_SHIFT);
+}
+
+/* Core crystal clock count from the TSC via leaf 0x15 (TSC = CTC*b/a). */
+static u64 pt_ctc(u64 tsc)
+{
+	const struct pt_cpuid_regs *l = &pt_model_prof->leaf15;
+
+	if (!l->eax || !l->ebx)
+		return tsc >> 5;
+	return mul_u64_u32_div(tsc, l->eax, l->ebx);
+}
+
+static void pt_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r)
+{
+	u64 tsc = rdtsc();
+
+	if (r->ctl & PT_CTL_TSCEN) {
+		pt_pkt_tsc(b, tsc);
+		if (r->ctl & PT_CTL_MTCEN)
+			pt_pkt_tma(b, pt_ctc(tsc) & 0xffff, 0);
+	}
+	pt_pkt_cbr(b, pt_model_prof->cbr);
+}
+
+static void pt_psb_plus(struct pt_model_cpu *st, struct pt_model_state *s,
+			struct pt_pkt_buf *b, const struct pt_ctx *c, bool pe)
+{
+	const struct pt_model_regs *r = &s->regs;
+
+	pt_pkt_psb(b);
+	pt_timing(b, r);
+	if (pt_model_vmcs)
+		pt_pkt_vmcs(b, ~0ULL & GENMASK_ULL(51, 12));	/* none loaded */
+	if (r->ctl & PT_CTL_OS)
+		pt_pkt_pip(b, c->cr3, pt_model_vmx_guest);
+	if (pe && (r->ctl & PT_CTL_BRANCHEN)) {
+		pt_pkt_mode_exec(b, c->csl, !c->csl);
+		if (pt_model_tsx)
+			pt_pkt_mode_tsx(b, s->in_tx, false);
+		pt_pkt_ip(b, PT_PKT_FUP, c->ip, false);
+	}
+	pt_pkt_psbend(b);
+	s->psb_cnt = 0;
+	s->last_cr3 = c->cr3;
+	atomic64_inc(&st->stats.psbs);
+}
+
+/* One step of "execution" while PacketEn=1. */
+static void pt_step(struct pt_model_cpu *st, struct pt_model_state *s,
+		    struct pt_pkt_buf *b, const struct pt_ctx *c, bool pe)
+{
+	const struct pt_model_regs *r = &s->regs;
+	u64 rnd = pt_lfsr(s);
+	u64 ctl = r->ctl;
+
+	s->steps++;
+	if (ctl & PT_CTL_MTCEN) {
+		u32 freq = (ctl & PT_CTL_MTCFREQ_MASK) >> PT_CTL_MTCFREQ_SHIFT;
+		u8 m = pt_ctc(rdtsc()) >> freq;
+
+		if (m != s->last_mtc) {
+			pt_pkt_mtc(b, m);
+			s->last_mtc = m;
+		}
+	}
+	if (!pe)
+		return;
+	if ((ctl & PT_CTL_CYCEN) && (ctl & PT_CTL_BRANCHEN))
+		pt_pkt_cyc(b, 1 + (rnd & 0x3ff));
+	if (ctl & PT_CTL_BRANCHEN) {
+		pt_pkt_tnt8(b, rnd >> 10, 6);
+		/* An indirect branch to near the sampled IP, then to it. */
+		pt_pkt_ip(b, PT_PKT_TIP, c->ip ^ ((rnd >> 16) & 0xff0), false);
+		pt_pkt_tnt8(b, rnd >> 24, 1 + ((rnd >> 30) % 6));
+		pt_pkt_ip(b, PT_PKT_TIP, c->ip, false);
+		if (pt_model_tsx && !(s->steps & 15)) {
+			s->in_tx = !s->in_tx;
+			pt_pkt_mode_tsx(b, s->in_tx, false);
+			pt_pkt_ip(b, PT_PKT_FUP, c->ip, false);
+		}
+	}
+	if (ctl & PT_CTL_PTWEN) {
+		u64 v = pt_model_seq ? atomic64_inc_return(&st->stats.seq) :
+				       c->ip;
+
+		pt_pkt_ptw(b, v, true, ctl & PT_CTL_FUPONPTW);
+		if (ctl & PT_CTL_FUPONPTW)
+			pt_pkt_ip(b, PT_PKT_FUP, c->ip, false);
+	}
+	if ((ctl & PT_CTL_PWREVTEN) && !(s->steps & 7)) {
+		pt_pkt_pwre(b, 1, 0, false);	/* C1 */
+		pt_pkt_pwrx(b, 1, 1, 1);	/* woke by interrupt */
+	}
+	if ((ctl & PT_CTL_OS) && c->cr3 != s->last_cr3) {
+		pt_pkt_pip(b, c->cr3, pt_model_vmx_guest);
+		s->last_cr3 = c->cr3;
+	}
+}
+
+struct pt_tick_res {
+	struct pt_model_out_result out;
+	enum pt_model_operr operr;
+	u32 generated;
+	u32 packets;
+	bool stop_timer;
+	bool ovf;
+};
+
+static void pt_account_bytecnt(struct pt_model_state *s, u32 n)
+{
+	struct pt_model_regs *r = &s->regs;
+	u64 cnt;
+
+	s->psb_cnt += n;
+	if (!pt_mp_ebx(pt_model_prof, PT_MP_PSB_CYC))
+		return;
+	cnt = min_t(u64, s->psb_cnt, PT_STATUS_BYTECNT_MASK >> PT_STATUS_BYTECNT_SHIFT);
+	r->status = (r->status & ~PT_STATUS_BYTECNT_MASK) |
+		    cnt << PT_STATUS_BYTECNT_SHIFT;
+}
+
+static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
+		      void *arg)
+{
+	struct pt_tick_res *res = arg;
+	struct pt_model_regs *r = &s->regs;
+	u32 budget = READ_ONCE(pt_model_tick_bytes);
+	struct pt_pkt_buf b;
+	struct pt_filter f;
+	struct pt_ctx c;
+	bool pe, branch = r->ctl & PT_CTL_BRANCHEN;
+	u32 mark = 0;		/* bytes of b before the last PSB */
+
+	memset(res, 0, sizeof(*res));
+	if (!(r->ctl & PT_CTL_TRACEEN)) {
+		res->stop_timer = true;
+		return 0;
+	}
+	if (!(r->status & PT_STATUS_TRIGGEREN)) {
+		/* Stopped or in error: what it would have written is lost. */
+		res->out.lost = budget;
+		return 0;
+	}
+	budget = min_t(u32, budget, PT_MODEL_STAGE_MAX);
+	pt_pkt_init(&b, st->stage, budget + PT_MODEL_STAGE_SLACK);
+	b.last_ip = s->last_ip;
+
+	pt_sample(&c);
+	pt_filter(r, &c, &f);
+	pe = f.context_en && f.filter_en;
+	r->status &= ~(PT_STATUS_CONTEXTEN | PT_STATUS_FILTEREN);
+	r->status |= (f.context_en ? PT_STATUS_CONTEXTEN : 0) |
+		     (f.filter_en ? PT_STATUS_FILTEREN : 0);
+
+	if (s->ovf_pending) {
+		/* Internal buffer overflow: this tick's packets are gone. */
+		s->ovf_pending = false;
+		res->ovf = true;
+		pt_pkt_ovf(&b);
+		if (pe && branch)
+			pt_pkt_ip_ipc(&b, PT_PKT_FUP, c.ip, PT_IPC_SEXT_48);
+		s->packet_en = pe;
+		goto write;
+	}
+	if (s->need_psb || s->psb_cnt >= pt_psb_threshold(r)) {
+		mark = b.len;
+		pt_psb_plus(st, s, &b, &c, pe);
+		s->need_psb = false;
+		s->need_timing = false;
+	} else if (s->need_timing) {
+		pt_timing(&b, r);
+		s->need_timing = false;
+	}
+
+	if (f.stop && f.context_en) {
+		/* TraceStop: PGD, then Stopped (36.2.4.3). */
+		if (s->packet_en && branch)
+			pt_pkt_ip(&b, PT_PKT_TIP_PGD, c.ip, false);
+		s->packet_en = false;
+		r->status |= PT_STATUS_STOPPED;
+		r->status &= ~PT_STATUS_TRIGGEREN;
+		goto write;
+	}
+	if (pe && !s->packet_en && branch) {
+		pt_pkt_mode_exec(&b, c.csl, !c.csl);
+		pt_pkt_ip(&b, PT_PKT_TIP_PGE, c.ip, false);
+	} else if (!pe && s->packet_en && branch) {
+		pt_pkt_ip(&b, PT_PKT_TIP_PGD, c.ip, true);
+	}
+	s->packet_en = pe;
+
+	while (b.len < budget) {
+		u32 before = b.len;
+
+		/* PSB+ every PSBFreq bytes of output. */
+		if (s->psb_cnt + (b.len - mark) >= pt_psb_threshold(r)) {
+			mark = b.len;
+			pt_psb_plus(st, s, &b, &c, pe);
+		}
+		pt_step(st, s, &b, &c, pe);
+		if (b.len == before)
+			break;		/* nothing more to say (filtered) */
+	}
+write:
+	s->last_ip = b.last_ip;
+	res->generated = b.len;
+	res->packets = b.packets;
+	pt_model_out_write(pt_model_prof, r, b.buf, b.len, &res->out,
+			   &res->operr);
+	pt_account_bytecnt(s, b.len - mark);
+	if (res->out.pmi)
+		r->global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
+	return 0;
+}
+
+static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
+{
+	struct pt_model_cpu *st = container_of(t, struct pt_model_cpu, timer);
+	struct pt_tick_res res;
+	int ret;
+
+	/* A CPU going offline migrates its timers: do not follow. */
+	if (st->cpu != smp_processor_id()) {
+		WRITE_ONCE(st->running, false);
+		return HRTIMER_NORESTART;
+	}
+	atomic64_inc(&st->stats.ticks);
+	ret = pt_model_update(st, pt_tick_fn, &res, false);
+	if (ret) {
+		/* An NMI changed the state under us: the tick is dropped. */
+		atomic64_add(res.out.written, &st->stats.lost_bytes);
+	} else {
+		atomic64_add(res.out.written, &st->stats.bytes_written);
+		atomic64_add(res.out.lost, &st->stats.lost_bytes);
+		atomic64_add(res.packets, &st->stats.packets);
+		if (res.ovf)
+			atomic64_inc(&st->stats.ovfs);
+		if (res.operr)
+			pt_model_count_operr(st, res.operr);
+		/* Last step, with the state published: the PMI. */
+		if (res.out.pmi)
+			pt_model_pmi_send(st);
+	}
+	if (res.stop_timer && !ret) {
+		WRITE_ONCE(st->running, false);
+		barrier();
+		/* An NMI may have re-enabled after we looked. */
+		if (!(READ_ONCE(st->active)->regs.ctl & PT_CTL_TRACEEN))
+			return HRTIMER_NORESTART;
+		WRITE_ONCE(st->running, true);
+	}
+	hrtimer_forward_now(t, ns_to_ktime(READ_ONCE(pt_model_period_us) *
+					   NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void pt_model_start_timer(struct pt_model_cpu *st)
+{
+	hrtimer_start(&st->timer,
+		      ns_to_ktime(READ_ONCE(pt_model_period_us) * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void pt_model_kick_fn(struct irq_work *w)
+{
+	struct pt_model_cpu *st = container_of(w, struct pt_model_cpu, kick);
+
+	if (READ_ONCE(st->active)->regs.ctl & PT_CTL_TRACEEN)
+		pt_model_start_timer(st);
+}
+
+void pt_model_gen_kick(struct pt_model_cpu *st)
+{
+	if (READ_ONCE(st->running))
+		return;
+	WRITE_ONCE(st->running, true);
+	if (in_nmi())
+		irq_work_queue(&st->kick);	/* no hrtimer calls in NMI */
+	else
+		pt_model_start_timer(st);
+}
+
+void pt_model_gen_on_enable(struct pt_model_state *s)
+{
+	struct pt_model_regs *r = &s->regs;
+
+	/*
+	 * 36.2.7.3: a full PSB+ if PacketByteCnt=0 (always without
+	 * configurable PSB), else timing packets.  PacketEn starts clear,
+	 * so the first tick that passes the filters sends TIP.PGE.
+	 */
+	if (!pt_mp_ebx(pt_model_prof, PT_MP_PSB_CYC) ||
+	    !(r->status & PT_STATUS_BYTECNT_MASK)) {
+		s->need_psb = true;
+		s->psb_cnt = 0;
+	} else {
+		s->need_timing = true;
+		s->psb_cnt = (r->status & PT_STATUS_BYTECNT_MASK) >>
+			     PT_STATUS_BYTECNT_SHIFT;
+	}
+	s->packet_en = false;
+	s->last_ip = 0;
+}
+
+/* TraceEn 1 -> 0: flush; a TIP.PGD if PacketEn was set (36.2.7.3). */
+void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s)
+{
+	struct pt_model_out_result out = { 0 };
+	enum pt_model_operr operr;
+	struct pt_pkt_buf b;
+	u8 buf[16];
+
+	if (!s->packet_en || !(s->regs.ctl & PT_CTL_BRANCHEN) ||
+	    !(s->regs.status & PT_STATUS_TRIGGEREN)) {
+		s->packet_en = false;
+		return;
+	}
+	pt_pkt_init(&b, buf, sizeof(buf));
+	b.last_ip = s->last_ip;
+	pt_pkt_ip(&b, PT_PKT_TIP_PGD, 0, true);
+	pt_model_out_write(pt_model_prof, &s->regs, b.buf, b.len, &out, &operr);
+	pt_account_bytecnt(s, b.len);
+	s->packet_en = false;
+	atomic64_add(out.written, &st->stats.bytes_written);
+	atomic64_add(out.lost, &st->stats.lost_bytes);
+	atomic64_add(b.packets, &st->stats.packets);
+	if (out.pmi)
+		s->regs.global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
+}
+
+void pt_model_gen_init(struct pt_model_cpu *st)
+{
+	hrtimer_init(&st->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	st->timer.function = pt_model_tick;
+	init_irq_work(&st->kick, pt_model_kick_fn);
+}
+
+void pt_model_gen_exit(struct pt_model_cpu *st)
+{
+	irq_work_sync(&st->kick);
+	hrtimer_cancel(&st->timer);
+	st->running = false;
+}

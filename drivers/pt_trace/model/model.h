@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The software model of the Intel PT hardware: shared declarations.
+ *
+ * The model is a behavioural stand-in for the silicon behind the hw-ops
+ * interface (hw.h), written from the SDM (Vol. 3C, ch. 36), not from what
+ * the driver expects.  See Documentation/model.rst.
+ *
+ * Concurrency (see model.c for the full argument): all state is per CPU
+ * and only ever touched by its own CPU, from the hrtimer tick (hardirq),
+ * from MSR operations (the driver calls them with IRQs off, or in NMI)
+ * and from NMI context.  No locks: an operation that finds itself nested
+ * inside another model operation on the same CPU (an NMI that interrupted
+ * the tick or an MSR write) is detected through a depth counter and a
+ * generation number.
+ */
+#ifndef _PT_TRACE_MODEL_H
+#define _PT_TRACE_MODEL_H
+
+#include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/types.h>
+
+#include "../hw.h"
+#include "packets.h"
+
+struct dentry;
+
+/* The CPUID answers of one modelled CPU, plus the facts leaf 0x14 lacks. */
+struct pt_model_profile {
+	const char *name;
+	const char *desc;
+	struct pt_cpuid_regs leaf0, leaf1, leaf7, leaf14[2], leaf15;
+	u8 phys_bits;		/* MAXPHYADDR */
+	u8 cbr;			/* core:bus ratio reported in CBR packets */
+	bool branchen_always_on;	/* BDM106: BranchEn=0 with TraceEn #GPs */
+};
+
+extern const struct pt_model_profile pt_model_profiles[];
+extern const unsigned int pt_model_nr_profiles;
+const struct pt_model_profile *pt_model_profile_find(const char *name);
+
+/* Capability tests on a profile's leaf 0x14 (SDM Table 36-11). */
+static inline bool pt_mp_ebx(const struct pt_model_profile *p, int bit)
+{
+	return p->leaf14[0].ebx & BIT(bit);
+}
+
+static inline bool pt_mp_ecx(const struct pt_model_profile *p, int bit)
+{
+	return p->leaf14[0].ecx & BIT(bit);
+}
+
+#define PT_MP_CR3		0	/* EBX */
+#define PT_MP_PSB_CYC		1
+#define PT_MP_IPFILT		2
+#define PT_MP_MTC		3
+#define PT_MP_PTWRITE		4
+#define PT_MP_PWR		5
+#define PT_MP_PSB_PMI		6
+#define PT_MP_EVENT		7
+#define PT_MP_NOTNT		8
+#define PT_MP_TOPA		0	/* ECX */
+#define PT_MP_MENTRY		1
+#define PT_MP_SINGLE		2
+#define PT_MP_FABRIC		3
+
+unsigned int pt_mp_nr_ranges(const struct pt_model_profile *p);
+u32 pt_mp_mtc_bitmap(const struct pt_model_profile *p);
+u32 pt_mp_cyc_bitmap(const struct pt_model_profile *p);
+u32 pt_mp_psb_bitmap(const struct pt_model_profile *p);
+
+/* The architectural registers of one logical CPU. */
+struct pt_model_regs {
+	u64 ctl;		/* IA32_RTIT_CTL */
+	u64 status;		/* IA32_RTIT_STATUS */
+	u64 base;		/* IA32_RTIT_OUTPUT_BASE */
+	u64 mask;		/* IA32_RTIT_OUTPUT_MASK_PTRS (bits 6:0 as stored) */
+	u64 cr3_match;		/* IA32_RTIT_CR3_MATCH */
+	u64 addr[4][2];		/* IA32_RTIT_ADDRn_A/B */
+	u64 global_status;	/* IA32_PERF_GLOBAL_STATUS, bit 55 only */
+};
+
+/* Why a write was refused (a modelled #GP). */
+enum pt_model_gp {
+	PT_GP_NONE = 0,
+	PT_GP_UNKNOWN_MSR,
+	PT_GP_RESERVED,		/* a reserved bit, or a bit whose cap is absent */
+	PT_GP_ENCODING,		/* MTCFreq/CycThresh/PSBFreq/ADDRn_CFG value */
+	PT_GP_TRACEEN,		/* MSR written while TraceEn=1 */
+	PT_GP_CTL_CHANGE,	/* RTIT_CTL changed while TraceEn stays 1 */
+	PT_GP_NO_OUTPUT,	/* TraceEn with an output scheme not supported */
+	PT_GP_NONCANONICAL,	/* ADDRn not sign-extended */
+	PT_GP_BDM106,		/* Broadwell: TraceEn=1 with BranchEn=0 */
+	PT_GP_READONLY,		/* write to a read-only MSR */
+	PT_GP_NR
+};
+
+const char *pt_model_gp_str(enum pt_model_gp why);
+
+/* msr_rules.c: pure.  0 and the value to store, or -EIO and why. */
+int pt_model_check_wrmsr(const struct pt_model_profile *p,
+			 const struct pt_model_regs *cur, u32 msr, u64 val,
+			 u64 *store, enum pt_model_gp *why);
+int pt_model_check_rdmsr(const struct pt_model_profile *p, u32 msr,
+			 enum pt_model_gp *why);
+
+/* Operational errors (SDM 36.3.9), recorded in STATUS.Error. */
+enum pt_model_operr {
+	PT_OPERR_NONE = 0,
+	PT_OPERR_SR_MASK,	/* single range: size not a power of two */
+	PT_OPERR_SR_BASE,	/* single range: base not aligned to size */
+	PT_OPERR_SR_OFFSET,	/* single range: OutputOffset > mask */
+	PT_OPERR_TABLE_ALIGN,	/* ToPA table base not 4 KiB aligned */
+	PT_OPERR_ENTRY_RSVD,	/* ToPA entry reserved bit set */
+	PT_OPERR_ENTRY_ALIGN,	/* region base not aligned to its size */
+	PT_OPERR_ENTRY_PHYS,	/* base above MAXPHYADDR */
+	PT_OPERR_END_FLAGS,	/* STOP or INT on an END entry */
+	PT_OPERR_END_FIRST,	/* END in entry 0 */
+	PT_OPERR_SINGLE_ENTRY,	/* single-entry ToPA rules */
+	PT_OPERR_OFFSET,	/* OutputOffset >= region size */
+	PT_OPERR_END_LOOP,	/* END entries that never reach a region */
+	PT_OPERR_UNBACKED,	/* model limit: not RAM of this kernel */
+	PT_OPERR_NR
+};
+
+const char *pt_model_operr_str(enum pt_model_operr e);
+
+/* output.c: where bytes go, exactly as the hardware would put them. */
+struct pt_model_out_result {
+	u32 written;		/* bytes stored in memory */
+	u32 lost;		/* bytes dropped: stopped, error */
+	bool pmi;		/* an INT region filled */
+};
+
+enum pt_model_operr pt_model_out_check(const struct pt_model_profile *p,
+				       const struct pt_model_regs *r);
+void pt_model_out_write(const struct pt_model_profile *p,
+			struct pt_model_regs *r, const u8 *data, u32 len,
+			struct pt_model_out_result *res,
+			enum pt_model_operr *operr);
+
+/* Per-CPU counters, all read by debugfs; atomic: NMIs update them too. */
+struct pt_model_stats {
+	atomic64_t gp_faults;		/* driver path #GPs: must stay 0 */
+	atomic64_t gp_faults_test;	/* #GPs provoked through debugfs hooks */
+	atomic64_t gp_by_reason[PT_GP_NR];
+	atomic64_t op_errors;
+	atomic64_t bytes_written;
+	atomic64_t packets;
+	atomic64_t lost_bytes;		/* could not be written: stopped, error */
+	atomic64_t pmis_raised;
+	atomic64_t pmis_masked;		/* PMI while LVTPC still masked */
+	atomic64_t nmi_races;		/* an op was redone or a tick dropped */
+	atomic64_t ticks;
+	atomic64_t psbs;
+	atomic64_t ovfs;
+	atomic64_t seq;			/* next PTW sequence number */
+	u32 last_gp_msr;
+	u64 last_gp_val;
+	enum pt_model_gp last_gp_why;
+	enum pt_model_operr last_operr;
+};
+
+/*
+ * Everything an MSR write or a tick may change, replaced as a whole:
+ * an operation copies the active state into its own scratch copy,
+ * changes the copy and publishes it with one cmpxchg of the pointer.  A
+ * nested operation (an NMI) that published first makes the outer one's
+ * cmpxchg fail; the outer one then redoes its work on the new state (MSR
+ * writes) or drops it (a tick).  Readers see one consistent state.
+ */
+struct pt_model_state {
+	struct pt_model_regs regs;
+	u64 last_ip;		/* IP compression state of the stream */
+	u64 last_cr3;		/* for PIP on CR3 change */
+	u64 lfsr;		/* pseudo-random TNT bits and targets */
+	u32 psb_cnt;		/* bytes since the last PSB */
+	u32 steps;
+	u8 last_mtc;
+	bool packet_en;		/* PacketEn after the last tick */
+	bool need_psb;		/* PSB+ due (enable with PacketByteCnt=0) */
+	bool need_timing;	/* enable without PSB: TSC/TMA/CBR */
+	bool ovf_pending;	/* test hook: next tick overflows */
+	bool in_tx;		/* MODE.TSX state when model_tsx=1 */
+};
+
+#define PT_MODEL_DEPTHS		3	/* 0 unused, 1 tick/op, 2 NMI */
+
+struct pt_model_cpu {
+	struct pt_model_state buf[PT_MODEL_DEPTHS];
+	struct pt_model_state *active;
+	struct pt_model_state *scratch[PT_MODEL_DEPTHS];
+	unsigned int depth;	/* >0: inside a model operation */
+	struct hrtimer timer;
+	struct irq_work kick;	/* start the timer from NMI context */
+	bool running;		/* timer armed */
+	bool lvtpc_masked;	/* a PMI was sent and not yet re-armed */
+	u8 *stage;		/* the packets of one tick */
+	int cpu;
+	struct pt_model_stats stats;
+};
+
+DECLARE_PER_CPU(struct pt_model_cpu, pt_model_cpu);
+
+extern const struct pt_model_profile *pt_model_prof;
+extern unsigned int pt_model_period_us;
+extern unsigned int pt_model_tick_bytes;
+extern bool pt_model_seq;
+extern bool pt_model_tsx;
+extern bool pt_model_vmx_guest;
+extern bool pt_model_vmcs;
+
+#define PT_MODEL_STAGE_MAX	(64 * 1024)
+#define PT_MODEL_STAGE_SLACK	512	/* room for one PSB+ and one step */
+
+/* model.c */
+typedef int (*pt_model_fn)(struct pt_model_cpu *st, struct pt_model_state *s,
+			   void *arg);
+int pt_model_update(struct pt_model_cpu *st, pt_model_fn fn, void *arg,
+		    bool redo);
+int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test);
+int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val);
+void pt_model_count_gp(struct pt_model_cpu *st, u32 msr, u64 val,
+		       enum pt_model_gp why, bool test);
+void pt_model_count_operr(struct pt_model_cpu *st, enum pt_model_operr e);
+struct pt_model_cpu *pt_model_cpu_ptr(int cpu);
+
+/* generator.c */
+void pt_model_gen_init(struct pt_model_cpu *st);
+void pt_model_gen_exit(struct pt_model_cpu *st);
+/* TraceEn 0->1 and 1->0 on a scratch state (pmi-safe, no timer ops). */
+void pt_model_gen_on_enable(struct pt_model_state *s);
+void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s);
+/* After the enable is published: make sure the tick runs. */
+void pt_model_gen_kick(struct pt_model_cpu *st);
+
+/* pmi.c */
+void pt_model_pmi_send(struct pt_model_cpu *st);
+int pt_model_pmi_selftest(int cpu);
+
+/* debugfs.c, selftest.c */
+void pt_model_debugfs_init(struct dentry *parent);
+void pt_model_debugfs_exit(void);
+void pt_model_selftest_init(struct dentry *dir);
+void pt_model_selftest_exit(void);
+
+#endif /* _PT_TRACE_MODEL_H */

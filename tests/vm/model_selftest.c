@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The model on its own (no driver): through debugfs pt_trace/model/
+ * selftest, program the model's MSRs with a kernel buffer in each output
+ * scheme the profile has, let it generate, and check that
+ *  - every stream decodes with libipt with zero errors, from a PSB;
+ *  - ToPA END wraps, ToPA STOP sets STATUS.Stopped and counts lost bytes,
+ *    ToPA INT raises PMIs that arrive as NMIs, single range wraps;
+ *  - the packets the enabled features call for are present;
+ *  - no modelled #GP happened (gp_faults and gp_test stay 0);
+ *  - an NMI sent by the model arrives in NMI context.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/pt_trace.h>
+
+#include "ptt_test.h"
+
+#define MD "/sys/kernel/debug/pt_trace/model/"
+#define CAPS "/sys/kernel/pt_trace/caps/"
+
+static int cap(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CAPS "%s", name);
+	return ptt_read_ll(path) > 0;
+}
+
+static long long result(const char *res, const char *key)
+{
+	char k[40];
+	const char *p;
+
+	snprintf(k, sizeof(k), "%s=", key);
+	p = strstr(res, k);
+	return p ? strtoll(p + strlen(k), NULL, 0) : -1;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static uint8_t trace[8 << 20];
+
+static void run(const char *mode, unsigned long long ctl, unsigned int size,
+		unsigned int ms)
+{
+	struct ptt_packet_stats s;
+	char cmd[96], res[512];
+	long long written, lost, len, status;
+	ssize_t n;
+	int fd, ret;
+
+	snprintf(cmd, sizeof(cmd), "%s %#llx %u %u 0", mode, ctl, size, ms);
+	ret = write_str(MD "selftest", cmd);
+	REQUIRE(ret == 0, "selftest '%s': %s", cmd, strerror(-ret));
+	REQUIRE(ptt_read_str(MD "selftest", res, sizeof(res)) == 0, "result");
+	written = result(res, "written");
+	lost = result(res, "lost");
+	len = result(res, "trace_len");
+	status = result(res, "status");
+	fprintf(stderr, "%s ctl %#llx: written %lld lost %lld len %lld status %#llx pmis %lld handled %lld wrapped %lld\n",
+		mode, ctl, written, lost, len, status, result(res, "pmis"),
+		result(res, "pmis_handled"), result(res, "wrapped"));
+	CHECK(result(res, "gp_test") == 0, "%s: modelled #GP in a valid setup", mode);
+	CHECK(written > 0, "%s: nothing written", mode);
+	CHECK(!(status & 0x10), "%s: STATUS.Error set", mode);
+
+	fd = open(MD "selftest_trace", O_RDONLY);
+	REQUIRE(fd >= 0, "selftest_trace: %s", strerror(errno));
+	n = read(fd, trace, sizeof(trace));
+	close(fd);
+	CHECK(n == len, "%s: read %zd of %lld", mode, n, len);
+	if (n <= 0)
+		return;
+	CHECK(ptt_decode_packets(trace, n, &s) == 0, "%s: no PSB", mode);
+	fprintf(stderr, "  packets %llu psb %llu tip %llu pge %llu tnt %llu fup %llu tsc %llu mtc %llu cyc %llu ptw %llu pwre %llu pip %llu errors %llu\n",
+		(unsigned long long)s.packets, (unsigned long long)s.psb,
+		(unsigned long long)s.tip, (unsigned long long)s.tip_pge,
+		(unsigned long long)s.tnt, (unsigned long long)s.fup,
+		(unsigned long long)s.tsc, (unsigned long long)s.mtc,
+		(unsigned long long)s.cyc, (unsigned long long)s.ptw,
+		(unsigned long long)s.pwre, (unsigned long long)s.pip,
+		(unsigned long long)s.errors);
+	CHECK(s.errors == 0, "%s: %llu decode errors, first at %llu", mode,
+	      (unsigned long long)s.errors,
+	      (unsigned long long)s.first_error_offset);
+	CHECK(s.psb > 0 && s.psbend > 0, "%s: no PSB+", mode);
+	CHECK(s.tip > 0 && s.tnt > 0, "%s: no branches", mode);
+	if (ctl & PT_CTL_TSCEN)
+		CHECK(s.tsc > 0, "%s: TSCEn but no TSC", mode);
+	else
+		CHECK(s.tsc == 0, "%s: TSC without TSCEn", mode);
+	if (ctl & PT_CTL_CYCEN)
+		CHECK(s.cyc > 0, "%s: CYCEn but no CYC", mode);
+	else
+		CHECK(s.cyc == 0, "%s: CYC without CYCEn", mode);
+	if (ctl & PT_CTL_MTCEN)
+		CHECK(s.mtc > 0 && s.tma > 0, "%s: MTCEn but no MTC/TMA", mode);
+	if (ctl & PT_CTL_PTWEN)
+		CHECK(s.ptw > 0, "%s: PTWEn but no PTW", mode);
+	else
+		CHECK(s.ptw == 0, "%s: PTW without PTWEn", mode);
+	if (ctl & PT_CTL_PWREVTEN)
+		CHECK(s.pwre > 0 && s.pwrx > 0, "%s: PwrEvtEn but no PWRE/PWRX", mode);
+
+	if (!strcmp(mode, "topa_stop")) {
+		CHECK(status & 0x20, "topa_stop: STATUS.Stopped not set");
+		CHECK(lost > 0, "topa_stop: no lost bytes counted");
+		CHECK(result(res, "wrapped") == 0, "topa_stop: wrapped");
+	} else {
+		CHECK(!(status & 0x20), "%s: STATUS.Stopped set", mode);
+		CHECK(lost == 0, "%s: %lld bytes lost", mode, lost);
+		CHECK(result(res, "wrapped") == 1, "%s: buffer did not wrap", mode);
+	}
+	if (!strcmp(mode, "topa_int")) {
+		CHECK(result(res, "pmis") > 0, "topa_int: no PMI");
+		CHECK(result(res, "pmis_handled") == result(res, "pmis"),
+		      "topa_int: %lld PMIs raised, %lld arrived as NMIs",
+		      result(res, "pmis"), result(res, "pmis_handled"));
+	}
+}
+
+int main(void)
+{
+	unsigned long long ctl = PT_CTL_OS | PT_CTL_USER | PT_CTL_BRANCHEN |
+				 PT_CTL_TSCEN;
+	char buf[32];
+
+	if (access(MD "selftest", W_OK))
+		SKIP("no model debugfs (backend is not the model?)");
+	ptt_read_str("/sys/kernel/pt_trace/backend", buf, sizeof(buf));
+	if (strcmp(buf, "model"))
+		SKIP("backend is %s", buf);
+
+	REQUIRE(write_str(MD "nmi_selftest", "0") == 0, "nmi_selftest cpu");
+	CHECK(ptt_read_ll(MD "nmi_selftest") == 1,
+	      "the model's NMI did not arrive in NMI context");
+
+	if (cap("topa_output")) {
+		run("topa", ctl, 16384, 60);
+		run("topa_stop", ctl, 16384, 80);
+		run("topa_int", ctl, 16384, 60);
+	}
+	if (cap("single_range_output"))
+		run("single", ctl, 16384, 60);
+
+	/* Every optional packet the profile offers, at once. */
+	if (cap("mtc"))
+		ctl |= PT_CTL_MTCEN | (3ULL << PT_CTL_MTCFREQ_SHIFT);
+	if (cap("psb_cyc"))
+		ctl |= PT_CTL_CYCEN | (1ULL << PT_CTL_PSBFREQ_SHIFT);
+	if (cap("ptwrite"))
+		ctl |= PT_CTL_PTWEN | PT_CTL_FUPONPTW;
+	if (cap("power_event_trace"))
+		ctl |= PT_CTL_PWREVTEN;
+	run(cap("topa_output") ? "topa" : "single", ctl, 16384, 60);
+
+	CHECK(ptt_read_ll(MD "gp_faults") == 0, "gp_faults = %lld",
+	      ptt_read_ll(MD "gp_faults"));
+	return ptt_done();
+}
