@@ -1,38 +1,731 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The per-CPU tracing core (placeholder: per-CPU state comes and goes
- * with cpuhp; tracing is added by the capture-core work).
+ * The per-CPU tracing core.
+ *
+ * MSR programming sequence (SDM Vol. 3C, 36.2.7; the same on silicon and
+ * on the model, always on the traced CPU through smp_call_function_single
+ * and always under pt_cpu.lock):
+ *
+ *  start: read RTIT_CTL and refuse if TraceEn is already set (another
+ *         owner); then, with TraceEn=0, write OUTPUT_BASE,
+ *         OUTPUT_MASK_PTRS, CR3_MATCH (only when CPUID lists the CR3
+ *         filter), ADDRn_A/ADDRn_B (only for the ranges CPUID lists) and
+ *         RTIT_STATUS = 0 (each START begins a new trace: stale Stopped,
+ *         Error and the PSB byte count are cleared); RTIT_CTL with TraceEn
+ *         is written last.
+ *  stop:  write RTIT_CTL with the same value minus TraceEn (the only bit
+ *         that may change while tracing), which makes the hardware flush
+ *         its packets; wmb() so they are globally visible before the
+ *         buffer is read; then read STATUS, OUTPUT_BASE and MASK_PTRS.
+ *
+ * Every value written has been validated beforehand (rtit_ctl.c,
+ * buffer.c), so no write can #GP.  Configuration only changes while
+ * stopped.
  */
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cred.h>
+#include <linux/debugfs.h>
+#include <linux/capability.h>
+#include <linux/err.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <asm/cpufeature.h>
+#include <asm/page.h>
 
+#include "buffer.h"
+#include "caps.h"
 #include "core.h"
+#include "hw.h"
+#include "pmi.h"
+#include "regs.h"
+#include "rtit_ctl.h"
 
+static unsigned long long buf_size = 4ULL << 20;
+module_param(buf_size, ullong, 0644);
+MODULE_PARM_DESC(buf_size,
+		 "default per-CPU trace buffer size in bytes (default 4 MiB)");
+
+static DEFINE_PER_CPU(struct pt_cpu, pt_cpus);
 static enum cpuhp_state pt_cpuhp_state;
 
-static int pt_cpu_online(unsigned int cpu)
+/* The newest bytes checked for the wrap heuristic (see pt_wrapped()). */
+#define PT_WRAP_WINDOW		PAGE_SIZE
+
+/* CR3 bits the PTI user page tables and the user PCID set. */
+#define PT_CR3_PTI_USER_PGTABLE	BIT_ULL(12)
+#define PT_CR3_PTI_USER_PCID	BIT_ULL(11)
+
+struct pt_cpu *pt_core_cpu(unsigned int cpu)
 {
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return NULL;
+	return per_cpu_ptr(&pt_cpus, cpu);
+}
+
+static unsigned int pt_phys_bits(void)
+{
+	return boot_cpu_data.x86_phys_bits;
+}
+
+static void pt_default_config(struct pt_trace_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->output = PT_OUTPUT_AUTO;
+	cfg->mode = PT_MODE_FLIGHT;
+	cfg->ctl = PT_CTL_BRANCHEN | PT_CTL_USER;
+}
+
+static u64 pt_cfg_buffer_size(const struct pt_trace_config *cfg)
+{
+	return cfg->buffer_size ? cfg->buffer_size : buf_size;
+}
+
+/* ---- The hardware sequence, on the target CPU (IRQs off) ---- */
+
+struct pt_hw_args {
+	struct pt_cpu *pc;
+	u64 base, mask, ctl;
+	u64 status;
+	int ret;
+};
+
+static void pt_hw_start_ipi(void *info)
+{
+	struct pt_hw_args *a = info;
+	const struct pt_trace_config *cfg = &a->pc->cfg;
+	unsigned int n;
+	u64 ctl;
+	int ret;
+
+	ret = pt_rdmsr(PT_MSR_RTIT_CTL, &ctl);
+	if (ret)
+		goto out;
+	if (ctl & PT_CTL_TRACEEN) {
+		ret = -EBUSY;	/* someone else (perf?) is tracing here */
+		goto out;
+	}
+	ret = pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, a->base);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, a->mask);
+	if (pt_cap(&pt_caps, PT_CAP_CR3_FILTER))
+		ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CR3_MATCH, cfg->cr3_match);
+	for (n = 0; n < pt_caps.num_addr_ranges; n++) {
+		ret = ret ?: pt_wrmsr(PT_MSR_RTIT_ADDR_A(n), cfg->addr[n].start);
+		ret = ret ?: pt_wrmsr(PT_MSR_RTIT_ADDR_B(n), cfg->addr[n].end);
+	}
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, 0);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl | PT_CTL_TRACEEN);
+out:
+	a->ret = ret;
+}
+
+/* Read the output pointers; with @stop, stop tracing first. */
+static void pt_hw_read(struct pt_hw_args *a, bool stop)
+{
+	int ret = 0;
+
+	if (stop) {
+		ret = pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl & ~PT_CTL_TRACEEN);
+		/* The WRMSR flushed the packets; make them visible. */
+		wmb();
+	}
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_STATUS, &a->status);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &a->base);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &a->mask);
+	a->ret = ret;
+}
+
+static void pt_hw_stop_ipi(void *info)
+{
+	pt_hw_read(info, true);
+}
+
+static void pt_hw_peek_ipi(void *info)
+{
+	pt_hw_read(info, false);
+}
+
+/* ---- Bookkeeping ---- */
+
+/*
+ * Did the flight recorder wrap?  The hardware does not say (RTIT_STATUS.
+ * PacketByteCnt counts only since the last PSB and no PMI is asked for),
+ * so the driver zeroes the last PT_WRAP_WINDOW bytes of the buffer before
+ * every start: after a wrap the bytes from the write offset to the end
+ * hold trace from the previous lap, without one they are still zero.  PT
+ * pads only with single 0x00 bytes, so a window of more than a few bytes
+ * of trace is never all zero; the answer can be wrong only when the
+ * write offset lies within a few bytes of the end.
+ */
+static bool pt_wrapped(struct pt_buffer *buf, u64 offset)
+{
+	u64 from = max_t(u64, offset, buf->size - PT_WRAP_WINDOW);
+	u64 off;
+
+	for (off = from; off < buf->size; off++)
+		if (*pt_buffer_ptr(buf, off))
+			return true;
+	return false;
+}
+
+static void pt_clear_wrap_window(struct pt_buffer *buf)
+{
+	u64 off;
+
+	for (off = buf->size - PT_WRAP_WINDOW; off < buf->size;
+	     off += PAGE_SIZE)
+		memset((void *)pt_buffer_ptr(buf, off), 0, PAGE_SIZE);
+}
+
+/* Publish the state in the control page (data_head last, released). */
+static void pt_update_ctrl(struct pt_cpu *pc)
+{
+	struct pt_buffer *buf = pc->buf;
+	struct pt_trace_mmap_page *c;
+
+	if (!buf)
+		return;
+	c = buf->ctrl;
+	WRITE_ONCE(c->version, PT_TRACE_ABI_VERSION);
+	WRITE_ONCE(c->size, sizeof(*c));
+	WRITE_ONCE(c->data_offset, PAGE_SIZE);
+	WRITE_ONCE(c->data_size, buf->size);
+	WRITE_ONCE(c->flags, pc->status_flags);
+	WRITE_ONCE(c->mode, pc->cfg.mode);
+	WRITE_ONCE(c->generation, pc->generation);
+	/* Pairs with the reader's acquire load of data_head. */
+	smp_store_release(&c->data_head, pc->head);
+}
+
+static void pt_account(struct pt_cpu *pc, const struct pt_hw_args *a)
+{
+	struct pt_buffer *buf = pc->buf;
+
+	pc->rtit_status = a->status;
+	pc->offset = pt_buffer_offset(buf, a->base, a->mask);
+	pc->status_flags &= ~(PT_STATUS_WRAPPED | PT_STATUS_HW_STOPPED |
+			      PT_STATUS_HW_ERROR);
+	if (a->status & PT_STATUS_STOPPED)
+		pc->status_flags |= PT_STATUS_HW_STOPPED;
+	if (a->status & PT_STATUS_ERROR)
+		pc->status_flags |= PT_STATUS_HW_ERROR;
+	if (pt_wrapped(buf, pc->offset)) {
+		pc->status_flags |= PT_STATUS_WRAPPED;
+		pc->head = buf->size + pc->offset;
+	} else {
+		pc->head = pc->offset;
+	}
+	pt_update_ctrl(pc);
+}
+
+/* Stop on the CPU; pc->lock held, CPU online. */
+static int pt_stop_locked(struct pt_cpu *pc)
+{
+	struct pt_hw_args a = { .pc = pc, .ctl = pc->hw_ctl };
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	if (!pc->running)
+		return 0;
+	ret = smp_call_function_single(pc->cpu, pt_hw_stop_ipi, &a, 1);
+	pc->stop_ns = ktime_get_ns() - t0;
+	ret = ret ?: a.ret;
+	pc->running = false;
+	pc->status_flags &= ~PT_STATUS_RUNNING;
+	if (ret)
+		return ret;
+	pt_account(pc, &a);
 	return 0;
 }
 
+/* ---- Open / release ---- */
+
+int pt_core_open(struct pt_cpu *pc)
+{
+	if (test_and_set_bit(PT_CPU_OPEN, &pc->flags))
+		return -EBUSY;
+	mutex_lock(&pc->lock);
+	pt_default_config(&pc->cfg);
+	pc->ctl = pc->cfg.ctl;
+	if (pt_caps.quirks & PT_QUIRK_BRANCHEN_ALWAYS_ON)
+		pc->ctl |= PT_CTL_BRANCHEN;
+	pc->status_flags = 0;
+	pc->offset = 0;
+	pc->head = 0;
+	pc->rtit_status = 0;
+	mutex_unlock(&pc->lock);
+	return 0;
+}
+
+/* The last user is gone (mappings hold the file, so none is left). */
+void pt_core_release(struct pt_cpu *pc)
+{
+	struct pt_buffer *buf;
+
+	cpus_read_lock();
+	mutex_lock(&pc->lock);
+	if (pc->running && pc->online)
+		pt_stop_locked(pc);
+	pc->running = false;
+	buf = pc->buf;
+	pc->buf = NULL;
+	mutex_unlock(&pc->lock);
+	cpus_read_unlock();
+	pt_buffer_put(buf);
+	clear_bit(PT_CPU_OPEN, &pc->flags);
+}
+
+/* ---- Configuration ---- */
+
+void pt_core_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
+{
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->abi_version = PT_TRACE_ABI_VERSION;
+	c->backend = pt_hw->backend;
+	c->cpu = pc->cpu;
+	c->flags = pt_caps.flags;
+	c->quirks = pt_caps.quirks;
+	c->num_addr_ranges = pt_caps.num_addr_ranges;
+	c->mtc_periods = pt_caps.mtc_periods;
+	c->cyc_thresholds = pt_caps.cyc_thresholds;
+	c->psb_periods = pt_caps.psb_periods;
+	for (i = 0; i < 2; i++) {
+		c->cpuid_14[i][0] = pt_caps.raw.leaf14[i].eax;
+		c->cpuid_14[i][1] = pt_caps.raw.leaf14[i].ebx;
+		c->cpuid_14[i][2] = pt_caps.raw.leaf14[i].ecx;
+		c->cpuid_14[i][3] = pt_caps.raw.leaf14[i].edx;
+	}
+	c->family = pt_caps.family;
+	c->model = pt_caps.model;
+	c->stepping = pt_caps.stepping;
+	c->ctl_valid = pt_caps.ctl_valid;
+	c->max_buffer_size = pt_buffer_max_size();
+	c->min_buffer_size = PT_BUF_MIN_SIZE;
+}
+
+/* Validate and commit a whole configuration; pc->lock held. */
+static int pt_commit_config(struct pt_cpu *pc, const struct pt_trace_config *cfg)
+{
+	u64 ctl, size;
+	int ret;
+
+	if (pc->running)
+		return -EBUSY;
+	ret = pt_rtit_ctl_compose(cfg, &pt_caps, pt_phys_bits(), &ctl);
+	if (ret)
+		return ret;
+	/* Tracing the kernel is a privilege, whatever the node's mode. */
+	if ((ctl & PT_CTL_NEEDS_PRIV) && !perfmon_capable())
+		return -EPERM;
+	if (cfg->watermark)
+		return -EINVAL;		/* only meaningful when streaming */
+	size = pt_cfg_buffer_size(cfg);
+	ret = pt_buffer_check_size(size, cfg->output, &pt_caps);
+	if (ret)
+		return ret;
+	/* A new size or layout needs a new buffer: not under a mapping. */
+	if (pc->buf && (pc->buf->size != size ||
+			(cfg->output != PT_OUTPUT_AUTO &&
+			 cfg->output != pc->buf->output))) {
+		if (atomic_read(&pc->buf->maps))
+			return -EBUSY;
+		pt_buffer_put(pc->buf);
+		pc->buf = NULL;
+		pc->status_flags &= ~PT_STATUS_CONFIGURED;
+	}
+	pc->cfg = *cfg;
+	pc->cfg.size = sizeof(pc->cfg);
+	pc->ctl = ctl;
+	return 0;
+}
+
+int pt_core_set_config(struct pt_cpu *pc, const struct pt_trace_config *cfg)
+{
+	int ret;
+
+	mutex_lock(&pc->lock);
+	ret = pt_commit_config(pc, cfg);
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+void pt_core_get_config(struct pt_cpu *pc, struct pt_trace_config *cfg)
+{
+	mutex_lock(&pc->lock);
+	*cfg = pc->cfg;
+	cfg->ctl = pc->ctl;	/* as programmed (BDM106 shows BranchEn) */
+	cfg->buffer_size = pt_cfg_buffer_size(&pc->cfg);
+	mutex_unlock(&pc->lock);
+}
+
+/*
+ * The CR3 a process runs with.  With PTI the user half of a process runs
+ * on the user page tables, one page above the kernel's (bit 12), and
+ * with PCID under the user PCID (bit 11); the ASID in bits 2:0 varies per
+ * CPU but lies below bit 5, which CR3 filtering ignores.  So user-only
+ * tracing matches the user CR3 and anything else the kernel CR3: with PTI
+ * one CR3 filter cannot cover both halves of a process.
+ */
+static int pt_cr3_of_pid(pid_t pid, bool user_only, u64 *cr3)
+{
+	struct task_struct *task;
+	struct mm_struct *mm;
+	struct pid *p;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (pid == 0) {
+		task = current;
+		get_task_struct(task);
+	} else {
+		p = find_get_pid(pid);
+		if (!p)
+			return -ESRCH;
+		task = get_pid_task(p, PIDTYPE_PID);
+		put_pid(p);
+		if (!task)
+			return -ESRCH;
+	}
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (!mm)
+		return -EINVAL;		/* a kernel thread */
+	*cr3 = __pa(mm->pgd);
+	mmput(mm);
+	if (user_only && boot_cpu_has(X86_FEATURE_PTI)) {
+		*cr3 |= PT_CR3_PTI_USER_PGTABLE;
+		if (boot_cpu_has(X86_FEATURE_PCID))
+			*cr3 |= PT_CR3_PTI_USER_PCID;
+	}
+	return 0;
+}
+
+int pt_core_set_cr3(struct pt_cpu *pc, struct pt_trace_cr3 *req)
+{
+	struct pt_trace_config cfg;
+	bool user_only;
+	u64 cr3 = 0;
+	int ret;
+
+	if (req->reserved)
+		return -EINVAL;
+	if (req->how != PT_CR3_OFF && !pt_cap(&pt_caps, PT_CAP_CR3_FILTER))
+		return -EOPNOTSUPP;
+	mutex_lock(&pc->lock);
+	cfg = pc->cfg;
+	user_only = (cfg.ctl & (PT_CTL_OS | PT_CTL_USER)) == PT_CTL_USER;
+	switch (req->how) {
+	case PT_CR3_BY_VALUE:
+		cr3 = req->cr3;
+		break;
+	case PT_CR3_BY_PID:
+		/* Another process's address space: a privilege. */
+		ret = -EPERM;
+		if (req->pid && req->pid != task_tgid_vnr(current) &&
+		    !perfmon_capable())
+			goto out;
+		ret = pt_cr3_of_pid(req->pid, user_only, &cr3);
+		if (ret)
+			goto out;
+		break;
+	case PT_CR3_OFF:
+		break;
+	default:
+		ret = -EINVAL;
+		goto out;
+	}
+	if (req->how == PT_CR3_OFF) {
+		cfg.ctl &= ~PT_CTL_CR3FILTER;
+		cfg.cr3_match = 0;
+	} else {
+		cfg.ctl |= PT_CTL_CR3FILTER;
+		cfg.cr3_match = cr3;
+	}
+	ret = pt_commit_config(pc, &cfg);
+	if (!ret)
+		req->cr3 = cr3;
+out:
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+int pt_core_set_cyc(struct pt_cpu *pc, const struct pt_trace_cyc *req)
+{
+	struct pt_trace_config cfg;
+	int ret;
+
+	if (req->reserved || req->enable > 1 || req->threshold > 15)
+		return -EINVAL;
+	if ((req->enable || req->threshold) &&
+	    !pt_cap(&pt_caps, PT_CAP_PSB_CYC))
+		return -EOPNOTSUPP;
+	mutex_lock(&pc->lock);
+	cfg = pc->cfg;
+	cfg.ctl &= ~(PT_CTL_CYCEN | PT_CTL_CYCTHRESH_MASK);
+	if (req->enable)
+		cfg.ctl |= PT_CTL_CYCEN;
+	cfg.ctl |= (u64)req->threshold << PT_CTL_CYCTHRESH_SHIFT;
+	ret = pt_commit_config(pc, &cfg);
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+int pt_core_set_addr(struct pt_cpu *pc, const struct pt_trace_addr *req)
+{
+	struct pt_trace_config cfg;
+	int ret;
+
+	if (req->reserved)
+		return -EINVAL;
+	ret = pt_rtit_check_range(&pt_caps, req->index, req->cfg, req->start,
+				  req->end);
+	if (ret)
+		return ret;
+	mutex_lock(&pc->lock);
+	cfg = pc->cfg;
+	cfg.ctl &= ~PT_CTL_ADDR_CFG_MASK(req->index);
+	cfg.ctl |= (u64)req->cfg << PT_CTL_ADDR_CFG_SHIFT(req->index);
+	cfg.addr[req->index].start = req->start;
+	cfg.addr[req->index].end = req->end;
+	ret = pt_commit_config(pc, &cfg);
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+int pt_core_set_bufsize(struct pt_cpu *pc, u64 size)
+{
+	struct pt_trace_config cfg;
+	int ret;
+
+	mutex_lock(&pc->lock);
+	cfg = pc->cfg;
+	cfg.buffer_size = size;
+	ret = pt_commit_config(pc, &cfg);
+	mutex_unlock(&pc->lock);
+	return ret;
+}
+
+/* pc->lock held. */
+static int pt_ensure_buffer(struct pt_cpu *pc)
+{
+	struct pt_buffer *buf;
+
+	if (pc->buf)
+		return 0;
+	buf = pt_buffer_alloc(pt_cfg_buffer_size(&pc->cfg), pc->cfg.output,
+			      cpu_to_node(pc->cpu), &pt_caps);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	pc->buf = buf;
+	pc->status_flags |= PT_STATUS_CONFIGURED;
+	pt_update_ctrl(pc);
+	return 0;
+}
+
+struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc)
+{
+	struct pt_buffer *buf;
+	int ret;
+
+	mutex_lock(&pc->lock);
+	ret = pt_ensure_buffer(pc);
+	buf = ret ? ERR_PTR(ret) : pc->buf;
+	if (!ret)
+		pt_buffer_get(buf);
+	mutex_unlock(&pc->lock);
+	return buf;
+}
+
+/* ---- Start / stop / status ---- */
+
+int pt_core_start(struct pt_cpu *pc)
+{
+	struct pt_hw_args a = { .pc = pc };
+	u64 t0;
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&pc->lock);
+	ret = -ENODEV;
+	if (!pc->online)
+		goto out;
+	ret = -EBUSY;
+	if (pc->running)
+		goto out;
+	/* The opener may have lost the privilege since configuring. */
+	ret = -EPERM;
+	if ((pc->ctl & PT_CTL_NEEDS_PRIV) && !perfmon_capable())
+		goto out;
+	ret = pt_ensure_buffer(pc);
+	if (ret)
+		goto out;
+	ret = pt_buffer_ptrs(pc->buf, 0, &a.base, &a.mask);
+	if (ret)
+		goto out;
+	pt_clear_wrap_window(pc->buf);
+	a.ctl = pc->ctl;
+	if (pc->buf->output == PT_OUTPUT_TOPA)
+		a.ctl |= PT_CTL_TOPA;
+
+	pc->generation++;
+	pc->head = 0;
+	pc->offset = 0;
+	pc->status_flags &= ~(PT_STATUS_WRAPPED | PT_STATUS_HW_STOPPED |
+			      PT_STATUS_HW_ERROR);
+	t0 = ktime_get_ns();
+	ret = smp_call_function_single(pc->cpu, pt_hw_start_ipi, &a, 1);
+	pc->start_ns = ktime_get_ns() - t0;
+	ret = ret ?: a.ret;
+	if (ret)
+		goto out;
+	pc->hw_ctl = a.ctl | PT_CTL_TRACEEN;
+	pc->running = true;
+	pc->starts++;
+	pc->status_flags |= PT_STATUS_RUNNING;
+	pt_update_ctrl(pc);
+out:
+	mutex_unlock(&pc->lock);
+	cpus_read_unlock();
+	return ret;
+}
+
+int pt_core_stop(struct pt_cpu *pc)
+{
+	int ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&pc->lock);
+	if (pc->running)
+		ret = pt_stop_locked(pc);
+	mutex_unlock(&pc->lock);
+	cpus_read_unlock();
+	return ret;
+}
+
+int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
+{
+	struct pt_hw_args a = { .pc = pc };
+	int ret = 0;
+
+	cpus_read_lock();
+	mutex_lock(&pc->lock);
+	/* While running, read the live pointers without stopping. */
+	if (pc->running) {
+		ret = smp_call_function_single(pc->cpu, pt_hw_peek_ipi, &a, 1);
+		ret = ret ?: a.ret;
+		if (!ret)
+			pt_account(pc, &a);
+	}
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	st->flags = pc->status_flags;
+	st->output = pc->buf ? pc->buf->output : PT_OUTPUT_AUTO;
+	st->mode = pc->cfg.mode;
+	st->buffer_size = pc->buf ? pc->buf->size : pt_cfg_buffer_size(&pc->cfg);
+	st->head = pc->head;
+	st->offset = pc->offset;
+	st->rtit_status = pc->rtit_status;
+	st->starts = pc->starts;
+	mutex_unlock(&pc->lock);
+	cpus_read_unlock();
+	return ret;
+}
+
+/* ---- debugfs: buffer layout per CPU (the ToPA overhead benchmark) ---- */
+
+static int pt_buffers_show(struct seq_file *m, void *v)
+{
+	unsigned int cpu;
+
+	seq_puts(m, "cpu size output chunks tables overhead start_ns stop_ns\n");
+	for_each_possible_cpu(cpu) {
+		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+		struct pt_buffer *buf;
+
+		mutex_lock(&pc->lock);
+		buf = pc->buf;
+		if (buf)
+			seq_printf(m, "%u %llu %u %u %u %llu %llu %llu\n", cpu,
+				   buf->size, buf->output, buf->nr_chunks,
+				   buf->nr_tables, pt_buffer_overhead(buf),
+				   pc->start_ns, pc->stop_ns);
+		mutex_unlock(&pc->lock);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pt_buffers);
+
+/* ---- CPU hotplug ---- */
+
+static int pt_cpu_online(unsigned int cpu)
+{
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+
+	mutex_lock(&pc->lock);
+	pc->online = true;
+	mutex_unlock(&pc->lock);
+	return 0;
+}
+
+/* Runs on the outgoing CPU: stop, keep the buffer (it may be mapped). */
 static int pt_cpu_offline(unsigned int cpu)
 {
+	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+
+	mutex_lock(&pc->lock);
+	if (pc->running)
+		pt_stop_locked(pc);
+	pc->online = false;
+	mutex_unlock(&pc->lock);
 	return 0;
 }
 
 int pt_core_init(void)
 {
+	unsigned int cpu;
 	int ret;
 
+	for_each_possible_cpu(cpu) {
+		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+
+		pc->cpu = cpu;
+		mutex_init(&pc->lock);
+		pt_default_config(&pc->cfg);
+	}
+	/* Every faulting MSR access is a driver bug: tests assert 0. */
+	debugfs_create_atomic_t("msr_faults", 0444, pt_debugfs_root,
+				&pt_msr_faults);
+	debugfs_create_file("buffers", 0400, pt_debugfs_root, NULL,
+			    &pt_buffers_fops);
+	ret = pt_pmi_init();
+	if (ret)
+		return ret;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pt_trace:online",
 				pt_cpu_online, pt_cpu_offline);
-	if (ret < 0)
+	if (ret < 0) {
+		pt_pmi_exit();
 		return ret;
+	}
 	pt_cpuhp_state = ret;
 	return 0;
 }
 
+/* Module exit: no file is open (each pins the module), nothing runs. */
 void pt_core_exit(void)
 {
 	cpuhp_remove_state(pt_cpuhp_state);
+	pt_pmi_exit();
 }

@@ -14,6 +14,7 @@
 #include <linux/pt_trace.h>
 
 #include "caps.h"
+#include "chardev.h"
 #include "core.h"
 #include "hw.h"
 #include "regs.h"
@@ -90,11 +91,17 @@ static int __init pt_trace_init(void)
 	if (ret)
 		goto err_sysfs;
 
+	ret = pt_chardev_init();
+	if (ret)
+		goto err_core;
+
 	pr_info("Intel PT family %u model %#x on the %s backend: caps %#x, %u address ranges\n",
 		pt_caps.family, pt_caps.model, pt_hw->name, pt_caps.flags,
 		pt_caps.num_addr_ranges);
 	return 0;
 
+err_core:
+	pt_core_exit();
 err_sysfs:
 	pt_sysfs_exit();
 err_hw:
@@ -107,6 +114,7 @@ err_debugfs:
 
 static void __exit pt_trace_exit(void)
 {
+	pt_chardev_exit();
 	pt_core_exit();
 	pt_sysfs_exit();
 	if (pt_hw->exit)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The in-VM test library, see ptt_test.h. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>

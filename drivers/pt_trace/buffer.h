@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A trace buffer: data pages (in physically contiguous chunks, as large
+ * as the allocator gives), the ToPA tables describing them, and the mmap
+ * control page.  Reference counted: the device holds one reference and
+ * every mapping one more, so pages are freed only when nobody can see
+ * them any more (close, rmmod and CPU offline included).
+ */
+#ifndef _PT_TRACE_BUFFER_H
+#define _PT_TRACE_BUFFER_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/types.h>
+
+#include "topa.h"
+
+struct page;
+struct pt_caps;
+struct pt_trace_mmap_page;
+
+struct pt_buffer {
+	struct kref ref;
+	u64 size;			/* data bytes */
+	unsigned int output;		/* PT_OUTPUT_TOPA or _SINGLE */
+	unsigned int nr_pages;		/* size / PAGE_SIZE */
+	struct page **pages;		/* every data page, in order */
+	unsigned int nr_chunks;
+	struct pt_topa_chunk *chunks;
+	u64 *chunk_off;			/* nr_chunks + 1 */
+	unsigned int nr_tables;		/* ToPA only */
+	u64 **tables;
+	u64 *table_phys;
+	struct pt_topa topa;
+	struct page *ctrl_page;		/* struct pt_trace_mmap_page */
+	struct pt_trace_mmap_page *ctrl;
+	atomic_t maps;			/* live user mappings */
+};
+
+/* Limits for a per-CPU buffer request. */
+#define PT_BUF_MIN_SIZE		4096ULL
+u64 pt_buffer_max_size(void);
+/* The largest physically contiguous allocation this kernel makes. */
+u64 pt_buffer_max_contig(void);
+
+/*
+ * Allocate @size bytes on @node for @output (PT_OUTPUT_*).  AUTO picks
+ * single-range when the caps allow it and the buffer came out as one
+ * power-of-two chunk, else ToPA.  A layout that needs one contiguous
+ * chunk (single range, single-entry ToPA) fails with -EINVAL when @size
+ * is not a power of two within the limits and -ENOMEM when the memory
+ * is not there; a multi-entry ToPA buffer falls back to smaller chunks.
+ */
+struct pt_buffer *pt_buffer_alloc(u64 size, unsigned int output, int node,
+				  const struct pt_caps *caps);
+void pt_buffer_get(struct pt_buffer *buf);
+void pt_buffer_put(struct pt_buffer *buf);
+
+/* Check a size request against the layout rules, without allocating. */
+int pt_buffer_check_size(u64 size, unsigned int output,
+			 const struct pt_caps *caps);
+
+/* The data page at @pgoff (0-based into the data), or NULL. */
+struct page *pt_buffer_data_page(struct pt_buffer *buf, unsigned long pgoff);
+
+/* The buffer's byte at @off (for the wrap check). */
+const u8 *pt_buffer_ptr(struct pt_buffer *buf, u64 off);
+
+/* Register values to start writing at @offset. */
+int pt_buffer_ptrs(struct pt_buffer *buf, u64 offset, u64 *base, u64 *mask);
+u64 pt_buffer_offset(struct pt_buffer *buf, u64 base, u64 mask);
+
+/* Bytes of ToPA tables and bookkeeping for this buffer. */
+u64 pt_buffer_overhead(const struct pt_buffer *buf);
+
+#endif /* _PT_TRACE_BUFFER_H */

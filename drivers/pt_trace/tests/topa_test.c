@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: ToPA layout (one entry per chunk, END chains, single-entry
+ * tables) and the MASK_PTRS <-> linear offset arithmetic, on made-up
+ * physical addresses.
+ */
+#include <kunit/test.h>
+#include <linux/errno.h>
+
+#include "../regs.h"
+#include "../topa.h"
+
+struct topa_fixture {
+	struct pt_topa t;
+	u64 *tables[2];
+	u64 table_phys[2];
+	struct pt_topa_chunk chunks[600];
+	u64 chunk_off[601];
+};
+
+static void fixture(struct kunit *test, struct topa_fixture *f,
+		    unsigned int n, const unsigned int *shifts, bool single)
+{
+	u64 phys = 1ULL << 30;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		f->tables[i] = kunit_kzalloc(test, PT_TOPA_TABLE_BYTES,
+					     GFP_KERNEL);
+		f->table_phys[i] = 0x100000ULL * (i + 1);
+	}
+	f->chunk_off[0] = 0;
+	for (i = 0; i < n; i++) {
+		unsigned int s = shifts ? shifts[i] : 12;
+
+		phys = ALIGN(phys, 1ULL << s);
+		f->chunks[i].phys = phys;
+		f->chunks[i].shift = s;
+		phys += 1ULL << s;
+		f->chunk_off[i + 1] = f->chunk_off[i] + (1ULL << s);
+	}
+	f->t.single_entry = single;
+	f->t.nr_chunks = n;
+	f->t.nr_tables = pt_topa_nr_tables(n, single);
+	f->t.tables = f->tables;
+	f->t.table_phys = f->table_phys;
+	f->t.chunks = f->chunks;
+	f->t.chunk_off = f->chunk_off;
+}
+
+static void topa_nr_tables(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(1, false), 1U);
+	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(511, false), 1U);
+	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(512, false), 2U);
+	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(1, true), 1U);
+	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(2, true), 0U);
+}
+
+static void topa_one_table(struct kunit *test)
+{
+	static const unsigned int shifts[] = { 22, 13, 12 };
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	u64 base, mask;
+
+	fixture(test, f, 3, shifts, false);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	KUNIT_EXPECT_EQ(test, f->tables[0][0],
+			f->chunks[0].phys | (10ULL << PT_TOPA_SIZE_SHIFT));
+	KUNIT_EXPECT_EQ(test, f->tables[0][1],
+			f->chunks[1].phys | (1ULL << PT_TOPA_SIZE_SHIFT));
+	KUNIT_EXPECT_EQ(test, f->tables[0][2], f->chunks[2].phys);
+	KUNIT_EXPECT_EQ(test, f->tables[0][3], f->table_phys[0] | PT_TOPA_END);
+	KUNIT_EXPECT_EQ(test, f->tables[0][4], 0ULL);
+
+	/* Round trips, region boundaries included. */
+	KUNIT_ASSERT_EQ(test, pt_topa_offset_to_ptrs(&f->t, (4 << 20) + 100,
+						     &base, &mask), 0);
+	KUNIT_EXPECT_EQ(test, base, f->table_phys[0]);
+	KUNIT_EXPECT_EQ(test, mask, (100ULL << 32) | (1ULL << 7) | 0x7f);
+	KUNIT_EXPECT_EQ(test, pt_topa_ptrs_to_offset(&f->t, base, mask),
+			(4ULL << 20) + 100);
+	/* Offset at the end of region 0 is the start of region 1. */
+	mask = ((4ULL << 20) << 32) | 0x7f;
+	KUNIT_EXPECT_EQ(test, pt_topa_ptrs_to_offset(&f->t, base, mask),
+			4ULL << 20);
+	/* Pointing at END wraps to the start. */
+	mask = (3ULL << 7) | 0x7f;
+	KUNIT_EXPECT_EQ(test, pt_topa_ptrs_to_offset(&f->t, base, mask), 0ULL);
+	KUNIT_EXPECT_EQ(test, pt_topa_offset_to_ptrs(&f->t, f->chunk_off[3],
+						     &base, &mask), -EINVAL);
+}
+
+static void topa_two_tables(struct kunit *test)
+{
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	u64 base, mask, off;
+
+	fixture(test, f, 600, NULL, false);
+	KUNIT_ASSERT_EQ(test, f->t.nr_tables, 2U);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	KUNIT_EXPECT_EQ(test, f->tables[0][511], f->table_phys[1] | PT_TOPA_END);
+	KUNIT_EXPECT_EQ(test, f->tables[1][89], f->table_phys[0] | PT_TOPA_END);
+	for (off = 0; off < 600 * 4096; off += 4096 * 37 + 8) {
+		KUNIT_ASSERT_EQ(test, pt_topa_offset_to_ptrs(&f->t, off, &base,
+							     &mask), 0);
+		KUNIT_EXPECT_EQ(test, pt_topa_ptrs_to_offset(&f->t, base, mask),
+				off);
+	}
+	/* Table 0 entry 511 (END) continues in table 1. */
+	KUNIT_EXPECT_EQ(test, pt_topa_ptrs_to_offset(&f->t, f->table_phys[0],
+						     (511ULL << 7) | 0x7f),
+			511ULL * 4096);
+}
+
+static void topa_single_entry(struct kunit *test)
+{
+	static const unsigned int shifts[] = { 20 };
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	fixture(test, f, 1, shifts, true);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	KUNIT_EXPECT_EQ(test, f->tables[0][0],
+			f->chunks[0].phys | (8ULL << PT_TOPA_SIZE_SHIFT));
+	KUNIT_EXPECT_EQ(test, f->tables[0][1], f->table_phys[0] | PT_TOPA_END);
+	fixture(test, f, 2, NULL, true);
+	KUNIT_EXPECT_EQ(test, pt_topa_build(&f->t), -EINVAL);
+}
+
+static void topa_misaligned(struct kunit *test)
+{
+	static const unsigned int shifts[] = { 13 };
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	fixture(test, f, 1, shifts, false);
+	f->chunks[0].phys += 4096;
+	KUNIT_EXPECT_EQ(test, pt_topa_build(&f->t), -EINVAL);
+}
+
+static void topa_single_range(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, pt_single_mask_ptrs(4096, 0), 0xfffULL);
+	KUNIT_EXPECT_EQ(test, pt_single_mask_ptrs(1 << 20, 5),
+			(5ULL << 32) | 0xfffffULL);
+	KUNIT_EXPECT_EQ(test, pt_single_ptrs_to_offset(4096,
+						       (123ULL << 32) | 0xfff),
+			123ULL);
+}
+
+static struct kunit_case topa_cases[] = {
+	KUNIT_CASE(topa_nr_tables),
+	KUNIT_CASE(topa_one_table),
+	KUNIT_CASE(topa_two_tables),
+	KUNIT_CASE(topa_single_entry),
+	KUNIT_CASE(topa_misaligned),
+	KUNIT_CASE(topa_single_range),
+	{}
+};
+
+static struct kunit_suite topa_suite = {
+	.name = "pt_trace_topa",
+	.test_cases = topa_cases,
+};
+
+kunit_test_suite(topa_suite);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Table of Physical Addresses (SDM Vol. 3C, 36.2.6.2): the layout of the
+ * tables for a list of physically contiguous chunks, and the arithmetic
+ * between the output pointers the hardware keeps (OUTPUT_BASE = current
+ * table, OUTPUT_MASK_PTRS = entry index and offset in the region) and a
+ * linear offset in the buffer.  Pure: the caller provides the memory of
+ * the tables and their physical addresses, so KUnit can check layouts
+ * with made-up addresses.
+ */
+#ifndef _PT_TRACE_TOPA_H
+#define _PT_TRACE_TOPA_H
+
+#include <linux/types.h>
+
+/* One table is one 4 KiB page of 8-byte entries, the last one END. */
+#define PT_TOPA_TABLE_BYTES	4096
+#define PT_TOPA_ENTRIES		(PT_TOPA_TABLE_BYTES / 8)
+#define PT_TOPA_DATA_ENTRIES	(PT_TOPA_ENTRIES - 1)
+
+/* The largest region one entry can describe: 4 KiB << 15 = 128 MiB. */
+#define PT_TOPA_MAX_REGION_SHIFT	(12 + 15)
+
+/* A physically contiguous, naturally aligned piece of the buffer. */
+struct pt_topa_chunk {
+	u64 phys;
+	unsigned int shift;	/* size = 1 << shift, 12..27 */
+};
+
+struct pt_topa {
+	bool single_entry;	/* one region + END: CPUs without multi-entry */
+	unsigned int nr_tables;
+	u64 **tables;		/* PT_TOPA_ENTRIES entries each */
+	const u64 *table_phys;
+	unsigned int nr_chunks;
+	const struct pt_topa_chunk *chunks;
+	const u64 *chunk_off;	/* linear offset of each chunk, nr_chunks+1 */
+};
+
+/* How many tables @nr_chunks regions need. */
+unsigned int pt_topa_nr_tables(unsigned int nr_chunks, bool single_entry);
+
+/*
+ * Write the entries: one per chunk, in order, each full table ending
+ * with END to the next, the last END back to the first (a ring without
+ * INT or STOP: the flight recorder).  Checks every chunk is aligned to
+ * its size and describable; -EINVAL otherwise.
+ */
+int pt_topa_build(const struct pt_topa *t);
+
+/* Linear offset of the next byte the hardware writes. */
+u64 pt_topa_ptrs_to_offset(const struct pt_topa *t, u64 output_base,
+			   u64 mask_ptrs);
+
+/* The register values that make the hardware write next at @offset. */
+int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
+			   u64 *output_base, u64 *mask_ptrs);
+
+/* Single-range output: OUTPUT_MASK_PTRS for a 2^n-byte buffer. */
+u64 pt_single_mask_ptrs(u64 size, u64 offset);
+u64 pt_single_ptrs_to_offset(u64 size, u64 mask_ptrs);
+
+#endif /* _PT_TRACE_TOPA_H */

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The design card end to end: open /dev/pt0, pin to CPU 0, CR3 filter on
+ * this process (by PID 0), CYCEn, start, run a workload, stop, mmap, and
+ * check the trace decodes, has CYC packets when the CPU has them, and
+ * that every PIP carries the filtered CR3.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <intel-pt.h>
+#include <linux/pt_trace.h>
+
+#include "ptt_test.h"
+
+static volatile unsigned long sink;
+
+static void workload(void)
+{
+	unsigned long i;
+
+	for (i = 0; i < 3000000; i++) {
+		sink += i * 7;
+		if (!(i % 1000))
+			getppid();
+	}
+}
+
+/* Count PIPs and those whose CR3 differs from @cr3 (bits 51:5). */
+static void check_pips(const uint8_t *buf, size_t len, uint64_t cr3,
+		       uint64_t *pips, uint64_t *bad)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.begin = (uint8_t *)buf;
+	cfg.end = (uint8_t *)buf + len;
+	dec = pt_pkt_alloc_decoder(&cfg);
+	if (!dec)
+		return;
+	while (pt_pkt_sync_forward(dec) >= 0) {
+		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0) {
+			if (pkt.type != ppt_pip)
+				continue;
+			(*pips)++;
+			if ((pkt.payload.pip.cr3 & ~0x1fULL) !=
+			    (cr3 & 0xfffffffffffe0ULL))
+				(*bad)++;
+		}
+	}
+	pt_pkt_free_decoder(dec);
+}
+
+int main(void)
+{
+	struct pt_trace_caps caps = { .size = sizeof(caps) };
+	struct pt_trace_status st = { .size = sizeof(st) };
+	struct pt_trace_cr3 cr3 = { .size = sizeof(cr3) };
+	struct pt_trace_cyc cyc = { .size = sizeof(cyc) };
+	struct pt_trace_mmap_page *ctrl;
+	struct ptt_packet_stats ps;
+	uint8_t *map, *lin;
+	size_t maplen;
+	uint64_t pips = 0, bad = 0, first, n;
+	int fd, has_cr3, has_cyc;
+
+	REQUIRE(ptt_pin_cpu(0) == 0, "pin: %s", strerror(errno));
+	fd = ptt_open_cpu(0, O_RDONLY);
+	REQUIRE(fd >= 0, "open /dev/pt0: %s", strerror(errno));
+	REQUIRE(ioctl(fd, PT_TRACE_IOC_GET_CAPS, &caps) == 0, "GET_CAPS: %s",
+		strerror(errno));
+	CHECK(caps.abi_version == PT_TRACE_ABI_VERSION, "abi %u", caps.abi_version);
+	CHECK(caps.cpu == 0, "cpu %u", caps.cpu);
+	has_cr3 = !!(caps.flags & PT_CAP_CR3_FILTER);
+	has_cyc = !!(caps.flags & PT_CAP_PSB_CYC);
+
+	if (has_cr3) {
+		cr3.how = PT_CR3_BY_PID;
+		cr3.pid = 0;
+		CHECK(ioctl(fd, PT_TRACE_IOC_SET_CR3, &cr3) == 0, "SET_CR3: %s",
+		      strerror(errno));
+		CHECK(cr3.cr3 && !(cr3.cr3 & 0x1f), "cr3 %#llx",
+		      (unsigned long long)cr3.cr3);
+	}
+	if (has_cyc) {
+		cyc.enable = 1;
+		CHECK(ioctl(fd, PT_TRACE_IOC_SET_CYC, &cyc) == 0, "SET_CYC: %s",
+		      strerror(errno));
+	}
+	REQUIRE(ioctl(fd, PT_TRACE_IOC_START) == 0, "START: %s", strerror(errno));
+	workload();
+	REQUIRE(ioctl(fd, PT_TRACE_IOC_STOP) == 0, "STOP: %s", strerror(errno));
+	REQUIRE(ioctl(fd, PT_TRACE_IOC_GET_STATUS, &st) == 0, "STATUS: %s",
+		strerror(errno));
+	CHECK(!(st.flags & PT_STATUS_RUNNING), "still running");
+	CHECK(st.flags & PT_STATUS_CONFIGURED, "flags %#x", st.flags);
+	CHECK(st.output == PT_OUTPUT_TOPA || st.output == PT_OUTPUT_SINGLE,
+	      "output %u", st.output);
+	CHECK(st.offset < st.buffer_size, "offset %llu",
+	      (unsigned long long)st.offset);
+	CHECK(!(st.flags & (PT_STATUS_HW_ERROR | PT_STATUS_HW_STOPPED)),
+	      "hw flags %#x status %#llx", st.flags,
+	      (unsigned long long)st.rtit_status);
+
+	maplen = 4096 + st.buffer_size;
+	map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(map != MAP_FAILED, "mmap: %s", strerror(errno));
+	ctrl = (void *)map;
+	CHECK(ctrl->version == PT_TRACE_ABI_VERSION, "version %u", ctrl->version);
+	CHECK(ctrl->data_offset == 4096, "data_offset %llu",
+	      (unsigned long long)ctrl->data_offset);
+	CHECK(ctrl->data_size == st.buffer_size, "data_size");
+	CHECK(__atomic_load_n(&ctrl->data_head, __ATOMIC_ACQUIRE) == st.head,
+	      "head %llu vs %llu", (unsigned long long)ctrl->data_head,
+	      (unsigned long long)st.head);
+
+	if (!st.head) {
+		fprintf(stderr, "PTT-INFO the model wrote no trace\n");
+		if (ptt_failures)
+			return ptt_done();
+		SKIP("no trace produced (model without packet output)");
+	}
+	/* Oldest first: [head - size, head) modulo size. */
+	n = st.head < st.buffer_size ? st.head : st.buffer_size;
+	first = (st.head - n) % st.buffer_size;
+	lin = malloc(n);
+	REQUIRE(lin, "malloc");
+	for (uint64_t i = 0; i < n; i++)
+		lin[i] = map[4096 + (first + i) % st.buffer_size];
+
+	REQUIRE(ptt_decode_packets(lin, n, &ps) == 0, "no PSB in %llu bytes",
+		(unsigned long long)n);
+	CHECK(ps.packets > 0, "no packets");
+	CHECK(ps.errors == 0, "%llu decode errors, first at %llu",
+	      (unsigned long long)ps.errors,
+	      (unsigned long long)ps.first_error_offset);
+	if (has_cyc)
+		CHECK(ps.cyc > 0, "no CYC packets with CYCEn");
+	if (has_cr3) {
+		check_pips(lin, n, cr3.cr3, &pips, &bad);
+		CHECK(bad == 0, "%llu of %llu PIPs with another CR3",
+		      (unsigned long long)bad, (unsigned long long)pips);
+	}
+	fprintf(stderr, "PTT-INFO %llu bytes, %llu packets, %llu cyc, %llu pip\n",
+		(unsigned long long)n, (unsigned long long)ps.packets,
+		(unsigned long long)ps.cyc, (unsigned long long)pips);
+	free(lin);
+	munmap(map, maplen);
+	close(fd);
+	return ptt_done();
+}
