@@ -23,27 +23,37 @@ int ptdev_open(int cpu, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The hints, one whole line each so that they can be found with grep. */
+enum { HINT_NODEV, HINT_PERM, HINT_BUSY, HINT_INVAL, HINT_2BIG };
+static const char *const ptdev_hints[] = {
+	/* HINT_NODEV */
+	"no such device: is the pt_trace module loaded? (insmod pt_trace.ko; see Documentation/tools.rst)",
+	/* HINT_PERM */
+	"permission denied: /dev/ptN is root-only, see Documentation/tools.rst",
+	/* HINT_BUSY */
+	"device busy: another tracer (perf intel_pt, another pt-trace) owns this CPU's trace unit",
+	/* HINT_INVAL */
+	"the driver rejected the configuration: check the options against 'pt-trace info'",
+	/* HINT_2BIG */
+	"this driver is older than the tool (unknown fields set)",
+};
+
 const char *ptdev_hint(int err)
 {
 	switch (-err) {
 	case ENOENT:
 	case ENODEV:
 	case ENXIO:
-		return "no such device: is the pt_trace module loaded? "
-		       "(insmod pt_trace.ko; see Documentation/tools.rst)";
+		return ptdev_hints[HINT_NODEV];
 	case EACCES:
 	case EPERM:
-		return "permission denied: /dev/ptN is root-only, see "
-		       "Documentation/tools.rst";
+		return ptdev_hints[HINT_PERM];
 	case EBUSY:
-		return "device busy: another tracer (perf intel_pt, another "
-		       "pt-trace) owns this CPU's trace unit";
+		return ptdev_hints[HINT_BUSY];
 	case EINVAL:
-		return "the driver rejected the configuration: check the "
-		       "options against 'pt-trace info'";
+		return ptdev_hints[HINT_INVAL];
 	case E2BIG:
-		return "this driver is older than the tool (unknown fields "
-		       "set)";
+		return ptdev_hints[HINT_2BIG];
 	case ENOMEM:
 		return "out of memory: try a smaller --buffer-size";
 	default:

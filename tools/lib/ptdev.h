@@ -13,7 +13,12 @@
 #include <linux/pt_trace.h>
 
 struct ptdev_map {
-	volatile struct pt_trace_mmap_page *ctrl;
+	/*
+	 * Shared with the driver: data_head, flags and the loss counters
+	 * change under us, so read them with __atomic_load_n() (acquire
+	 * for data_head) and write data_tail with a release store.
+	 */
+	struct pt_trace_mmap_page *ctrl;
 	size_t ctrl_len;
 	const uint8_t *data;
 	size_t data_len;

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "compiler.h"
+
 #define PTSB_FILE_NAME		"sideband.txt"
 #define PTSB_MAGIC		"pt-trace-sideband=1"
 
@@ -39,6 +41,6 @@ const char *ptsb_next(const struct ptsb *sb, const char *key, size_t *pos);
 /* Writing: ptsb_create() writes the magic line. */
 FILE *ptsb_create(const char *path);
 void ptsb_put(FILE *f, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 #endif /* PT_TRACE_SIDEBAND_H */

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,41 +37,40 @@ struct decode_stats {
 
 static void decode_usage(FILE *f)
 {
-	fprintf(f,
-"usage: pt-trace decode [options] FILE.pt\n"
-"\n"
-"Reconstruct the executed instructions of a trace with libipt's\n"
-"instruction decoder.  Code comes from the ELF files given with --elf and\n"
-"from the memory map in sideband.txt next to the trace (pt-trace record\n"
-"writes it); CPU and timing parameters come from the same sideband or\n"
-"from the options.\n"
-"\n"
-"options:\n"
-"      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
-"                            position-independent files); repeatable\n"
-"      --sideband FILE       sideband file (default: next to the trace)\n"
-"      --cpu F/M[/S]         CPU family/model/stepping, e.g. 6/85/4\n"
-"      --mtc-freq N          IA32_RTIT_CTL.MTCFreq used when recording\n"
-"      --nom-freq N          nominal (max non-turbo) ratio, MSR_PLATFORM_INFO[15:8]\n"
-"      --cpuid-0x15-eax N    CPUID.15H:EAX (TSC/core crystal denominator)\n"
-"      --cpuid-0x15-ebx N    CPUID.15H:EBX (numerator)\n"
-"      --calls               print the call/return tree, not instructions\n"
-"      --timeline FILE.json  write function spans as Chrome trace JSON\n"
-"                            (open in ui.perfetto.dev or chrome://tracing)\n"
-"      --events              also print decoder events ([enabled], ...)\n"
-"      --time                prefix instructions with the estimated TSC\n"
-"  -q, --quiet               print only errors and the summary\n"
-"  -h, --help                this text\n"
-"\n"
-"examples:\n"
-"  pt-trace decode --elf hello --cpu 6/85/4 --mtc-freq 3 --nom-freq 37 \\\n"
-"                  --cpuid-0x15-eax 2 --cpuid-0x15-ebx 308 pt.bin\n"
-"  pt-trace decode --calls out/cpu0.pt\n"
-"  pt-trace decode --timeline trace.json -q out/cpu0.pt\n"
-"\n"
-"exit status: 0 decoded, 1 bad usage, 2 unreadable trace or ELF,\n"
-"5 internal error.  Decode errors are printed as [OFFSET, IP: error: ...]\n"
-"and decoding resumes at the next PSB.\n");
+	fputs("usage: pt-trace decode [options] FILE.pt\n"
+	      "\n"
+	      "Reconstruct the executed instructions of a trace with libipt's\n"
+	      "instruction decoder.  Code comes from the ELF files given with --elf and\n"
+	      "from the memory map in sideband.txt next to the trace (pt-trace record\n"
+	      "writes it); CPU and timing parameters come from the same sideband or\n"
+	      "from the options.\n"
+	      "\n"
+	      "options:\n"
+	      "      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
+	      "                            position-independent files); repeatable\n"
+	      "      --sideband FILE       sideband file (default: next to the trace)\n"
+	      "      --cpu F/M[/S]         CPU family/model/stepping, e.g. 6/85/4\n"
+	      "      --mtc-freq N          IA32_RTIT_CTL.MTCFreq used when recording\n"
+	      "      --nom-freq N          nominal (max non-turbo) ratio, MSR_PLATFORM_INFO[15:8]\n"
+	      "      --cpuid-0x15-eax N    CPUID.15H:EAX (TSC/core crystal denominator)\n"
+	      "      --cpuid-0x15-ebx N    CPUID.15H:EBX (numerator)\n"
+	      "      --calls               print the call/return tree, not instructions\n"
+	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
+	      "                            (open in ui.perfetto.dev or chrome://tracing)\n"
+	      "      --events              also print decoder events ([enabled], ...)\n"
+	      "      --time                prefix instructions with the estimated TSC\n"
+	      "  -q, --quiet               print only errors and the summary\n"
+	      "  -h, --help                this text\n"
+	      "\n"
+	      "examples:\n"
+	      "  pt-trace decode --elf hello --cpu 6/85/4 --mtc-freq 3 --nom-freq 37 \\\n"
+	      "                  --cpuid-0x15-eax 2 --cpuid-0x15-ebx 308 pt.bin\n"
+	      "  pt-trace decode --calls out/cpu0.pt\n"
+	      "  pt-trace decode --timeline trace.json -q out/cpu0.pt\n"
+	      "\n"
+	      "exit status: 0 decoded, 1 bad usage, 2 unreadable trace or ELF,\n"
+	      "5 internal error.  Decode errors are printed as [OFFSET, IP: error: ...]\n"
+	      "and decoding resumes at the next PSB.\n", f);
 }
 
 static int decode_add_elf(struct pt_image *image, struct elf_symtab *st,
@@ -124,23 +122,23 @@ static void decode_print_event(struct outbuf *ob, const struct pt_event *ev)
 {
 	switch (ev->type) {
 	case ptev_enabled:
-		ob_printf(ob, "[enabled at %016" PRIx64 "]\n",
-			  ev->variant.enabled.ip);
+		ob_printf(ob, "[enabled at %016llx]\n",
+			  (unsigned long long)ev->variant.enabled.ip);
 		break;
 	case ptev_disabled:
 		ob_puts(ob, "[disabled]\n");
 		break;
 	case ptev_async_disabled:
-		ob_printf(ob, "[disabled at %016" PRIx64 "]\n",
-			  ev->variant.async_disabled.at);
+		ob_printf(ob, "[disabled at %016llx]\n",
+			  (unsigned long long)ev->variant.async_disabled.at);
 		break;
 	case ptev_overflow:
-		ob_printf(ob, "[overflow, resumed at %016" PRIx64 "]\n",
-			  ev->variant.overflow.ip);
+		ob_printf(ob, "[overflow, resumed at %016llx]\n",
+			  (unsigned long long)ev->variant.overflow.ip);
 		break;
 	case ptev_paging:
-		ob_printf(ob, "[paging, cr3 %016" PRIx64 "%s]\n",
-			  ev->variant.paging.cr3,
+		ob_printf(ob, "[paging, cr3 %016llx%s]\n",
+			  (unsigned long long)ev->variant.paging.cr3,
 			  ev->variant.paging.non_root ? ", nr" : "");
 		break;
 	case ptev_tsx:
@@ -159,19 +157,19 @@ static void decode_print_event(struct outbuf *ob, const struct pt_event *ev)
 		break;
 	case ptev_vmcs:
 	case ptev_async_vmcs:
-		ob_printf(ob, "[vmcs, base %016" PRIx64 "]\n",
-			  ev->variant.vmcs.base);
+		ob_printf(ob, "[vmcs, base %016llx]\n",
+			  (unsigned long long)ev->variant.vmcs.base);
 		break;
 	case ptev_cbr:
 		ob_printf(ob, "[cbr: %x]\n", ev->variant.cbr.ratio);
 		break;
 	case ptev_tick:
-		ob_printf(ob, "[tick at %016" PRIx64 "]\n",
-			  ev->variant.tick.ip);
+		ob_printf(ob, "[tick at %016llx]\n",
+			  (unsigned long long)ev->variant.tick.ip);
 		break;
 	case ptev_ptwrite:
-		ob_printf(ob, "[ptwrite: %" PRIx64 "]\n",
-			  ev->variant.ptwrite.payload);
+		ob_printf(ob, "[ptwrite: %llx]\n",
+			  (unsigned long long)ev->variant.ptwrite.payload);
 		break;
 	case ptev_exstop:
 		ob_puts(ob, "[exstop]\n");
@@ -199,9 +197,8 @@ static void decode_print_insn(struct outbuf *ob, const struct decode_opts *o,
 	char *p = ob_reserve(ob), *start;
 	uint8_t i;
 
-	if (o->show_time) {
-		p += sprintf(p, "%016" PRIx64 "  ", tsc);
-	}
+	if (o->show_time)
+		p += sprintf(p, "%016llx  ", (unsigned long long)tsc);
 	p = pd_hex_fixed(p, insn->ip, 16);
 	*p++ = ' ';
 	*p++ = ' ';
@@ -227,8 +224,8 @@ static void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 	char sym[256];
 
 	decode_symbolize(st, ip, sym, sizeof(sym));
-	ob_printf(ob, "%*s%016" PRIx64 " %s\n", 2 * (depth > 64 ? 64 : depth),
-		  "", ip, sym);
+	ob_printf(ob, "%*s%016llx %s\n", 2 * (depth > 64 ? 64 : depth),
+		  "", (unsigned long long)ip, sym);
 }
 
 static void decode_error(struct outbuf *ob, struct pt_insn_decoder *dec,
@@ -238,8 +235,8 @@ static void decode_error(struct outbuf *ob, struct pt_insn_decoder *dec,
 
 	stats->errors++;
 	pt_insn_get_offset(dec, &offset);
-	ob_printf(ob, "[%" PRIx64 ", %" PRIx64 ": error: %s]\n", offset, ip,
-		  pt_errstr(pt_errcode(err)));
+	ob_printf(ob, "[%llx, %llx: error: %s]\n", (unsigned long long)offset,
+		  (unsigned long long)ip, pt_errstr(pt_errcode(err)));
 }
 
 static void decode_walk(struct pt_insn_decoder *dec, struct outbuf *ob,
@@ -504,9 +501,10 @@ int cmd_decode(int argc, char **argv)
 	}
 	decode_walk(dec, &ob, &o, &st, &tl, &stats);
 	if (o.quiet || o.calls || o.timeline)
-		ob_printf(&ob, "# %" PRIu64 " instructions, %" PRIu64
-			  " events, %" PRIu64 " errors\n", stats.insns,
-			  stats.events, stats.errors);
+		ob_printf(&ob, "# %llu instructions, %llu events, %llu errors\n",
+			  (unsigned long long)stats.insns,
+			  (unsigned long long)stats.events,
+			  (unsigned long long)stats.errors);
 	ob_free(&ob);
 out_tl:
 	if (tl.f && tl_close(&tl)) {

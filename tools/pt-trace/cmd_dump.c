@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +19,28 @@
 #include "tool.h"
 #include "trace_config.h"
 
-#define DUMP_ANN_NR	(1U << 0)	/* PIP.NR, VMCS */
-#define DUMP_ANN_TSX	(1U << 1)	/* MODE.TSX as begin/commit/abort */
-#define DUMP_ANN_OVF	(1U << 2)	/* OVF meaning */
-#define DUMP_ANN_LOSS	(1U << 3)	/* recorder loss records */
+#define DUMP_ANN_NR	BIT(0)	/* PIP.NR, VMCS */
+#define DUMP_ANN_TSX	BIT(1)	/* MODE.TSX as begin/commit/abort */
+#define DUMP_ANN_OVF	BIT(2)	/* OVF meaning */
+#define DUMP_ANN_LOSS	BIT(3)	/* recorder loss records */
 #define DUMP_ANN_ALL	0xfU
 
 struct dump_loss {
 	uint64_t offset;
 	uint64_t bytes;
+};
+
+/*
+ * The text line of each one-byte packet (see dump_fast_packet()) after
+ * the offset column, made once by the formatter itself.
+ */
+#define DUMP_NOT_FAST	0xff
+
+struct dump_byte_line {
+	char text[24];		/* newline included */
+	uint8_t len;		/* whole line with offset; 0 when not printed */
+	uint8_t kind;		/* enum pd_kind, or DUMP_NOT_FAST */
+	uint8_t pad[6];
 };
 
 struct dump_ctx {
@@ -48,41 +60,42 @@ struct dump_ctx {
 	size_t nr_loss, next_loss;
 	uint64_t lost_bytes;
 	int json_first;
+	struct dump_byte_line lines[256];
+	uint16_t hex_pairs[256];	/* "00".."ff" as stored in memory */
 };
 
 static void dump_usage(FILE *f)
 {
-	fprintf(f,
-"usage: pt-trace dump [options] FILE.pt\n"
-"\n"
-"Print the packets of a raw Intel PT trace, from the first PSB, in the\n"
-"format of libipt's ptdump.  Decode errors print\n"
-"[OFFSET: error decoding packet: REASON] and the dump resumes at the\n"
-"next PSB.\n"
-"\n"
-"options:\n"
-"  -s, --stats          per-packet-type counts instead of the packets\n"
-"  -j, --json           JSON: an array of packets (with --stats: an object)\n"
-"  -A, --annotate       all annotations below\n"
-"      --nr             PIP: guest/host (PIP.NR) and CR3; VMCS base\n"
-"      --tsx            MODE.TSX: transaction begin/commit/abort\n"
-"      --ovf            explain OVF (internal overflow, packets lost)\n"
-"      --loss           the recorder's loss records (needs sideband.txt\n"
-"                       next to the trace, as 'pt-trace record' writes)\n"
-"      --no-pad         do not print PAD packets\n"
-"      --no-sync        decode from offset 0, not from the first PSB\n"
-"      --cpu F/M[/S]    decode for this CPU's errata (default: sideband)\n"
-"  -o, --output FILE    write to FILE instead of standard output\n"
-"  -h, --help           this text\n"
-"\n"
-"examples:\n"
-"  pt-trace dump out/cpu0.pt | less\n"
-"  pt-trace dump --stats out/cpu0.pt\n"
-"  pt-trace dump -A out/cpu0.pt | grep -e tsx -e loss\n"
-"  pt-trace dump --json out/cpu0.pt > cpu0.json\n"
-"\n"
-"exit status: 0 dumped (decode errors are part of the output),\n"
-"1 bad usage, 2 unreadable input, 5 internal error.\n");
+	fputs("usage: pt-trace dump [options] FILE.pt\n"
+	      "\n"
+	      "Print the packets of a raw Intel PT trace, from the first PSB, in the\n"
+	      "format of libipt's ptdump.  Decode errors print\n"
+	      "[OFFSET: error decoding packet: REASON] and the dump resumes at the\n"
+	      "next PSB.\n"
+	      "\n"
+	      "options:\n"
+	      "  -s, --stats          per-packet-type counts instead of the packets\n"
+	      "  -j, --json           JSON: an array of packets (with --stats: an object)\n"
+	      "  -A, --annotate       all annotations below\n"
+	      "      --nr             PIP: guest/host (PIP.NR) and CR3; VMCS base\n"
+	      "      --tsx            MODE.TSX: transaction begin/commit/abort\n"
+	      "      --ovf            explain OVF (internal overflow, packets lost)\n"
+	      "      --loss           the recorder's loss records (needs sideband.txt\n"
+	      "                       next to the trace, as 'pt-trace record' writes)\n"
+	      "      --no-pad         do not print PAD packets\n"
+	      "      --no-sync        decode from offset 0, not from the first PSB\n"
+	      "      --cpu F/M[/S]    decode for this CPU's errata (default: sideband)\n"
+	      "  -o, --output FILE    write to FILE instead of standard output\n"
+	      "  -h, --help           this text\n"
+	      "\n"
+	      "examples:\n"
+	      "  pt-trace dump out/cpu0.pt | less\n"
+	      "  pt-trace dump --stats out/cpu0.pt\n"
+	      "  pt-trace dump -A out/cpu0.pt | grep -e tsx -e loss\n"
+	      "  pt-trace dump --json out/cpu0.pt > cpu0.json\n"
+	      "\n"
+	      "exit status: 0 dumped (decode errors are part of the output),\n"
+	      "1 bad usage, 2 unreadable input, 5 internal error.\n", f);
 }
 
 static void dump_load_loss(struct dump_ctx *d, const struct ptsb *sb,
@@ -124,15 +137,16 @@ static void dump_emit_loss(struct dump_ctx *d, uint64_t offset)
 		if (d->stats)
 			continue;
 		if (d->json) {
-			ob_printf(&d->ob, "%s\n{\"offset\":%" PRIu64
-				  ",\"loss\":%" PRIu64 "}",
-				  d->json_first ? "" : ",", l->offset,
-				  l->bytes);
+			ob_printf(&d->ob, "%s\n{\"offset\":%llu,\"loss\":%llu}",
+				  d->json_first ? "" : ",",
+				  (unsigned long long)l->offset,
+				  (unsigned long long)l->bytes);
 			d->json_first = 0;
 		} else {
-			ob_printf(&d->ob, "[%" PRIx64 ": loss: %" PRIu64
-				  " bytes lost by the recorder]\n",
-				  l->offset, l->bytes);
+			ob_printf(&d->ob,
+				  "[%llx: loss: %llu bytes lost by the recorder]\n",
+				  (unsigned long long)l->offset,
+				  (unsigned long long)l->bytes);
 		}
 	}
 }
@@ -210,8 +224,8 @@ static void dump_json(struct dump_ctx *d, uint64_t offset,
 	if (!d->json_first)
 		*p++ = ',';
 	d->json_first = 0;
-	p += sprintf(p, "\n{\"offset\":%" PRIu64 ",\"size\":%u,\"type\":\"%s\""
-		     ",\"payload\":\"", offset, pkt->size,
+	p += sprintf(p, "\n{\"offset\":%llu,\"size\":%u,\"type\":\"%s\",\"payload\":\"",
+		     (unsigned long long)offset, pkt->size,
 		     pd_kind_name(pd_kind_of(pkt)));
 	p = pd_format_payload(p, pkt, raw);
 	*p++ = '"';
@@ -220,16 +234,18 @@ static void dump_json(struct dump_ctx *d, uint64_t offset,
 	case ppt_tip:
 	case ppt_tip_pge:
 	case ppt_tip_pgd:
-		p += sprintf(p, ",\"ipc\":%d,\"ip\":\"0x%" PRIx64 "\"",
-			     (int)pkt->payload.ip.ipc, pkt->payload.ip.ip);
+		p += sprintf(p, ",\"ipc\":%d,\"ip\":\"0x%llx\"",
+			     (int)pkt->payload.ip.ipc,
+			     (unsigned long long)pkt->payload.ip.ip);
 		break;
 	case ppt_pip:
-		p += sprintf(p, ",\"cr3\":\"0x%" PRIx64 "\",\"nr\":%s",
-			     pkt->payload.pip.cr3,
+		p += sprintf(p, ",\"cr3\":\"0x%llx\",\"nr\":%s",
+			     (unsigned long long)pkt->payload.pip.cr3,
 			     pkt->payload.pip.nr ? "true" : "false");
 		break;
 	case ppt_tsc:
-		p += sprintf(p, ",\"tsc\":%" PRIu64, pkt->payload.tsc.tsc);
+		p += sprintf(p, ",\"tsc\":%llu",
+			     (unsigned long long)pkt->payload.tsc.tsc);
 		break;
 	default:
 		break;
@@ -253,20 +269,184 @@ static void dump_error(struct dump_ctx *d, uint64_t offset, const char *what,
 	if (d->stats)
 		return;
 	if (d->json) {
-		ob_printf(&d->ob, "%s\n{\"offset\":%" PRIu64
-			  ",\"error\":\"%s: %s\"}", d->json_first ? "" : ",",
-			  offset, what, pt_errstr(pt_errcode(err)));
+		ob_printf(&d->ob, "%s\n{\"offset\":%llu,\"error\":\"%s: %s\"}",
+			  d->json_first ? "" : ",", (unsigned long long)offset,
+			  what, pt_errstr(pt_errcode(err)));
 		d->json_first = 0;
 		return;
 	}
-	ob_printf(&d->ob, "[%" PRIx64 ": %s: %s]\n", offset, what,
-		  pt_errstr(pt_errcode(err)));
+	ob_printf(&d->ob, "[%llx: %s: %s]\n", (unsigned long long)offset,
+		  what, pt_errstr(pt_errcode(err)));
+}
+
+/*
+ * PAD and TNT-8 are four in five packets of a typical trace, and each is
+ * one byte whose opcode alone fixes its meaning (any even byte but 0x00
+ * PAD and 0x02, the extended opcodes, is TNT-8; no erratum touches
+ * either).  Decoding them here, filled in exactly as libipt's
+ * pt_pkt_next() fills them, saves a library call per packet; every
+ * other packet goes through libipt.  Returns 0 when libipt must decode.
+ */
+static inline int dump_fast_packet(const uint8_t *pos, const uint8_t *end,
+				   struct pt_packet *pkt)
+{
+	unsigned int v, bits;
+
+	if (pos >= end)
+		return 0;
+	if (!*pos) {
+		pkt->type = ppt_pad;
+		pkt->size = 1;
+		return 1;
+	}
+	if ((*pos & 1) || *pos == 2)
+		return 0;
+	/* Bits 7:1 are the branches, oldest first, above a stop bit. */
+	v = *pos >> 1;
+	bits = 31 - __builtin_clz(v);
+	pkt->type = ppt_tnt_8;
+	pkt->size = 1;
+	pkt->payload.tnt.bit_size = (uint8_t)bits;
+	pkt->payload.tnt.payload = v & ((1U << bits) - 1);
+	return 1;
+}
+
+/*
+ * Where libipt's decoder is when the dump's own position has moved on
+ * past packets it decoded itself.
+ */
+struct dump_pos {
+	uint64_t offset;	/* next packet */
+	uint64_t sync;		/* the last PSB libipt synchronised to */
+	int lib_behind;		/* libipt is not at @offset */
+	int sync_moved;		/* pt_pkt_sync_set() moved libipt's sync */
+};
+
+/*
+ * Resynchronise after a decode error at pos->offset exactly as a decoder
+ * that walked every packet itself would: pt_pkt_sync_forward() skips the
+ * PSB it last synchronised to when it is still there, so when
+ * pt_pkt_sync_set() has moved that mark, libipt walks again from the
+ * real PSB to the error (errors are rare, and each walk covers bytes no
+ * other walk covers).
+ */
+static int dump_resync(struct pt_packet_decoder *dec, struct dump_pos *pos)
+{
+	int err;
+
+	if (pos->sync_moved) {
+		uint64_t at = pos->sync;
+
+		err = pt_pkt_sync_set(dec, pos->sync);
+		while (!err && at < pos->offset) {
+			struct pt_packet pkt;
+
+			err = pt_pkt_next(dec, &pkt, sizeof(pkt));
+			if (err >= 0)
+				err = pt_pkt_get_offset(dec, &at);
+		}
+		if (err < 0 || at != pos->offset)
+			return -pte_internal;
+	}
+	err = pt_pkt_sync_forward(dec);
+	if (err < 0)
+		return err;
+	pt_pkt_get_sync_offset(dec, &pos->sync);
+	pos->offset = pos->sync;
+	pos->lib_behind = 0;
+	pos->sync_moved = 0;
+	return 0;
+}
+
+static void dump_make_lines(struct dump_ctx *d)
+{
+	char line[PD_LINE_MAX + 32];
+	unsigned int b;
+
+	for (b = 0; b < 256; b++) {
+		struct dump_byte_line *l = &d->lines[b];
+		uint8_t byte = (uint8_t)b;
+		struct pt_packet pkt;
+		char *end;
+
+		pd_hex_fixed(line, b, 2);
+		memcpy(&d->hex_pairs[b], line, 2);
+		memset(l, 0, sizeof(*l));
+		l->kind = DUMP_NOT_FAST;
+		if (!dump_fast_packet(&byte, &byte + 1, &pkt))
+			continue;
+		l->kind = (uint8_t)pd_kind_of(&pkt);
+		if (d->no_pad && pkt.type == ppt_pad)
+			continue;
+		end = pd_format_line(line, 0, &pkt, &byte);
+		*end++ = '\n';
+		memcpy(l->text, line + 16, (size_t)(end - line) - 16);
+		l->len = (uint8_t)(end - line);
+	}
+}
+
+/*
+ * The default text over a run of one-byte packets, without libipt: the
+ * line is the offset and a copy from the table.  Offsets in a run count
+ * up by one, so the 16 digits are made once per 256 bytes and the last
+ * two come from a table.  Stops at the first other packet, which the
+ * caller hands to libipt.
+ */
+static void dump_text_run(struct dump_ctx *d, struct dump_pos *pos,
+			  const uint8_t *begin, const uint8_t *end)
+{
+	const uint8_t *raw = begin + pos->offset, *start = raw;
+	struct outbuf *ob = &d->ob;
+	char *p = ob_reserve(ob), *limit = ob->buf + ob->cap - 64;
+	uint64_t pads = 0, n, hi = 0, lo = 0;
+	char digits[16];
+
+	pd_hex16(digits, pos->offset);
+	memcpy(&hi, digits, 8);
+	memcpy(&lo, digits + 8, 8);
+	lo &= 0x0000ffffffffffffULL;
+	while (raw < end) {
+		const struct dump_byte_line *l = &d->lines[*raw];
+		uint8_t low = (uint8_t)(raw - begin);
+		uint64_t lo_low;
+
+		if (l->kind == DUMP_NOT_FAST)
+			break;
+		if (!low) {
+			pd_hex16(digits, (uint64_t)(raw - begin));
+			memcpy(&hi, digits, 8);
+			memcpy(&lo, digits + 8, 8);
+			lo &= 0x0000ffffffffffffULL;
+		}
+		pads += l->kind == PD_PAD;
+		lo_low = lo | (uint64_t)d->hex_pairs[low] << 48;
+		memcpy(p, &hi, 8);
+		memcpy(p + 8, &lo_low, 8);
+		memcpy(p + 16, l->text, sizeof(l->text));
+		p += l->len;
+		raw++;
+		if (p > limit) {
+			ob_commit(ob, p);
+			ob_flush(ob);
+			p = ob->buf;
+		}
+	}
+	ob_commit(ob, p);
+	n = (uint64_t)(raw - start);
+	if (!n)
+		return;
+	d->packets += n;
+	d->counts[PD_PAD] += pads;
+	d->counts[PD_TNT_8] += n - pads;
+	pos->offset += n;
+	pos->lib_behind = 1;
 }
 
 static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
 {
 	struct pt_packet_decoder *dec;
-	int err;
+	struct dump_pos pos = { 0 };
+	int err, fast_text;
 
 	dec = pt_pkt_alloc_decoder(config);
 	if (!dec) {
@@ -281,24 +461,50 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
 	}
 	d->synced = 1;
 	pt_pkt_get_sync_offset(dec, &d->sync_offset);
+	pos.offset = d->sync_offset;
+	pos.sync = d->sync_offset;
+	fast_text = !d->json && !d->stats;
+	if (fast_text)
+		dump_make_lines(d);
 	for (;;) {
+		const uint8_t *raw;
 		struct pt_packet pkt;
-		uint64_t offset = 0;
+		uint64_t offset;
 
-		pt_pkt_get_offset(dec, &offset);
-		err = pt_pkt_next(dec, &pkt, sizeof(pkt));
-		if (err < 0) {
-			if (err == -pte_eos)
-				break;
-			dump_emit_loss(d, offset);
-			dump_error(d, offset, "error decoding packet", err);
-			err = pt_pkt_sync_forward(dec);
-			if (err < 0) {
-				if (err != -pte_eos)
-					dump_error(d, 0, "sync error", err);
-				break;
+		/*
+		 * Runs of one-byte packets take the table; not while a loss
+		 * record is pending, since it goes before its packet.
+		 */
+		if (fast_text && d->next_loss >= d->nr_loss)
+			dump_text_run(d, &pos, config->begin, config->end);
+		raw = config->begin + pos.offset;
+		offset = pos.offset;
+		if (dump_fast_packet(raw, config->end, &pkt)) {
+			pos.offset += pkt.size;
+			pos.lib_behind = 1;
+		} else {
+			if (pos.lib_behind) {
+				pt_pkt_sync_set(dec, offset);
+				pos.lib_behind = 0;
+				pos.sync_moved = 1;
 			}
-			continue;
+			err = pt_pkt_next(dec, &pkt, sizeof(pkt));
+			if (err < 0) {
+				if (err == -pte_eos)
+					break;
+				dump_emit_loss(d, offset);
+				dump_error(d, offset, "error decoding packet",
+					   err);
+				err = dump_resync(dec, &pos);
+				if (err < 0) {
+					if (err != -pte_eos)
+						dump_error(d, 0, "sync error",
+							   err);
+					break;
+				}
+				continue;
+			}
+			pt_pkt_get_offset(dec, &pos.offset);
 		}
 		d->packets++;
 		d->counts[pd_kind_of(&pkt)]++;
@@ -307,9 +513,9 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
 		if (d->stats)
 			continue;
 		if (d->json)
-			dump_json(d, offset, &pkt, config->begin + offset);
+			dump_json(d, offset, &pkt, raw);
 		else
-			dump_text(d, offset, &pkt, config->begin + offset);
+			dump_text(d, offset, &pkt, raw);
 	}
 	dump_emit_loss(d, UINT64_MAX);
 out:
@@ -333,16 +539,19 @@ static void dump_print_stats(struct dump_ctx *d, size_t bytes)
 			else
 				ob_printf(&d->ob, "%c", *s);
 		}
-		ob_printf(&d->ob, "\",\"bytes\":%zu,\"sync_offset\":%" PRIu64
-			  ",\"packets\":%" PRIu64 ",\"errors\":%" PRIu64
-			  ",\"loss_records\":%zu,\"lost_bytes\":%" PRIu64
-			  ",\"types\":{", bytes, d->sync_offset, d->packets,
-			  d->errors, d->nr_loss, d->lost_bytes);
+		ob_printf(&d->ob, "\",\"bytes\":%zu,\"sync_offset\":%llu,",
+			  bytes, (unsigned long long)d->sync_offset);
+		ob_printf(&d->ob, "\"packets\":%llu,\"errors\":%llu,",
+			  (unsigned long long)d->packets,
+			  (unsigned long long)d->errors);
+		ob_printf(&d->ob, "\"loss_records\":%zu,\"lost_bytes\":%llu,\"types\":{",
+			  d->nr_loss, (unsigned long long)d->lost_bytes);
 		for (k = 0; k < PD_NR_KINDS; k++) {
 			if (!d->counts[k])
 				continue;
-			ob_printf(&d->ob, "%s\"%s\":%" PRIu64, sep,
-				  pd_kind_name(k), d->counts[k]);
+			ob_printf(&d->ob, "%s\"%s\":%llu", sep,
+				  pd_kind_name(k),
+				  (unsigned long long)d->counts[k]);
 			sep = ",";
 		}
 		ob_puts(&d->ob, "}}\n");
@@ -350,18 +559,20 @@ static void dump_print_stats(struct dump_ctx *d, size_t bytes)
 	}
 	ob_printf(&d->ob, "file: %s\nbytes: %zu\n", d->path, bytes);
 	if (d->synced)
-		ob_printf(&d->ob, "first psb: 0x%" PRIx64 "\n",
-			  d->sync_offset);
+		ob_printf(&d->ob, "first psb: 0x%llx\n",
+			  (unsigned long long)d->sync_offset);
 	else
 		ob_puts(&d->ob, "first psb: none\n");
-	ob_printf(&d->ob, "packets: %" PRIu64 "\nerrors: %" PRIu64 "\n",
-		  d->packets, d->errors);
-	ob_printf(&d->ob, "loss records: %zu\nlost bytes: %" PRIu64 "\n",
-		  d->nr_loss, d->lost_bytes);
+	ob_printf(&d->ob, "packets: %llu\nerrors: %llu\n",
+		  (unsigned long long)d->packets,
+		  (unsigned long long)d->errors);
+	ob_printf(&d->ob, "loss records: %zu\nlost bytes: %llu\n",
+		  d->nr_loss, (unsigned long long)d->lost_bytes);
 	for (k = 0; k < PD_NR_KINDS; k++)
 		if (d->counts[k])
-			ob_printf(&d->ob, "  %-10s %12" PRIu64 "\n",
-				  pd_kind_name(k), d->counts[k]);
+			ob_printf(&d->ob, "  %-10s %12llu\n",
+				  pd_kind_name(k),
+				  (unsigned long long)d->counts[k]);
 }
 
 int cmd_dump(int argc, char **argv)

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,22 +20,21 @@
 
 static void info_usage(FILE *f)
 {
-	fprintf(f,
-"usage: pt-trace info [options]\n"
-"\n"
-"Show the Intel PT capabilities the pt_trace driver reports for a CPU\n"
-"(from /dev/ptN, else from " SYSFS_CAPS ").\n"
-"\n"
-"options:\n"
-"  -C, --cpu N    ask /dev/ptN (default: the first that opens)\n"
-"  -h, --help     this text\n"
-"\n"
-"examples:\n"
-"  pt-trace info\n"
-"  pt-trace info -C 1\n"
-"\n"
-"exit status: 0 shown, 1 bad usage, 3 driver missing or device refused,\n"
-"4 this CPU has no Intel PT.\n");
+	fputs("usage: pt-trace info [options]\n"
+	      "\n"
+	      "Show the Intel PT capabilities the pt_trace driver reports for a CPU\n"
+	      "(from /dev/ptN, else from " SYSFS_CAPS ").\n"
+	      "\n"
+	      "options:\n"
+	      "  -C, --cpu N    ask /dev/ptN (default: the first that opens)\n"
+	      "  -h, --help     this text\n"
+	      "\n"
+	      "examples:\n"
+	      "  pt-trace info\n"
+	      "  pt-trace info -C 1\n"
+	      "\n"
+	      "exit status: 0 shown, 1 bad usage, 3 driver missing or device refused,\n"
+	      "4 this CPU has no Intel PT.\n", f);
 }
 
 static const struct {
@@ -79,18 +77,18 @@ static void info_print_caps(const struct pt_trace_caps *c, int cpu)
 	       c->abi_version);
 	printf("  cpu                    family %u model %#x stepping %u\n",
 	       c->family, c->model, c->stepping);
-	for (i = 0; i < sizeof(info_flags) / sizeof(info_flags[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(info_flags); i++)
 		printf("  %-38s %s\n", info_flags[i].name,
 		       c->flags & info_flags[i].flag ? "yes" : "no");
 	printf("  %-22s %u\n", "address ranges", c->num_addr_ranges);
 	info_bitmap("mtc periods", c->mtc_periods);
 	info_bitmap("cyc thresholds", c->cyc_thresholds);
 	info_bitmap("psb periods", c->psb_periods);
-	printf("  %-22s %#" PRIx64 "\n", "settable RTIT_CTL bits",
-	       (uint64_t)c->ctl_valid);
-	printf("  %-22s %" PRIu64 " .. %" PRIu64 " KiB per cpu\n",
-	       "buffer size", (uint64_t)c->min_buffer_size >> 10,
-	       (uint64_t)c->max_buffer_size >> 10);
+	printf("  %-22s %#llx\n", "settable RTIT_CTL bits",
+	       (unsigned long long)c->ctl_valid);
+	printf("  %-22s %llu .. %llu KiB per cpu\n",
+	       "buffer size", (unsigned long long)c->min_buffer_size >> 10,
+	       (unsigned long long)c->max_buffer_size >> 10);
 	if (c->quirks & PT_QUIRK_BRANCHEN_ALWAYS_ON)
 		printf("  quirk: BranchEn kept on (BDM106)\n");
 	if (c->quirks & PT_QUIRK_SINGLE_RANGE_4K)
@@ -198,9 +196,7 @@ int cmd_info(int argc, char **argv)
 		return PTT_EXIT_OK;
 	}
 	if (!cpu_has_intel_pt()) {
-		ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0 "
-			"(on such machines use the driver's software model: "
-			"insmod pt_trace.ko backend=model)");
+		ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0 (on such machines use the driver's software model: insmod pt_trace.ko backend=model)");
 		return PTT_EXIT_NO_PT;
 	}
 	ptt_err("/dev/pt%d: %s", cpu >= 0 ? cpu : 0,

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,51 +64,51 @@ struct rec_opts {
 	char **cmd;
 };
 
-static volatile sig_atomic_t rec_stop;
+/* Set by the signal handler; atomic loads/stores keep it out of registers. */
+static int rec_stop;
 
 static void rec_on_signal(int sig)
 {
 	(void)sig;
-	rec_stop = 1;
+	__atomic_store_n(&rec_stop, 1, __ATOMIC_RELAXED);
 }
 
 static void rec_usage(FILE *f)
 {
-	fprintf(f,
-"usage: pt-trace record [options] [-- COMMAND [ARGS...]]\n"
-"\n"
-"Trace CPUs through /dev/ptN.  With a COMMAND it runs pinned to the first\n"
-"traced CPU and recording ends when it exits; with -p it traces that\n"
-"process (CR3 filter); otherwise the CPUs for -d seconds or until Ctrl-C.\n"
-"Output: DIR/cpuN.pt (raw trace per CPU) and DIR/sideband.txt.\n"
-"\n"
-"options:\n"
-"  -o, --output DIR        output directory (default: pt-trace.data)\n"
-"  -C, --cpu LIST          CPUs, e.g. 0 or 0,2-3 (default: all)\n"
-"  -d, --duration SEC      stop after SEC seconds\n"
-"  -p, --pid PID           trace only this process (CR3 filter)\n"
-"      --cr3 VALUE         trace only this CR3\n"
-"  -u, --user              user mode only      -k, --kernel  kernel only\n"
-"      --cyc[=THRESH]      cycle-accurate mode (CYC packets)\n"
-"      --mtc[=FREQ]        MTC timing packets (default period 3)\n"
-"      --no-tsc            no TSC packets (on by default)\n"
-"      --psb-period N      PSBFreq encoding: a PSB every 2^(N+11) bytes\n"
-"      --ptw               PTWRITE packets (with FUP)\n"
-"      --power-events      power event trace (PWRE/PWRX/EXSTOP/MWAIT)\n"
-"      --filter A-B        trace only inside [A,B] (repeatable)\n"
-"      --stop-at A-B       stop tracing on entering [A,B]\n"
-"  -b, --buffer-size N     bytes per CPU, K/M suffix (default: driver's)\n"
-"  -m, --mode MODE         flight (keep newest, default) or stream\n"
-"  -h, --help              this text\n"
-"\n"
-"examples:\n"
-"  pt-trace record -C 0 -o out -- ./workload arg\n"
-"  pt-trace record -d 2 -o out                  # all CPUs, 2 seconds\n"
-"  pt-trace record -p 1234 -u --mtc --cyc -m stream -o out\n"
-"\n"
-"exit status: 0 recorded, 1 bad usage, 2 output not writable,\n"
-"3 device missing/refused (see the message), 4 no Intel PT,\n"
-"130 interrupted before anything was recorded.\n");
+	fputs("usage: pt-trace record [options] [-- COMMAND [ARGS...]]\n"
+	      "\n"
+	      "Trace CPUs through /dev/ptN.  With a COMMAND it runs pinned to the first\n"
+	      "traced CPU and recording ends when it exits; with -p it traces that\n"
+	      "process (CR3 filter); otherwise the CPUs for -d seconds or until Ctrl-C.\n"
+	      "Output: DIR/cpuN.pt (raw trace per CPU) and DIR/sideband.txt.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o, --output DIR        output directory (default: pt-trace.data)\n"
+	      "  -C, --cpu LIST          CPUs, e.g. 0 or 0,2-3 (default: all)\n"
+	      "  -d, --duration SEC      stop after SEC seconds\n"
+	      "  -p, --pid PID           trace only this process (CR3 filter)\n"
+	      "      --cr3 VALUE         trace only this CR3\n"
+	      "  -u, --user              user mode only      -k, --kernel  kernel only\n"
+	      "      --cyc[=THRESH]      cycle-accurate mode (CYC packets)\n"
+	      "      --mtc[=FREQ]        MTC timing packets (default period 3)\n"
+	      "      --no-tsc            no TSC packets (on by default)\n"
+	      "      --psb-period N      PSBFreq encoding: a PSB every 2^(N+11) bytes\n"
+	      "      --ptw               PTWRITE packets (with FUP)\n"
+	      "      --power-events      power event trace (PWRE/PWRX/EXSTOP/MWAIT)\n"
+	      "      --filter A-B        trace only inside [A,B] (repeatable)\n"
+	      "      --stop-at A-B       stop tracing on entering [A,B]\n"
+	      "  -b, --buffer-size N     bytes per CPU, K/M suffix (default: driver's)\n"
+	      "  -m, --mode MODE         flight (keep newest, default) or stream\n"
+	      "  -h, --help              this text\n"
+	      "\n"
+	      "examples:\n"
+	      "  pt-trace record -C 0 -o out -- ./workload arg\n"
+	      "  pt-trace record -d 2 -o out                  # all CPUs, 2 seconds\n"
+	      "  pt-trace record -p 1234 -u --mtc --cyc -m stream -o out\n"
+	      "\n"
+	      "exit status: 0 recorded, 1 bad usage, 2 output not writable,\n"
+	      "3 device missing/refused (see the message), 4 no Intel PT,\n"
+	      "130 interrupted before anything was recorded.\n", f);
 }
 
 static int rec_parse_size(const char *s, uint64_t *v)
@@ -169,9 +168,9 @@ static int rec_parse_cpus(const char *s, int *cpus, int max)
 			*dash = 0;
 			if (ptt_parse_u64(tok, &a) || ptt_parse_u64(dash + 1, &b))
 				return -EINVAL;
-		} else if (ptt_parse_u64(tok, &a)) {
-			return -EINVAL;
 		} else {
+			if (ptt_parse_u64(tok, &a))
+				return -EINVAL;
 			b = a;
 		}
 		if (a > b || b >= REC_MAX_CPUS)
@@ -218,9 +217,9 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 	cfg.output = PT_OUTPUT_AUTO;
 	cfg.ctl = rec_ctl(o) & (caps->ctl_valid | PT_CTL_BRANCHEN);
 	if ((rec_ctl(o) & ~cfg.ctl) != 0) {
-		ptt_err("cpu %d: this CPU cannot trace with RTIT_CTL bits %#"
-			PRIx64 " (see 'pt-trace info')", rc->cpu,
-			(uint64_t)(rec_ctl(o) & ~cfg.ctl));
+		ptt_err("cpu %d: this CPU cannot trace with RTIT_CTL bits %#llx (see 'pt-trace info')",
+			rc->cpu,
+			(unsigned long long)(rec_ctl(o) & ~cfg.ctl));
 		return -EINVAL;
 	}
 	cfg.buffer_size = o->bufsize;
@@ -241,8 +240,8 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 		err = ptdev_set_addr(rc->fd, (uint32_t)i, o->range[i].cfg,
 				     o->range[i].a, o->range[i].b);
 		if (err) {
-			ptt_err("cpu %d: SET_ADDR %d: %s (this CPU has %u "
-				"ranges)", rc->cpu, i, ptdev_hint(err),
+			ptt_err("cpu %d: SET_ADDR %d: %s (this CPU has %u ranges)",
+				rc->cpu, i, ptdev_hint(err),
 				caps->num_addr_ranges);
 			return err;
 		}
@@ -306,15 +305,16 @@ static int rec_copy(struct rec_cpu *rc, uint64_t from, uint64_t to)
 /* Stream mode: take what is new, note losses, hand the space back. */
 static int rec_drain(struct rec_cpu *rc, FILE *sb)
 {
-	volatile struct pt_trace_mmap_page *pg = rc->map.ctrl;
+	struct pt_trace_mmap_page *pg = rc->map.ctrl;
 	uint64_t head, lost;
 	int err;
 
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	lost = pg->lost_bytes;
+	lost = __atomic_load_n(&pg->lost_bytes, __ATOMIC_RELAXED);
 	if (lost != rc->lost_seen) {
-		ptsb_put(sb, "loss", "%d %" PRIu64 " %" PRIu64, rc->cpu,
-			 rc->written, lost - rc->lost_seen);
+		ptsb_put(sb, "loss", "%d %llu %llu", rc->cpu,
+			 (unsigned long long)rc->written,
+			 (unsigned long long)(lost - rc->lost_seen));
 		rc->lost_seen = lost;
 	}
 	if (head - rc->tail > rc->map.data_len)	/* overrun: keep newest */
@@ -408,7 +408,7 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 	} else {
 		ptsb_put(sb, "nom_freq.source", "unknown");
 	}
-	ptsb_put(sb, "ctl", "0x%" PRIx64, rec_ctl(o));
+	ptsb_put(sb, "ctl", "0x%llx", (unsigned long long)rec_ctl(o));
 	if (o->mtc)
 		ptsb_put(sb, "mtc_freq", "%u", o->mtc_freq);
 	if (o->cyc)
@@ -456,11 +456,12 @@ static void rec_status_line(struct rec_cpu *rcs, int n, double t0)
 	for (i = 0; i < n; i++) {
 		bytes += __atomic_load_n(&rcs[i].map.ctrl->data_head,
 					 __ATOMIC_ACQUIRE);
-		lost += rcs[i].map.ctrl->lost_bytes;
+		lost += __atomic_load_n(&rcs[i].map.ctrl->lost_bytes,
+					__ATOMIC_RELAXED);
 	}
-	fprintf(stderr, "\r[record] %6.1fs %9.2f MB %8.2f MB/s lost %" PRIu64
-		" B   ", dt, bytes / 1e6, dt > 0 ? bytes / 1e6 / dt : 0.0,
-		lost);
+	fprintf(stderr, "\r[record] %6.1fs %9.2f MB %8.2f MB/s lost %llu B   ",
+		dt, bytes / 1e6, dt > 0 ? bytes / 1e6 / dt : 0.0,
+		(unsigned long long)lost);
 }
 
 static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
@@ -605,10 +606,7 @@ static int rec_open_all(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			err = rcs[i].fd;
 			ptt_err("/dev/pt%d: %s", rcs[i].cpu, ptdev_hint(err));
 			if (err == -ENOENT && !cpu_has_intel_pt())
-				ptt_err("this CPU has no Intel PT: "
-					"CPUID.(EAX=07H):EBX[25]=0; load the "
-					"module with backend=model to try "
-					"the tools");
+				ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0; load the module with backend=model to try the tools");
 			return err == -ENOENT && !cpu_has_intel_pt() ?
 				PTT_EXIT_NO_PT : PTT_EXIT_DEVICE;
 		}
@@ -632,7 +630,7 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	int tty = isatty(STDERR_FILENO), i, st;
 	double last_status = 0;
 
-	while (!rec_stop) {
+	while (!__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		if (child > 0) {
 			pid_t w = waitpid(child, &st, WNOHANG);
 
@@ -703,31 +701,33 @@ static int rec_finish(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		}
 		ptsb_put(sb, "cpu", "%d", rc->cpu);
 		ptsb_put(sb, "cpu.file", "%d cpu%d.pt", rc->cpu, rc->cpu);
-		ptsb_put(sb, "cpu.bytes", "%d %" PRIu64, rc->cpu, rc->written);
-		ptsb_put(sb, "cpu.head", "%d %" PRIu64, rc->cpu,
-			 (uint64_t)rc->status.head);
+		ptsb_put(sb, "cpu.bytes", "%d %llu", rc->cpu,
+			 (unsigned long long)rc->written);
+		ptsb_put(sb, "cpu.head", "%d %llu", rc->cpu,
+			 (unsigned long long)rc->status.head);
 		ptsb_put(sb, "cpu.wrapped", "%d %d", rc->cpu,
 			 !!(rc->status.flags & PT_STATUS_WRAPPED));
-		ptsb_put(sb, "cpu.lost_bytes", "%d %" PRIu64, rc->cpu,
-			 (uint64_t)rc->status.lost_bytes);
-		ptsb_put(sb, "cpu.loss_records", "%d %" PRIu64, rc->cpu,
-			 (uint64_t)rc->status.loss_records);
-		ptsb_put(sb, "cpu.rtit_status", "%d 0x%" PRIx64, rc->cpu,
-			 (uint64_t)rc->status.rtit_status);
+		ptsb_put(sb, "cpu.lost_bytes", "%d %llu", rc->cpu,
+			 (unsigned long long)rc->status.lost_bytes);
+		ptsb_put(sb, "cpu.loss_records", "%d %llu", rc->cpu,
+			 (unsigned long long)rc->status.loss_records);
+		ptsb_put(sb, "cpu.rtit_status", "%d 0x%llx", rc->cpu,
+			 (unsigned long long)rc->status.rtit_status);
 		total += rc->written;
 		lost += rc->status.lost_bytes;
-		fprintf(stderr, "cpu%-3d %10" PRIu64 " bytes  produced %"
-			PRIu64 "%s  lost %" PRIu64 " bytes in %" PRIu64
-			" gaps%s\n", rc->cpu, rc->written,
-			(uint64_t)rc->status.head,
-			rc->status.flags & PT_STATUS_WRAPPED ? " (wrapped)" : "",
-			(uint64_t)rc->status.lost_bytes,
-			(uint64_t)rc->status.loss_records,
+		fprintf(stderr, "cpu%-3d %10llu bytes  produced %llu%s",
+			rc->cpu, (unsigned long long)rc->written,
+			(unsigned long long)rc->status.head,
+			rc->status.flags & PT_STATUS_WRAPPED ? " (wrapped)" : "");
+		fprintf(stderr, "  lost %llu bytes in %llu gaps%s\n",
+			(unsigned long long)rc->status.lost_bytes,
+			(unsigned long long)rc->status.loss_records,
 			rc->status.flags & PT_STATUS_HW_ERROR ?
 			"  HW ERROR" : "");
 	}
-	fprintf(stderr, "recorded %" PRIu64 " bytes on %d cpu(s), lost %"
-		PRIu64 " bytes, into %s/\n", total, n, lost, o->outdir);
+	fprintf(stderr, "recorded %llu bytes on %d cpu(s), lost %llu bytes, into %s/\n",
+		(unsigned long long)total, n, (unsigned long long)lost,
+		o->outdir);
 	return ret;
 }
 
@@ -817,7 +817,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (rec_wait(rcs, ncpus, &o, child, sb, &child_status))
 		ret = PTT_EXIT_INPUT;
-	if (child > 0 && rec_stop) {
+	if (child > 0 && __atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
 	}

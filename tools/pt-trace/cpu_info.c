@@ -26,8 +26,10 @@ void cpu_cpuid_0x15(uint32_t *eax, uint32_t *ebx)
 	unsigned int a = 0, b = 0, c, d;
 
 	if (__get_cpuid_max(0, NULL) < 0x15 ||
-	    !__get_cpuid_count(0x15, 0, &a, &b, &c, &d))
-		a = b = 0;
+	    !__get_cpuid_count(0x15, 0, &a, &b, &c, &d)) {
+		a = 0;
+		b = 0;
+	}
 	*eax = a;
 	*ebx = b;
 }

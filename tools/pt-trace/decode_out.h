@@ -27,7 +27,7 @@ struct timeline {
 	int first;
 	int depth;
 	int pending_call;	/* the last instruction was a call */
-	uint64_t call_next;	/* its fall-through address */
+	uint64_t call_next;	/* the address right after that call */
 	uint64_t tsc0;
 	int have_tsc0;
 	double ticks_per_us;

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "compiler.h"
 #include "dump_format.h"
 
 static const char pd_digits[] = "0123456789abcdef";
@@ -106,6 +107,8 @@ char *pd_hex_fixed(char *p, uint64_t val, int digits)
 {
 	int i;
 
+	if (digits == 16)
+		return pd_hex16(p, val);
 	for (i = digits - 1; i >= 0; i--) {
 		p[i] = pd_digits[val & 0xf];
 		val >>= 4;
@@ -113,20 +116,31 @@ char *pd_hex_fixed(char *p, uint64_t val, int digits)
 	return p + digits;
 }
 
-char *pd_hex(char *p, uint64_t val)
+/*
+ * Minimal digits: the value is shifted so that its first significant
+ * digit leads, all 16 are written and only the significant ones kept.
+ * Writes up to 16 bytes past the returned end (see PD_LINE_MAX).
+ */
+static inline char *pd_hex_min(char *p, uint64_t val)
 {
-	int digits = 1;
+	int digits = val ? (67 - __builtin_clzll(val)) / 4 : 1;
 
-	while (digits < 16 && (val >> (4 * digits)))
-		digits++;
-	return pd_hex_fixed(p, val, digits);
+	pd_hex16(p, val << (64 - 4 * digits));
+	return p + digits;
 }
 
-static char *pd_str(char *p, const char *s)
+char *pd_hex(char *p, uint64_t val)
 {
-	while (*s)
-		*p++ = *s++;
-	return p;
+	return pd_hex_min(p, val);
+}
+
+/* Inlined: with a literal, strlen folds and the copy is fixed. */
+static inline char *pd_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
 }
 
 static char *pd_dec(char *p, unsigned int val)
@@ -143,13 +157,6 @@ static char *pd_dec(char *p, unsigned int val)
 	return p;
 }
 
-static char *pd_pad_to(char *p, const char *start, int width)
-{
-	while (p - start < width)
-		*p++ = ' ';
-	return p;
-}
-
 /* IP payloads show only the bytes the packet carries; '?' for the rest. */
 static char *pd_ip_payload(char *p, const struct pt_packet_ip *ip)
 {
@@ -162,33 +169,59 @@ static char *pd_ip_payload(char *p, const struct pt_packet_ip *ip)
 	case pt_ipc_suppressed:
 		return pd_str(p, "????????????????");
 	case pt_ipc_update_16:
-		return pd_hex_fixed(pd_str(p, "????????????"), val, 4);
+		pd_hex16(p, val);
+		memcpy(p, "????????????", 12);
+		return p + 16;
 	case pt_ipc_update_32:
-		return pd_hex_fixed(pd_str(p, "????????"), val, 8);
+		pd_hex16(p, val);
+		memcpy(p, "????????", 8);
+		return p + 16;
 	case pt_ipc_update_48:
-		return pd_hex_fixed(pd_str(p, "????"), val, 12);
+		pd_hex16(p, val);
+		memcpy(p, "????", 4);
+		return p + 16;
 	case pt_ipc_sext_48:
 		/* Show the IP the packet means: bit 47 extended upwards. */
-		val &= (1ULL << 48) - 1;
-		if (val & (1ULL << 47))
-			val |= ~((1ULL << 48) - 1);
-		return pd_hex_fixed(p, val, 16);
+		val &= BIT_ULL(48) - 1;
+		if (val & BIT_ULL(47))
+			val |= ~(BIT_ULL(48) - 1);
+		return pd_hex16(p, val);
 	case pt_ipc_full:
 	default:
-		return pd_hex_fixed(p, val, 16);
+		return pd_hex16(p, val);
 	}
 }
 
-/* Taken/not-taken bits, oldest first: '!' taken, '.' not taken. */
+/*
+ * Taken/not-taken bits, oldest first: '!' taken, '.' not taken.  Eight
+ * bits at a time: the byte is copied into every byte of a word and each
+ * byte keeps its own bit, most significant bit first.
+ * Writes up to 7 bytes past the returned end.
+ */
 static char *pd_tnt_payload(char *p, const struct pt_packet_tnt *tnt)
 {
 	int bits = tnt->bit_size;
+	uint64_t v;
 
 	if (bits > 47)
 		bits = 47;
-	for (; bits > 0; bits--)
-		*p++ = (tnt->payload >> (bits - 1)) & 1 ? '!' : '.';
-	return p;
+	if (!bits)
+		return p;
+	v = tnt->payload << (64 - bits);
+	for (;;) {
+		uint64_t set = ((v >> 56) * 0x0101010101010101ULL) &
+			       0x0102040810204080ULL;
+		uint64_t taken = ((set + 0x7f7f7f7f7f7f7f7fULL) >> 7) &
+				 0x0101010101010101ULL;
+		uint64_t text = 0x2e2e2e2e2e2e2e2eULL - taken * ('.' - '!');
+
+		memcpy(p, &text, sizeof(text));
+		if (bits <= 8)
+			return p + bits;
+		p += 8;
+		bits -= 8;
+		v <<= 8;
+	}
 }
 
 /* "a, b, c" of the parts that are set. */
@@ -269,25 +302,25 @@ char *pd_format_payload(char *p, const struct pt_packet *pkt,
 
 			return pd_flags(p, n, set, 2);
 		}
-		return pd_hex(pd_str(p, "leaf: "), pkt->payload.mode.leaf);
+		return pd_hex_min(pd_str(p, "leaf: "), pkt->payload.mode.leaf);
 	case ppt_pip:
-		p = pd_hex(p, pkt->payload.pip.cr3);
+		p = pd_hex_min(p, pkt->payload.pip.cr3);
 		return pkt->payload.pip.nr ? pd_str(p, ", nr") : p;
 	case ppt_vmcs:
-		return pd_hex(p, pkt->payload.vmcs.base);
+		return pd_hex_min(p, pkt->payload.vmcs.base);
 	case ppt_tsc:
-		return pd_hex(p, pkt->payload.tsc.tsc);
+		return pd_hex_min(p, pkt->payload.tsc.tsc);
 	case ppt_cbr:
-		return pd_hex(p, pkt->payload.cbr.ratio);
+		return pd_hex_min(p, pkt->payload.cbr.ratio);
 	case ppt_tma:
-		p = pd_str(pd_hex(p, pkt->payload.tma.ctc), ", ");
-		return pd_hex(p, pkt->payload.tma.fc);
+		p = pd_str(pd_hex_min(p, pkt->payload.tma.ctc), ", ");
+		return pd_hex_min(p, pkt->payload.tma.fc);
 	case ppt_mtc:
-		return pd_hex(p, pkt->payload.mtc.ctc);
+		return pd_hex_min(p, pkt->payload.mtc.ctc);
 	case ppt_cyc:
-		return pd_hex(p, pkt->payload.cyc.value);
+		return pd_hex_min(p, pkt->payload.cyc.value);
 	case ppt_mnt:
-		return pd_hex(p, pkt->payload.mnt.payload);
+		return pd_hex_min(p, pkt->payload.mnt.payload);
 	case ppt_exstop:
 		return pkt->payload.exstop.ip ? pd_str(p, "ip") : p;
 	case ppt_mwait:
@@ -301,59 +334,102 @@ char *pd_format_payload(char *p, const struct pt_packet *pkt,
 	case ppt_pwrx:
 		return pd_pwrx_payload(p, &pkt->payload.pwrx);
 	case ppt_ptw:
-		p = pd_str(pd_hex(p, pkt->payload.ptw.plc), ": ");
-		p = pd_hex(p, pkt->payload.ptw.payload);
+		p = pd_str(pd_hex_min(p, pkt->payload.ptw.plc), ": ");
+		p = pd_hex_min(p, pkt->payload.ptw.payload);
 		return pkt->payload.ptw.ip ? pd_str(p, ", ip") : p;
 	default:
 		return p;
 	}
 }
 
+/*
+ * The name column of every kind as one 16-byte copy: two blanks, the
+ * name padded to 10 columns and the blank before the payload.  @len is
+ * the length of the line up to the name, for a packet with no payload.
+ */
+struct pd_column {
+	char text[16];
+	uint8_t len;
+};
+
+static const struct pd_column pd_columns[PD_NR_KINDS] = {
+	[PD_PAD] = { "  pad           ", 5 },
+	[PD_PSB] = { "  psb           ", 5 },
+	[PD_PSBEND] = { "  psbend        ", 8 },
+	[PD_FUP] = { "  fup           ", 5 },
+	[PD_TIP] = { "  tip           ", 5 },
+	[PD_TIP_PGE] = { "  tip.pge       ", 9 },
+	[PD_TIP_PGD] = { "  tip.pgd       ", 9 },
+	[PD_TNT_8] = { "  tnt.8         ", 7 },
+	[PD_TNT_64] = { "  tnt.64        ", 8 },
+	[PD_MODE_EXEC] = { "  mode.exec     ", 11 },
+	[PD_MODE_TSX] = { "  mode.tsx      ", 10 },
+	[PD_MODE_OTHER] = { "  mode          ", 6 },
+	[PD_PIP] = { "  pip           ", 5 },
+	[PD_VMCS] = { "  vmcs          ", 6 },
+	[PD_CBR] = { "  cbr           ", 5 },
+	[PD_TSC] = { "  tsc           ", 5 },
+	[PD_TMA] = { "  tma           ", 5 },
+	[PD_MTC] = { "  mtc           ", 5 },
+	[PD_CYC] = { "  cyc           ", 5 },
+	[PD_STOP] = { "  stop          ", 6 },
+	[PD_OVF] = { "  ovf           ", 5 },
+	[PD_MNT] = { "  mnt           ", 5 },
+	[PD_EXSTOP] = { "  exstop        ", 8 },
+	[PD_MWAIT] = { "  mwait         ", 7 },
+	[PD_PWRE] = { "  pwre          ", 6 },
+	[PD_PWRX] = { "  pwrx          ", 6 },
+	[PD_PTW] = { "  ptw           ", 5 },
+	[PD_UNKNOWN] = { "  <unknown>     ", 11 },
+	[PD_INVALID] = { "  <invalid>     ", 11 },
+};
+
+/* PIP and VMCS: payload padded to 25 columns, the id, the value again. */
+static char *pd_track(char *p, char *payload, const char *id, uint64_t val)
+{
+	while (p - payload < 25)
+		*p++ = ' ';
+	memcpy(p, id, 6);
+	return pd_hex16(p + 6, val);
+}
+
 char *pd_format_line(char *out, uint64_t offset, const struct pt_packet *pkt,
 		     const uint8_t *raw)
 {
-	char payload[64];
-	char *pend, *p = out;
-	const char *track_id = NULL;
-	uint64_t track_val = 0;
-	enum pd_kind kind = pd_kind_of(pkt);
+	const struct pd_column *col;
+	enum pd_kind kind;
+	char *p = out, *payload, *end;
 
+	/* The two packets of most lines first: no payload, or TNT bits. */
+	if (pkt->type == ppt_pad) {
+		p = pd_hex16(p, offset);
+		memcpy(p, "  pad\0\0\0", 8);
+		return p + 5;
+	}
+	if (pkt->type == ppt_tnt_8) {
+		p = pd_hex16(p, offset);
+		memcpy(p, pd_columns[PD_TNT_8].text, 16);
+		end = pd_tnt_payload(p + 13, &pkt->payload.tnt);
+		return end == p + 13 ? p + pd_columns[PD_TNT_8].len : end;
+	}
+
+	kind = pd_kind_of(pkt);
 	/* ptdump reports a mode leaf it does not know before the line. */
 	if (kind == PD_MODE_OTHER) {
 		*p++ = '[';
-		p = pd_str(pd_hex(p, offset), ": unknown mode leaf]\n");
+		p = pd_str(pd_hex_min(p, offset), ": unknown mode leaf]\n");
 	}
-
-	pend = pd_format_payload(payload, pkt, raw);
-	if (pkt->type == ppt_pip) {
-		track_id = "cr3";
-		track_val = pkt->payload.pip.cr3;
-	} else if (pkt->type == ppt_vmcs) {
-		track_id = "vmcs";
-		track_val = pkt->payload.vmcs.base;
-	}
-
-	p = pd_hex_fixed(p, offset, 16);
-	*p++ = ' ';
-	*p++ = ' ';
-	if (pend == payload)
-		return pd_str(p, pd_names[kind]);
-
-	{
-		char *name = p;
-
-		p = pd_pad_to(pd_str(p, pd_names[kind]), name, 10);
-	}
-	*p++ = ' ';
-	memcpy(p, payload, (size_t)(pend - payload));
-	if (track_id) {
-		char *col = p;
-
-		p = pd_pad_to(p + (pend - payload), col, 25);
-		*p++ = ' ';
-		col = p;
-		p = pd_pad_to(pd_str(p, track_id), col, 5);
-		return pd_hex_fixed(p, track_val, 16);
-	}
-	return p + (pend - payload);
+	col = &pd_columns[kind];
+	p = pd_hex16(p, offset);
+	memcpy(p, col->text, 16);
+	payload = p + 13;
+	end = pd_format_payload(payload, pkt, raw);
+	if (end == payload)
+		return p + col->len;
+	if (pkt->type == ppt_pip)
+		return pd_track(end, payload, " cr3  ", pkt->payload.pip.cr3);
+	if (pkt->type == ppt_vmcs)
+		return pd_track(end, payload, " vmcs ",
+				pkt->payload.vmcs.base);
+	return end;
 }

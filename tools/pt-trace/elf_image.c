@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Minimal ELF64 reading with <elf.h>: program headers for the image,
+ * Minimal ELF64 reading with <linux/elf.h>: program headers for the image,
  * SHT_SYMTAB/SHT_DYNSYM for names.  Every offset and size is checked
  * against the file size, since a wrong --elf must not crash the tool.
  */
-#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/elf.h>
 
 #include "elf_image.h"
 #include "tool.h"
@@ -15,7 +16,7 @@
 struct elf_file {
 	uint8_t *buf;
 	size_t len;
-	const Elf64_Ehdr *eh;
+	const struct elf64_hdr *eh;
 };
 
 static int elf_in(const struct elf_file *f, uint64_t off, uint64_t size)
@@ -29,23 +30,23 @@ static int elf_open(struct elf_file *f, const char *path)
 
 	if (err)
 		return err;
-	f->eh = (const Elf64_Ehdr *)f->buf;
-	if (f->len < sizeof(Elf64_Ehdr) ||
+	f->eh = (const struct elf64_hdr *)f->buf;
+	if (f->len < sizeof(struct elf64_hdr) ||
 	    memcmp(f->eh->e_ident, ELFMAG, SELFMAG) ||
 	    f->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
 	    f->eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    f->eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	    f->eh->e_phentsize != sizeof(struct elf64_phdr) ||
 	    !elf_in(f, f->eh->e_phoff,
-		    (uint64_t)f->eh->e_phnum * sizeof(Elf64_Phdr))) {
+		    (uint64_t)f->eh->e_phnum * sizeof(struct elf64_phdr))) {
 		free(f->buf);
 		return -ENOEXEC;
 	}
 	return 0;
 }
 
-static const Elf64_Phdr *elf_phdr(const struct elf_file *f, int i)
+static const struct elf64_phdr *elf_phdr(const struct elf_file *f, int i)
 {
-	return (const Elf64_Phdr *)(f->buf + f->eh->e_phoff) + i;
+	return (const struct elf64_phdr *)(f->buf + f->eh->e_phoff) + i;
 }
 
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr)
@@ -57,7 +58,7 @@ int elf_image_min_vaddr(const char *path, uint64_t *vaddr)
 		return err;
 	*vaddr = UINT64_MAX;
 	for (i = 0; i < f.eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = elf_phdr(&f, i);
+		const struct elf64_phdr *ph = elf_phdr(&f, i);
 
 		if (ph->p_type == PT_LOAD && ph->p_vaddr < *vaddr)
 			*vaddr = ph->p_vaddr & ~0xfffULL;
@@ -106,17 +107,17 @@ static char *elf_keep_strtab(struct elf_symtab *st, const uint8_t *p,
 static void elf_read_symbols(const struct elf_file *f, struct elf_symtab *st,
 			     uint64_t bias)
 {
-	const Elf64_Shdr *sh;
+	const struct elf64_shdr *sh;
 	int i;
 
-	if (!f->eh->e_shoff || f->eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	if (!f->eh->e_shoff || f->eh->e_shentsize != sizeof(struct elf64_shdr) ||
 	    !elf_in(f, f->eh->e_shoff,
-		    (uint64_t)f->eh->e_shnum * sizeof(Elf64_Shdr)))
+		    (uint64_t)f->eh->e_shnum * sizeof(struct elf64_shdr)))
 		return;
-	sh = (const Elf64_Shdr *)(f->buf + f->eh->e_shoff);
+	sh = (const struct elf64_shdr *)(f->buf + f->eh->e_shoff);
 	for (i = 0; i < f->eh->e_shnum; i++) {
-		const Elf64_Shdr *strs;
-		const Elf64_Sym *sym;
+		const struct elf64_shdr *strs;
+		const struct elf64_sym *sym;
 		uint64_t j, nsym;
 		char *names;
 
@@ -132,8 +133,8 @@ static void elf_read_symbols(const struct elf_file *f, struct elf_symtab *st,
 					strs->sh_size);
 		if (!names)
 			return;
-		sym = (const Elf64_Sym *)(f->buf + sh[i].sh_offset);
-		nsym = sh[i].sh_size / sizeof(Elf64_Sym);
+		sym = (const struct elf64_sym *)(f->buf + sh[i].sh_offset);
+		nsym = sh[i].sh_size / sizeof(struct elf64_sym);
 		for (j = 0; j < nsym; j++) {
 			int type = ELF64_ST_TYPE(sym[j].st_info);
 
@@ -158,7 +159,7 @@ int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 	if (err)
 		return err;
 	for (i = 0; i < f.eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = elf_phdr(&f, i);
+		const struct elf64_phdr *ph = elf_phdr(&f, i);
 
 		if (ph->p_type != PT_LOAD || !ph->p_filesz)
 			continue;

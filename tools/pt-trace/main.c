@@ -21,12 +21,12 @@ static const struct ptt_cmd ptt_cmds[] = {
 	{ "info",   cmd_info,   "show what Intel PT this machine (or model) offers" },
 };
 
-static void usage(FILE *f)
+static void main_usage(FILE *f)
 {
 	size_t i;
 
 	fprintf(f, "usage: pt-trace <command> [options] [args]\n\ncommands:\n");
-	for (i = 0; i < sizeof(ptt_cmds) / sizeof(ptt_cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ptt_cmds); i++)
 		fprintf(f, "  %-8s %s\n", ptt_cmds[i].name, ptt_cmds[i].what);
 	fprintf(f, "\n'pt-trace <command> --help' describes one command.\n"
 		"examples:\n"
@@ -42,15 +42,15 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		usage(stderr);
+		main_usage(stderr);
 		return PTT_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		usage(stdout);
+		main_usage(stdout);
 		return PTT_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(ptt_cmds) / sizeof(ptt_cmds[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ptt_cmds); i++) {
 		if (!strcmp(argv[1], ptt_cmds[i].name)) {
 			static char prog[32];
 
@@ -61,6 +61,6 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "pt-trace: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	main_usage(stderr);
 	return PTT_EXIT_USAGE;
 }

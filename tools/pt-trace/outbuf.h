@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
+
 /* Room callers may use after ob_reserve() without checking. */
 #define OB_LINE_MAX	1024
 
@@ -40,6 +42,6 @@ static inline void ob_commit(struct outbuf *ob, const char *end)
 
 void ob_puts(struct outbuf *ob, const char *s);
 void ob_printf(struct outbuf *ob, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 #endif /* PT_TRACE_OUTBUF_H */

@@ -6,7 +6,6 @@
  * events in microseconds since the first timestamp of the trace.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +23,8 @@ const char *decode_symbolize(const struct elf_symtab *st, uint64_t ip,
 	if (ip == s->addr)
 		snprintf(buf, len, "%s", s->name);
 	else
-		snprintf(buf, len, "%s+0x%" PRIx64, s->name, ip - s->addr);
+		snprintf(buf, len, "%s+0x%llx", s->name,
+			 (unsigned long long)(ip - s->addr));
 	return buf;
 }
 
@@ -62,15 +62,16 @@ static void tl_emit(struct timeline *tl, const struct tl_frame *fr,
 {
 	char name[32];
 
-	if (!fr->name) {
-		snprintf(name, sizeof(name), "0x%" PRIx64, fr->addr);
-	}
+	if (!fr->name)
+		snprintf(name, sizeof(name), "0x%llx",
+			 (unsigned long long)fr->addr);
 	fprintf(tl->f, "%s\n{\"name\":", tl->first ? "" : ",");
 	tl->first = 0;
 	tl_json_str(tl->f, fr->name ? fr->name : name);
-	fprintf(tl->f, ",\"cat\":\"pt\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
-		"\"pid\":1,\"tid\":%d,\"args\":{\"addr\":\"0x%" PRIx64 "\"}}",
-		fr->start_us, end_us - fr->start_us, tl->tid, fr->addr);
+	fprintf(tl->f, ",\"cat\":\"pt\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,",
+		fr->start_us, end_us - fr->start_us);
+	fprintf(tl->f, "\"pid\":1,\"tid\":%d,\"args\":{\"addr\":\"0x%llx\"}}",
+		tl->tid, (unsigned long long)fr->addr);
 }
 
 static void tl_push(struct timeline *tl, const struct elf_symtab *st,
@@ -104,7 +105,7 @@ void tl_insn(struct timeline *tl, const struct elf_symtab *st,
 		tl->last_us = now;
 	}
 	/*
-	 * A call whose next instruction is its own fall-through was not
+	 * A call whose next instruction is the one right after it was not
 	 * traced into (a syscall with user-only tracing): no new span.
 	 */
 	if (tl->depth < 0 ||

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
+
 /* Exit codes, documented in Documentation/tools.rst. */
 #define PTT_EXIT_OK		0	/* done */
 #define PTT_EXIT_USAGE		1	/* bad command line */
@@ -20,8 +22,8 @@
 
 extern const char *ptt_prog;
 
-void ptt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ptt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ptt_err(const char *fmt, ...) __printf(1, 2);
+void ptt_warn(const char *fmt, ...) __printf(1, 2);
 
 /* Parse a number in C syntax (0x.., 0.., decimal); 0 on success. */
 int ptt_parse_u64(const char *s, uint64_t *val);

@@ -14,14 +14,17 @@ int main(int argc, char **argv)
 	struct pt_packet_decoder *dec;
 	struct pt_config config;
 	unsigned long long packets = 0;
-	uint8_t *buf;
+	unsigned char *buf;
 	long len;
 	FILE *f;
 
 	if (argc != 2)
 		return 1;
 	f = fopen(argv[1], "rb");
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) <= 0)
+	if (!f || fseek(f, 0, SEEK_END))
+		return 1;
+	len = ftell(f);
+	if (len <= 0)
 		return 1;
 	rewind(f);
 	buf = malloc((size_t)len);
