@@ -103,6 +103,7 @@ static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	return sysfs_emit(buf, "%s\n", pt_hw->name);
 }
+
 static struct kobj_attribute pt_backend_attr = __ATTR_RO(backend);
 
 static struct attribute *pt_top_attrs[] = {

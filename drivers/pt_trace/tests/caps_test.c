@@ -124,4 +124,5 @@ static struct kunit_suite caps_suite = {
 	.name = "pt_trace_caps",
 	.test_cases = caps_cases,
 };
+
 kunit_test_suite(caps_suite);

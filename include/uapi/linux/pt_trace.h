@@ -106,6 +106,7 @@ struct pt_trace_caps {
 	__u64 max_buffer_size;		/* per CPU, bytes */
 	__u64 min_buffer_size;		/* bytes */
 };
+
 #define PT_TRACE_CAPS_SIZE_VER0		112
 
 /* struct pt_trace_config.output */
@@ -138,6 +139,7 @@ struct pt_trace_config {
 	__u32 watermark;		/* stream: wake after this many bytes */
 	__u64 reserved[4];
 };
+
 #define PT_TRACE_CONFIG_SIZE_VER0	136
 
 /* PT_TRACE_IOC_SET_CR3: CR3 filter by value or by process. */
@@ -152,6 +154,7 @@ struct pt_trace_cr3 {
 	__s32 pid;			/* in: BY_PID (0 = caller) */
 	__u32 reserved;
 };
+
 #define PT_TRACE_CR3_SIZE_VER0		24
 
 struct pt_trace_cyc {
@@ -160,6 +163,7 @@ struct pt_trace_cyc {
 	__u32 threshold;		/* CycThresh encoding */
 	__u32 reserved;
 };
+
 #define PT_TRACE_CYC_SIZE_VER0		16
 
 struct pt_trace_addr {
@@ -170,6 +174,7 @@ struct pt_trace_addr {
 	__u64 start;
 	__u64 end;
 };
+
 #define PT_TRACE_ADDR_SIZE_VER0		32
 
 /* struct pt_trace_status.flags */
@@ -192,9 +197,14 @@ struct pt_trace_status {
 	__u64 loss_records;		/* stream: gaps recorded */
 	__u64 pmis;			/* PMIs handled on this CPU */
 	__u64 starts;			/* successful starts */
-	__u64 reserved[4];
+	/* Streaming (zero before ABI 1 drivers had streaming). */
+	__u64 stream_bytes;		/* bytes the hardware wrote */
+	__u64 stops;			/* times the hardware stopped (ToPA STOP) */
+	__u64 lost_ns;			/* time not traced, over all gaps */
+	__u64 errors;			/* RTIT_STATUS.Error seen */
 };
-#define PT_TRACE_STATUS_SIZE_VER0	112
+
+#define PT_TRACE_STATUS_SIZE_VER0	112	/* the streaming fields included */
 
 /*
  * mmap layout: the control page at offset PT_TRACE_MMAP_CTRL_OFFSET (one
@@ -203,9 +213,35 @@ struct pt_trace_status {
  * layout).  The driver writes data_head after the data it covers is
  * visible: read data_head, then smp_rmb() (or an acquire load) before
  * reading data.  In streaming mode user space writes data_tail with a
- * release store after it has finished reading the data below it.
+ * release store after it has finished reading the data below it (the
+ * control page may be mapped alone with PROT_WRITE for that).
  */
 #define PT_TRACE_MMAP_CTRL_OFFSET	0ULL
+
+/*
+ * Streaming: a gap in the stream.  The trace stopped at stream position
+ * 'pos' (bytes since start: data before it was written, data from it on
+ * was produced after tracing resumed) and was not recorded from
+ * 'start_ns' to 'end_ns' (CLOCK_MONOTONIC) / 'start_tsc' to 'end_tsc'.
+ * The hardware does not count what it could not write, so 'bytes' is 0
+ * (unknown) unless PT_LOSS_BYTES_KNOWN is set.
+ */
+#define PT_LOSS_HW_STOP			(1U << 0)	/* RTIT_STATUS.Stopped */
+#define PT_LOSS_NO_SPACE		(1U << 1)	/* held stopped: ring full */
+#define PT_LOSS_HW_ERROR		(1U << 2)	/* RTIT_STATUS.Error */
+#define PT_LOSS_BYTES_KNOWN		(1U << 3)
+
+struct pt_trace_loss {
+	__u64 pos;
+	__u64 bytes;
+	__u64 start_ns;
+	__u64 end_ns;
+	__u64 start_tsc;
+	__u64 end_tsc;
+	__u32 flags;			/* PT_LOSS_* */
+	__u32 seq;			/* index of this record (low 32 bits) */
+	__u64 reserved;
+};
 
 struct pt_trace_mmap_page {
 	__u32 version;			/* PT_TRACE_ABI_VERSION */
@@ -219,6 +255,18 @@ struct pt_trace_mmap_page {
 	__u64 lost_bytes;
 	__u64 loss_records;
 	__u64 generation;		/* bumped on every start */
+	/*
+	 * Streaming: loss records (struct pt_trace_loss) live in this page
+	 * at loss_offset, a ring of loss_slots; record i (i < loss_records)
+	 * is in slot i % loss_slots and valid while loss_records - i <=
+	 * loss_slots.  loss_records is written last, with release.
+	 */
+	__u32 loss_offset;
+	__u32 loss_slots;
+	__u64 pmis;
+	__u64 stops;
+	__u32 watermark;		/* bytes, as in effect */
+	__u32 reserved0;
 };
 
 #define PT_TRACE_IOC_MAGIC		0xB6

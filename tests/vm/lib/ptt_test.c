@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <string.h>
@@ -13,6 +14,19 @@
 #include "ptt_test.h"
 
 int ptt_failures;
+
+void ptt_fail(const char *file, int line, const char *expr,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "FAIL %s:%d: %s: ", file, line, expr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	ptt_failures++;
+}
 
 int ptt_done(void)
 {
@@ -67,39 +81,83 @@ int ptt_pin_cpu(int cpu)
 static void ptt_count(struct ptt_packet_stats *s, const struct pt_packet *p)
 {
 	switch (p->type) {
-	case ppt_psb: s->psb++; break;
-	case ppt_psbend: s->psbend++; break;
-	case ppt_fup: s->fup++; break;
-	case ppt_tip: s->tip++; break;
-	case ppt_tip_pge: s->tip_pge++; break;
-	case ppt_tip_pgd: s->tip_pgd++; break;
+	case ppt_psb:
+		s->psb++;
+		break;
+	case ppt_psbend:
+		s->psbend++;
+		break;
+	case ppt_fup:
+		s->fup++;
+		break;
+	case ppt_tip:
+		s->tip++;
+		break;
+	case ppt_tip_pge:
+		s->tip_pge++;
+		break;
+	case ppt_tip_pgd:
+		s->tip_pgd++;
+		break;
 	case ppt_tnt_8:
-	case ppt_tnt_64: s->tnt++; break;
+	case ppt_tnt_64:
+		s->tnt++;
+		break;
 	case ppt_mode:
 		if (p->payload.mode.leaf == pt_mol_tsx)
 			s->mode_tsx++;
 		else
 			s->mode_exec++;
 		break;
-	case ppt_pip: s->pip++; break;
-	case ppt_tsc: s->tsc++; break;
-	case ppt_tma: s->tma++; break;
-	case ppt_cbr: s->cbr++; break;
-	case ppt_mtc: s->mtc++; break;
-	case ppt_cyc: s->cyc++; break;
-	case ppt_ptw: s->ptw++; break;
-	case ppt_pwre: s->pwre++; break;
-	case ppt_pwrx: s->pwrx++; break;
-	case ppt_exstop: s->exstop++; break;
-	case ppt_mwait: s->mwait++; break;
-	case ppt_ovf: s->ovf++; break;
-	case ppt_vmcs: s->vmcs++; break;
-	case ppt_pad: s->pad++; break;
-	default: s->other++; break;
+	case ppt_pip:
+		s->pip++;
+		break;
+	case ppt_tsc:
+		s->tsc++;
+		break;
+	case ppt_tma:
+		s->tma++;
+		break;
+	case ppt_cbr:
+		s->cbr++;
+		break;
+	case ppt_mtc:
+		s->mtc++;
+		break;
+	case ppt_cyc:
+		s->cyc++;
+		break;
+	case ppt_ptw:
+		s->ptw++;
+		break;
+	case ppt_pwre:
+		s->pwre++;
+		break;
+	case ppt_pwrx:
+		s->pwrx++;
+		break;
+	case ppt_exstop:
+		s->exstop++;
+		break;
+	case ppt_mwait:
+		s->mwait++;
+		break;
+	case ppt_ovf:
+		s->ovf++;
+		break;
+	case ppt_vmcs:
+		s->vmcs++;
+		break;
+	case ppt_pad:
+		s->pad++;
+		break;
+	default:
+		s->other++;
+		break;
 	}
 }
 
-int ptt_decode_packets(const uint8_t *buf, size_t len,
+int ptt_decode_packets(const __u8 *buf, size_t len,
 		       struct ptt_packet_stats *stats)
 {
 	struct pt_config config;
@@ -108,8 +166,8 @@ int ptt_decode_packets(const uint8_t *buf, size_t len,
 
 	memset(stats, 0, sizeof(*stats));
 	pt_config_init(&config);
-	config.begin = (uint8_t *)buf;
-	config.end = (uint8_t *)buf + len;
+	config.begin = (__u8 *)buf;
+	config.end = (__u8 *)buf + len;
 	dec = pt_pkt_alloc_decoder(&config);
 	if (!dec)
 		return -1;
@@ -126,7 +184,7 @@ int ptt_decode_packets(const uint8_t *buf, size_t len,
 		if (ret == -pte_eos)
 			break;
 		if (ret < 0) {
-			uint64_t off = 0;
+			unsigned long off = 0;	/* libipt's uint64_t */
 
 			pt_pkt_get_offset(dec, &off);
 			if (!stats->errors)

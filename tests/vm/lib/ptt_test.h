@@ -12,28 +12,30 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/types.h>
+#include "compiler.h"
 
 #define PTT_SKIP 77
 
 extern int ptt_failures;
 
-/* A failed check is reported with file:line and counted; the test goes on. */
+/* Report a failed check with file:line and the expression, and count it. */
+__printf(4, 5)
+void ptt_fail(const char *file, int line, const char *expr,
+	      const char *fmt, ...);
+
+/* A failed check is reported and counted; the test goes on. */
 #define CHECK(cond, ...)						\
 	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,	\
-				__LINE__, #cond);			\
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			ptt_failures++;					\
-		}							\
+		if (!(cond))						\
+			ptt_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); \
 	} while (0)
 
 /* Like CHECK, but a failure ends the test at once. */
 #define REQUIRE(cond, ...)						\
 	do {								\
 		if (!(cond)) {						\
-			CHECK(cond, __VA_ARGS__);			\
+			ptt_fail(__FILE__, __LINE__, #cond, __VA_ARGS__); \
 			exit(1);					\
 		}							\
 	} while (0)
@@ -61,12 +63,12 @@ int ptt_pin_cpu(int cpu);
 
 /* Packet counts from a libipt packet-decoder walk of a buffer. */
 struct ptt_packet_stats {
-	uint64_t packets;
-	uint64_t errors;	/* decode errors other than end of stream */
-	uint64_t psb, psbend, fup, tip, tip_pge, tip_pgd, tnt;
-	uint64_t mode_exec, mode_tsx, pip, tsc, tma, cbr, mtc, cyc;
-	uint64_t ptw, pwre, pwrx, exstop, mwait, ovf, vmcs, pad, other;
-	uint64_t first_error_offset;
+	__u64 packets;
+	__u64 errors;	/* decode errors other than end of stream */
+	__u64 psb, psbend, fup, tip, tip_pge, tip_pgd, tnt;
+	__u64 mode_exec, mode_tsx, pip, tsc, tma, cbr, mtc, cyc;
+	__u64 ptw, pwre, pwrx, exstop, mwait, ovf, vmcs, pad, other;
+	__u64 first_error_offset;
 };
 
 /*
@@ -74,7 +76,7 @@ struct ptt_packet_stats {
  * Returns 0 when the buffer held at least one PSB, -1 otherwise; decode
  * errors are counted in stats->errors (the decoder resyncs at next PSB).
  */
-int ptt_decode_packets(const uint8_t *buf, size_t len,
+int ptt_decode_packets(const __u8 *buf, size_t len,
 		       struct ptt_packet_stats *stats);
 
 #endif /* PTT_TEST_H */
