@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: run tests/bench/vm/* in the VM (Debian 6.12, model backend)
+# and tests/bench/host/* here.  Benchmarks print ratios; nothing is
+# asserted on time.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+S=$ROOT/scripts
+
+. "$CACHE/env"
+hold_lock "$WORK/check.lock"
+if ls "$ROOT"/tests/bench/vm/* >/dev/null 2>&1; then
+	ko=$("$S/build-module.sh" bench "$KDIR_6_12")
+	[ ! -f "$ROOT/tools/Makefile" ] || make -s -C "$ROOT/tools" >&2
+	make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" >&2
+	"$S/mkinitramfs.sh" "$WORK/initramfs-bench.cpio.gz" "$ko" "$WORK/vm-tests"
+	"$S/vm-run.sh" bench "$VMLINUZ_6_12" "$WORK/initramfs-bench.cpio.gz" \
+		max,vendor=GenuineIntel bench "$WORK/results/bench"
+else
+	say "no VM benchmarks (tests/bench/vm/*)"
+fi
+for b in "$ROOT"/tests/bench/host/*; do
+	[ -x "$b" ] || continue
+	say "host benchmark: ${b#"$ROOT"/}"
+	"$b"
+done

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: every stage, every kernel.  Prints each result as
+#   PASS|FAIL|SKIP WHERE NAME
+# then one line "N passed, N failed, N skipped", and exits non-zero on any
+# failure, naming the first failed kernel and test.  Needs make deps.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+S=$ROOT/scripts
+
+[ -f "$CACHE/env" ] || die "no $CACHE/env: run make deps first"
+. "$CACHE/env"
+hold_lock "$WORK/check.lock"
+res=$WORK/results
+rm -rf "$res" && mkdir -p "$res"
+R=$res/results.txt
+: >"$R"
+t0=$SECONDS
+
+# stage NAME WHERE CMD...: run one stage, record PASS or FAIL.
+stage() {
+	local name=$1 where=$2
+	shift 2
+	if "$@" >"$res/$name.log" 2>&1; then
+		echo "PASS $where $name" | tee -a "$R"
+	else
+		cat "$res/$name.log" >&2
+		echo "FAIL $where $name" | tee -a "$R"
+	fi
+}
+
+# The three kernels: name, headers/tree, image, CPU model.  The Debian 6.1
+# run keeps QEMU's AMD-flavoured "max"; the others claim GenuineIntel so
+# the guest takes its Intel paths (PTI on, as on PT machines).
+kernels=(6.1 6.12 debug)
+declare -A KDIR=([6.1]=$KDIR_6_1 [6.12]=$KDIR_6_12 [debug]=$KDIR_DEBUG)
+declare -A IMG=([6.1]=$VMLINUZ_6_1 [6.12]=$VMLINUZ_6_12 [debug]=$VMLINUZ_DEBUG)
+declare -A CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel [debug]=max,vendor=GenuineIntel)
+
+# 1. Static stages.
+for k in "${kernels[@]}"; do
+	stage "build-$k" "$k" "$S/build-module.sh" "$k" "${KDIR[$k]}"
+done
+stage checkpatch host "$S/checkpatch.sh" "$CHECKPATCH"
+if [ -f "$ROOT/tools/Makefile" ]; then
+	stage tools host make -C "$ROOT/tools" CFLAGS="-O2 -g -Wall -Wextra -Werror"
+fi
+rm -rf "$WORK/vm-tests"
+stage vm-tests host make -C "$ROOT/tests/vm" O="$WORK/vm-tests" \
+	CFLAGS="-O2 -g -Wall -Wextra -Werror"
+
+# 2. The VM runs, one kernel after the other (2 cores: TCG uses both).
+for k in "${kernels[@]}"; do
+	ko=$WORK/build/$k/pt_trace.ko
+	if ! grep -q "^PASS $k build-$k" "$R"; then
+		echo "FAIL $k vm (not booted: the module did not build)" | tee -a "$R"
+		continue
+	fi
+	"$S/mkinitramfs.sh" "$WORK/initramfs-$k.cpio.gz" "$ko" "$WORK/vm-tests"
+	"$S/vm-run.sh" "$k" "${IMG[$k]}" "$WORK/initramfs-$k.cpio.gz" "${CPU[$k]}" \
+		check "$res/vm-$k" | tee -a "$R"
+done
+
+# KUnit suites must have run on the debug kernel if the module has any.
+if ls "$ROOT"/drivers/pt_trace/tests/*.c >/dev/null 2>&1 &&
+	grep -q '^PASS debug build-debug' "$R" &&
+	! grep -q '^[A-Z]* debug kunit/' "$R"; then
+	echo "FAIL debug kunit (drivers/pt_trace/tests/*.c exist but no KTAP was seen)" | tee -a "$R"
+fi
+
+# 3. Host-side tests (may check the files the VM runs brought back).
+if [ -x "$ROOT/tests/host/run" ]; then
+	set +e
+	PTT_VM_OUT=$res "$ROOT/tests/host/run" 2>"$res/host.err" |
+		sed -n 's/^PTT-RESULT \([A-Z]*\) /\1 host /p' | tee -a "$R"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" != 0 ] && ! grep -q '^FAIL host' "$R"; then
+		cat "$res/host.err" >&2
+		echo "FAIL host tests/host/run (exit $rc)" | tee -a "$R"
+	fi
+fi
+
+"$S/summarize.sh" "$R" "$((SECONDS - t0))"

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the in-VM runner, demo and bench scripts (busybox sh).
+
+FAILED=0
+
+# result STATUS NAME [WHY]
+result() {
+	echo "PTT-RESULT $1 $2${3:+ ($3)}" | tr '\n' ' ' | sed 's/ $//'
+	echo
+	[ "$1" != FAIL ] || FAILED=1
+}
+
+summary() {
+	[ "$FAILED" = 0 ]
+}
+
+# Test programs and scripts, by name.
+list_tests() {
+	ls /ptt/tests 2>/dev/null
+}
+
+# run_test PROFILE NAME: exit 0 = PASS, 77 = SKIP, anything else = FAIL.
+# Its output is shown indented; its files go to /out/PROFILE/NAME/.
+run_test() {
+	local p=$1 t=$2 rc
+	export PTT_PROFILE=$p PTT_OUT=/out/$p/$t
+	mkdir -p "$PTT_OUT"
+	echo "PTT-START $p/$t"
+	# The exit status leaves the pipe through a file.
+	(
+		cd "$PTT_OUT" && timeout "$TEST_TIMEOUT" "/ptt/tests/$t" </dev/null
+		echo $? >/tmp/rc
+	) 2>&1 | sed 's/^/  | /'
+	rc=$(cat /tmp/rc)
+	rmdir "$PTT_OUT" 2>/dev/null
+	case $rc in
+	0) result PASS "$p/$t" ;;
+	77) result SKIP "$p/$t" ;;
+	124 | 143) result FAIL "$p/$t" "timeout after ${TEST_TIMEOUT}s" ;;
+	*) result FAIL "$p/$t" "exit $rc" ;;
+	esac
+}
+
+# The lines a failed insmod logged itself: not the taint notices and not
+# KUnit's KTAP.
+module_lines() {
+	sed 's/^\[[ 0-9.]*\] //' |
+		grep -v -e 'taints kernel' -e 'verification failed' |
+		grep -v -E '^[[:space:]]*(KTAP version|TAP version|[0-9]+\.\.[0-9]+|(not )?ok [0-9]+|#)' |
+		grep .
+}
+
+# KUnit suites run at insmod on the debug kernel; report each top-level
+# (suite) result of the KTAP in the log on stdin.
+ktap_results() {
+	awk '{ sub(/^\[[ 0-9.]*\] /, "") }
+	/^(not )?ok [0-9]+ / {
+		st = $1 == "ok" ? "PASS" : "FAIL"
+		i = $1 == "ok" ? 3 : 4
+		name = $i == "-" ? $(i + 1) : $i
+		if ($0 ~ /# SKIP/)
+			st = "SKIP"
+		print "PTT-RESULT " st " kunit/" name
+	}'
+}
+
+# scan_dmesg WHERE LOG: any kernel complaint in LOG fails.
+scan_dmesg() {
+	local bad
+	bad=$(echo "$2" | grep -E -e 'BUG:|WARNING:|Oops|KASAN|UBSAN|Call Trace:' \
+		-e 'possible circular|possible recursive|inconsistent lock state' \
+		-e 'sleeping function called|suspicious RCU usage|INFO: task' \
+		-e 'NMI received for unknown reason|general protection|kmemleak:')
+	if [ -n "$bad" ]; then
+		echo "$2" | sed 's/^/  dmesg| /'
+		result FAIL "dmesg/$1" "$(echo "$bad" | head -n1)"
+	else
+		result PASS "dmesg/$1"
+	fi
+}
+
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# Forget what the kernel leaked before we started (boot-time objects).
+kmemleak_start() {
+	[ -w $KMEMLEAK ] || return 0
+	echo scan >$KMEMLEAK
+	echo clear >$KMEMLEAK
+}
+
+# kmemleak reports only objects older than 5 s that an earlier scan saw:
+# scan twice, 6 s apart, while the module is loaded (its symbols intact).
+kmemleak_check() {
+	local leaks
+	[ -w $KMEMLEAK ] || return 0
+	echo scan >$KMEMLEAK
+	sleep 6
+	echo scan >$KMEMLEAK
+	leaks=$(cat $KMEMLEAK)
+	if [ -n "$leaks" ]; then
+		echo "$leaks" | sed 's/^/  kmemleak| /'
+		result FAIL "kmemleak/$1" "$(echo "$leaks" | grep -c 'unreferenced object') leak(s)"
+	else
+		result PASS "kmemleak/$1"
+	fi
+	echo clear >$KMEMLEAK
+}

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Pack the test VM's initramfs: busybox-static, the guest scripts
+# (scripts/guest/), one build of pt_trace.ko, the in-VM tests, the tools,
+# the demo and VM benchmarks, and every shared library those programs need
+# (found with ldd) with the dynamic loader.
+# Usage: mkinitramfs.sh OUT.cpio.gz PT_TRACE.KO VM_TEST_BIN_DIR
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$(realpath -m "$1") ko=$(realpath "$2") testbin=$(realpath "$3")
+stage=$out.d
+rm -rf "$stage" && mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out}
+cd "$stage"
+
+cp /bin/busybox bin/busybox
+for applet in $(bin/busybox --list-full); do
+	[ -e "$applet" ] || ln -s /bin/busybox "$applet"
+done
+
+install -D -m755 "$ROOT/scripts/guest/init" init
+mkdir -p ptt/tests ptt/bin ptt/demo ptt/bench
+install -m755 "$ROOT"/scripts/guest/*.sh ptt/
+install -m644 "$ko" ptt/pt_trace.ko
+gcc -static -O2 -Wall -Wextra -Werror -o bin/ptt-insmod "$ROOT/scripts/guest/ptt-insmod.c"
+
+# Tests: built programs and shell scripts, named without extension.
+for f in "$testbin"/* "$ROOT"/tests/vm/*.sh; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f"); n=${n%.sh}
+	install -m755 "$f" "ptt/tests/$n"
+done
+for f in "$ROOT"/tools/build/*; do
+	[ -f "$f" ] && [ -x "$f" ] && install -m755 "$f" ptt/bin/
+done
+for f in "$ROOT"/tools/demo/*; do
+	[ -f "$f" ] && install -m755 "$f" ptt/demo/
+done
+for f in "$ROOT"/tests/bench/vm/*; do
+	[ -f "$f" ] && install -m755 "$f" ptt/bench/
+done
+
+# Shared libraries (and the loader) of every dynamic program we carry.
+for f in ptt/tests/* ptt/bin/* ptt/demo/* ptt/bench/*; do
+	[ -f "$f" ] && head -c4 "$f" | grep -q ELF || continue
+	ldd "$f" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
+done | sort -u | while read -r lib; do
+	install -D "$(readlink -f "$lib")" ".$lib"
+done
+
+find . | sort | cpio -o -H newc --quiet | gzip -1 >"$out"

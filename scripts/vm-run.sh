@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot one kernel in QEMU (TCG) with an initramfs from mkinitramfs.sh and
+# run a guest job (check, demo or bench).  The console (ttyS0) goes to
+# .../NAME/console.log; the guest's /out comes back as a tar stream on
+# ttyS1 and is unpacked into .../NAME/out/.
+#
+# For mode=check, prints one line per result on stdout:
+#   PASS|FAIL|SKIP NAME TEST [(why)]
+# preceded by the output of each failed test (indented), and the guest's
+# facts (kernel, CPU vendor, PTI) as indented "NAME: ..." lines.
+# A run that ends without the guest's report (panic, hang, timeout) is a
+# FAIL of the last test started, with the kernel's first complaint.  For demo and bench, the
+# console is passed through.
+# Usage: vm-run.sh NAME VMLINUZ INITRD CPU MODE OUTDIR
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+name=$1 kernel=$2 initrd=$3 cpu=$4 mode=$5 dir=$6
+timeout=${PTT_VM_TIMEOUT:-900}
+rm -rf "$dir" && mkdir -p "$dir"
+
+say "booting $name ($(basename "$kernel"), -cpu $cpu, mode $mode)"
+set +e
+timeout -k 10 "$timeout" qemu-system-x86_64 \
+	-accel tcg -cpu "$cpu" -smp 2 -m 1G \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5 ptt.mode=$mode" \
+	-display none -monitor none -no-reboot -nic none \
+	-serial stdio -serial "file:$dir/out.tar" \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null |
+	tr -d '\r' | tee "$dir/console.log" | {
+	if [ "$mode" = check ]; then
+		awk -v k="$name" '
+		/^PTT-START / { buf = ""; next }
+		/^PTT-INFO / { sub(/^PTT-INFO /, ""); print "  " k ": " $0; fflush(); next }
+		/^PTT-RESULT / {
+			$1 = ""; st = $2; $2 = ""; sub(/^ +/, "")
+			if (st == "FAIL" && buf != "")
+				printf "%s", buf
+			print st " " k " " $0; fflush(); buf = ""; next
+		}
+		{ buf = buf $0 "\n" }'
+	else
+		grep -v -e '^PTT-DONE' || true
+	fi
+}
+st=("${PIPESTATUS[@]}")
+set -e
+rc=${st[0]}
+
+mkdir -p "$dir/out"
+tar -xf "$dir/out.tar" -C "$dir/out" 2>/dev/null || true
+
+# 33 and 35: the guest wrote its verdict (0x10 / 0x11) to port 0xf4.
+case $mode-$rc in
+check-33 | check-35 | *-33) exit 0 ;;
+*-35) die "the $mode job failed in the VM" ;;
+*-124 | *-137) why="timed out after ${timeout}s" ;;
+*) why="qemu exit $rc, no report: panic or crash" ;;
+esac
+last=$(sed -n 's/^PTT-START //p' "$dir/console.log" | tail -n1)
+cause=$(grep -m1 -E 'BUG:|WARNING:|Oops|UBSAN:|Kernel panic' "$dir/console.log" |
+	sed 's/^\[[ 0-9.]*\] //' || true)
+tail -n 40 "$dir/console.log" >&2
+echo "FAIL $name ${last:-boot} ($why${cause:+: $cause}; log $dir/console.log)"
+[ "$mode" = check ] || exit 1
