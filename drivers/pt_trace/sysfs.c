@@ -29,7 +29,7 @@ static ssize_t pt_cap_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	if (ca->flag)
 		return sysfs_emit(buf, "%d\n", pt_cap(&pt_caps, ca->flag));
-	return sysfs_emit(buf, ca->hex ? "%#x\n" : "%u\n", *ca->value);
+	return sysfs_emit(buf, ca->hex ? "0x%x\n" : "%u\n", *ca->value);
 }
 
 #define PT_CAP_FLAG(_name, _flag)					\

@@ -34,7 +34,7 @@ icl)
 	check caps/mtc_periods 0x249
 	check caps/topa_multiple_entries 1
 	check caps/single_range_output 1
-	check caps/quirks 0
+	check caps/quirks 0x0
 	;;
 bdw)
 	check caps/model 0x3d
@@ -42,7 +42,7 @@ bdw)
 	check caps/psb_cyc 0
 	check caps/ip_filtering 0
 	check caps/num_address_ranges 0
-	check caps/cycle_thresholds 0
+	check caps/cycle_thresholds 0x0
 	check caps/topa_multiple_entries 0
 	check caps/quirks 0x1		# BDM106: BranchEn always on
 	;;
