@@ -132,13 +132,61 @@ fail:
 	return -ENOMEM;
 }
 
+/* The largest streaming region: 1/16 of the buffer, at least a page. */
+static unsigned int pt_stream_region_shift(const struct pt_buffer *buf)
+{
+	return max_t(unsigned int, PAGE_SHIFT, ilog2(buf->size / 16));
+}
+
+static unsigned int pt_stream_nr_regions(const struct pt_buffer *buf)
+{
+	unsigned int shift = pt_stream_region_shift(buf), i, n = 0;
+
+	for (i = 0; i < buf->nr_chunks; i++)
+		n += buf->chunks[i].shift > shift ?
+		     1U << (buf->chunks[i].shift - shift) : 1;
+	return n;
+}
+
+int pt_buffer_layout(struct pt_buffer *buf, bool stream)
+{
+	unsigned int shift = pt_stream_region_shift(buf), i, j, n = 0;
+
+	if (buf->output != PT_OUTPUT_TOPA)
+		return stream ? -EINVAL : 0;
+	for (i = 0; i < buf->nr_chunks; i++) {
+		const struct pt_topa_chunk *c = &buf->chunks[i];
+		unsigned int s = stream ? min(c->shift, shift) : c->shift;
+
+		for (j = 0; j < 1U << (c->shift - s); j++) {
+			buf->regions[n].phys = c->phys + ((u64)j << s);
+			buf->regions[n].shift = s;
+			buf->region_off[n + 1] = buf->region_off[n] + BIT_ULL(s);
+			n++;
+		}
+	}
+	if (stream && n < 2)
+		return -EINVAL;
+	buf->topa.nr_chunks = n;
+	buf->topa.nr_tables = pt_topa_nr_tables(n, buf->topa.single_entry);
+	buf->stream_layout = stream;
+	return pt_topa_build(&buf->topa);
+}
+
 static int pt_buffer_alloc_topa(struct pt_buffer *buf, int node,
 				bool single_entry)
 {
 	unsigned int i;
 
-	buf->nr_tables = pt_topa_nr_tables(buf->nr_chunks, single_entry);
-	if (!buf->nr_tables)
+	buf->nr_regions_max = max(buf->nr_chunks, pt_stream_nr_regions(buf));
+	buf->regions = kvmalloc_array(buf->nr_regions_max,
+				      sizeof(*buf->regions), GFP_KERNEL);
+	buf->region_off = kvcalloc(buf->nr_regions_max + 1,
+				   sizeof(*buf->region_off), GFP_KERNEL);
+	if (!buf->regions || !buf->region_off)
+		return -ENOMEM;
+	buf->nr_tables = pt_topa_nr_tables(buf->nr_regions_max, single_entry);
+	if (!buf->nr_tables || (single_entry && buf->nr_chunks != 1))
 		return -EINVAL;
 	buf->tables = kcalloc(buf->nr_tables, sizeof(*buf->tables), GFP_KERNEL);
 	buf->table_phys = kcalloc(buf->nr_tables, sizeof(*buf->table_phys),
@@ -158,10 +206,9 @@ static int pt_buffer_alloc_topa(struct pt_buffer *buf, int node,
 	buf->topa.nr_tables = buf->nr_tables;
 	buf->topa.tables = buf->tables;
 	buf->topa.table_phys = buf->table_phys;
-	buf->topa.nr_chunks = buf->nr_chunks;
-	buf->topa.chunks = buf->chunks;
-	buf->topa.chunk_off = buf->chunk_off;
-	return pt_topa_build(&buf->topa);
+	buf->topa.chunks = buf->regions;
+	buf->topa.chunk_off = buf->region_off;
+	return pt_buffer_layout(buf, false);
 }
 
 static void pt_buffer_free(struct pt_buffer *buf)
@@ -179,6 +226,8 @@ static void pt_buffer_free(struct pt_buffer *buf)
 	kvfree(buf->pages);
 	kvfree(buf->chunks);
 	kvfree(buf->chunk_off);
+	kvfree(buf->regions);
+	kvfree(buf->region_off);
 	if (buf->ctrl_page)
 		__free_page(buf->ctrl_page);
 	kfree(buf);
@@ -314,5 +363,7 @@ u64 pt_buffer_overhead(const struct pt_buffer *buf)
 	return (u64)buf->nr_tables * PAGE_SIZE +
 	       (u64)buf->nr_chunks * (sizeof(*buf->chunks) +
 				      sizeof(*buf->chunk_off)) +
+	       (u64)buf->nr_regions_max * (sizeof(*buf->regions) +
+					   sizeof(*buf->region_off)) +
 	       (u64)buf->nr_pages * sizeof(*buf->pages);
 }

@@ -28,7 +28,12 @@ struct pt_buffer {
 	unsigned int nr_chunks;
 	struct pt_topa_chunk *chunks;
 	u64 *chunk_off;			/* nr_chunks + 1 */
-	unsigned int nr_tables;		/* ToPA only */
+	/* ToPA regions: the chunks, or (streaming) pieces of them. */
+	unsigned int nr_regions_max;
+	struct pt_topa_chunk *regions;
+	u64 *region_off;		/* nr_regions_max + 1 */
+	bool stream_layout;
+	unsigned int nr_tables;		/* ToPA only: allocated */
 	u64 **tables;
 	u64 *table_phys;
 	struct pt_topa topa;
@@ -69,6 +74,15 @@ const u8 *pt_buffer_ptr(struct pt_buffer *buf, u64 off);
 /* Register values to start writing at @offset. */
 int pt_buffer_ptrs(struct pt_buffer *buf, u64 offset, u64 *base, u64 *mask);
 u64 pt_buffer_offset(struct pt_buffer *buf, u64 base, u64 mask);
+
+/*
+ * Lay the ToPA out for flight recording (one region per chunk, a ring
+ * without markers) or streaming (regions of at most 1/16 of the buffer,
+ * so INT and STOP can be placed; single-entry ToPA re-points its one
+ * entry).  Only while the hardware is stopped.  -EINVAL when the buffer
+ * cannot stream (single range, or fewer than two regions).
+ */
+int pt_buffer_layout(struct pt_buffer *buf, bool stream);
 
 /* Bytes of ToPA tables and bookkeeping for this buffer. */
 u64 pt_buffer_overhead(const struct pt_buffer *buf);

@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/poll.h>
 #include <linux/uaccess.h>
 #include <linux/pt_trace.h>
 
@@ -187,9 +188,14 @@ static int pt_mmap(struct file *file, struct vm_area_struct *vma)
 	struct pt_cpu *pc = file->private_data;
 	unsigned long npages = vma_pages(vma);
 	struct pt_buffer *buf;
-	bool ok;
+	bool ok, ctrl_only = vma->vm_pgoff == 0 && npages == 1;
 
-	if (vma->vm_flags & VM_WRITE)
+	/*
+	 * Only the control page alone may be writable (shared): streaming
+	 * readers store data_tail there.  The data is always read-only.
+	 */
+	if ((vma->vm_flags & VM_WRITE) &&
+	    (!ctrl_only || !(vma->vm_flags & VM_SHARED)))
 		return -EPERM;
 	buf = pt_core_get_buffer(pc);
 	if (IS_ERR(buf))
@@ -202,12 +208,26 @@ static int pt_mmap(struct file *file, struct vm_area_struct *vma)
 		pt_buffer_put(buf);
 		return -EINVAL;
 	}
-	vm_flags_clear(vma, VM_MAYWRITE);
+	if (!ctrl_only)
+		vm_flags_clear(vma, VM_MAYWRITE);
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY);
 	vma->vm_ops = &pt_vm_ops;
 	vma->vm_private_data = buf;	/* the reference from get_buffer */
 	atomic_inc(&buf->maps);
 	return 0;
+}
+
+/* Streaming: the ring, oldest first; blocks unless O_NONBLOCK. */
+static ssize_t pt_read(struct file *file, char __user *ubuf, size_t len,
+		       loff_t *ppos)
+{
+	return pt_core_read(file->private_data, ubuf, len,
+			    file->f_flags & O_NONBLOCK);
+}
+
+static __poll_t pt_poll(struct file *file, struct poll_table_struct *wait)
+{
+	return pt_core_poll(file->private_data, file, wait);
 }
 
 static const struct file_operations pt_fops = {
@@ -217,6 +237,8 @@ static const struct file_operations pt_fops = {
 	.unlocked_ioctl	= pt_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.mmap		= pt_mmap,
+	.read		= pt_read,
+	.poll		= pt_poll,
 };
 
 static int pt_dev_online(unsigned int cpu)

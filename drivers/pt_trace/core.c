@@ -49,6 +49,7 @@
 #include "pmi.h"
 #include "regs.h"
 #include "rtit_ctl.h"
+#include "stream.h"
 
 static unsigned long long buf_size = 4ULL << 20;
 module_param(buf_size, ullong, 0644);
@@ -91,6 +92,14 @@ static u64 pt_cfg_buffer_size(const struct pt_trace_config *cfg)
 	return cfg->buffer_size ? cfg->buffer_size : buf_size;
 }
 
+/* Streaming needs ToPA (INT and STOP): AUTO means ToPA there. */
+static unsigned int pt_cfg_output(const struct pt_trace_config *cfg)
+{
+	if (cfg->mode == PT_MODE_STREAM && cfg->output == PT_OUTPUT_AUTO)
+		return PT_OUTPUT_TOPA;
+	return cfg->output;
+}
+
 /* ---- The hardware sequence, on the target CPU (IRQs off) ---- */
 
 struct pt_hw_args {
@@ -124,7 +133,13 @@ static void pt_hw_start_ipi(void *info)
 		ret = ret ?: pt_wrmsr(PT_MSR_RTIT_ADDR_B(n), cfg->addr[n].end);
 	}
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, 0);
+	/* Streaming: no stale ToPA PMI bit from an earlier session. */
+	if (cfg->mode == PT_MODE_STREAM)
+		ret = ret ?: pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+				      PT_GLOBAL_STATUS_TOPA_PMI);
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl | PT_CTL_TRACEEN);
+	if (!ret && cfg->mode == PT_MODE_STREAM)
+		pt_stream_started(a->pc, a->ctl | PT_CTL_TRACEEN);
 out:
 	a->ret = ret;
 }
@@ -203,6 +218,11 @@ static void pt_update_ctrl(struct pt_cpu *pc)
 	WRITE_ONCE(c->flags, pc->status_flags);
 	WRITE_ONCE(c->mode, pc->cfg.mode);
 	WRITE_ONCE(c->generation, pc->generation);
+	pt_stream_update_ctrl(pc);
+	/* While streaming, only the traced CPU moves data_head. */
+	if (pc->running && pc->cfg.mode == PT_MODE_STREAM)
+		return;
+	WRITE_ONCE(c->loss_records, READ_ONCE(pc->stream.losses));
 	/* Pairs with the reader's acquire load of data_head. */
 	smp_store_release(&c->data_head, pc->head);
 }
@@ -237,6 +257,22 @@ static int pt_stop_locked(struct pt_cpu *pc)
 
 	if (!pc->running)
 		return 0;
+	if (pc->cfg.mode == PT_MODE_STREAM) {
+		ret = smp_call_function_single(pc->cpu, pt_stream_stop_ipi,
+					       pc, 1);
+		pc->stop_ns = ktime_get_ns() - t0;
+		pc->running = false;
+		pc->status_flags &= ~(PT_STATUS_RUNNING | PT_STATUS_HW_STOPPED |
+				      PT_STATUS_HW_ERROR);
+		pc->rtit_status = pc->stream.rtit_status;
+		pc->head = pc->stream.head;
+		pc->offset = pc->head % pc->buf->size;
+		if (pc->stream.error)
+			pc->status_flags |= PT_STATUS_HW_ERROR;
+		pt_update_ctrl(pc);
+		wake_up_interruptible_all(&pc->stream.wq);
+		return ret;
+	}
 	ret = smp_call_function_single(pc->cpu, pt_hw_stop_ipi, &a, 1);
 	pc->stop_ns = ktime_get_ns() - t0;
 	ret = ret ?: a.ret;
@@ -263,6 +299,7 @@ int pt_core_open(struct pt_cpu *pc)
 	pc->offset = 0;
 	pc->head = 0;
 	pc->rtit_status = 0;
+	pc->started_since_open = false;
 	mutex_unlock(&pc->lock);
 	return 0;
 }
@@ -281,6 +318,8 @@ void pt_core_release(struct pt_cpu *pc)
 	pc->buf = NULL;
 	mutex_unlock(&pc->lock);
 	cpus_read_unlock();
+	/* Nothing may refer to the buffer any more: works, PMIs. */
+	pt_stream_quiesce(pc);
 	pt_buffer_put(buf);
 	clear_bit(PT_CPU_OPEN, &pc->flags);
 }
@@ -330,16 +369,24 @@ static int pt_commit_config(struct pt_cpu *pc, const struct pt_trace_config *cfg
 	/* Tracing the kernel is a privilege, whatever the node's mode. */
 	if ((ctl & PT_CTL_NEEDS_PRIV) && !perfmon_capable())
 		return -EPERM;
-	if (cfg->watermark)
-		return -EINVAL;		/* only meaningful when streaming */
 	size = pt_cfg_buffer_size(cfg);
-	ret = pt_buffer_check_size(size, cfg->output, &pt_caps);
+	if (cfg->mode == PT_MODE_STREAM) {
+		/* INT and STOP need ToPA; the ring needs two regions. */
+		if (!pt_cap(&pt_caps, PT_CAP_TOPA))
+			return -EOPNOTSUPP;
+		if (cfg->output == PT_OUTPUT_SINGLE || size < 2 * PAGE_SIZE ||
+		    cfg->watermark > size)
+			return -EINVAL;
+	} else if (cfg->watermark) {
+		return -EINVAL;		/* only meaningful when streaming */
+	}
+	ret = pt_buffer_check_size(size, pt_cfg_output(cfg), &pt_caps);
 	if (ret)
 		return ret;
 	/* A new size or layout needs a new buffer: not under a mapping. */
 	if (pc->buf && (pc->buf->size != size ||
-			(cfg->output != PT_OUTPUT_AUTO &&
-			 cfg->output != pc->buf->output))) {
+			(pt_cfg_output(cfg) != PT_OUTPUT_AUTO &&
+			 pt_cfg_output(cfg) != pc->buf->output))) {
 		if (atomic_read(&pc->buf->maps))
 			return -EBUSY;
 		pt_buffer_put(pc->buf);
@@ -525,7 +572,7 @@ static int pt_ensure_buffer(struct pt_cpu *pc)
 
 	if (pc->buf)
 		return 0;
-	buf = pt_buffer_alloc(pt_cfg_buffer_size(&pc->cfg), pc->cfg.output,
+	buf = pt_buffer_alloc(pt_cfg_buffer_size(&pc->cfg), pt_cfg_output(&pc->cfg),
 			      cpu_to_node(pc->cpu), &pt_caps);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
@@ -572,10 +619,17 @@ int pt_core_start(struct pt_cpu *pc)
 	ret = pt_ensure_buffer(pc);
 	if (ret)
 		goto out;
-	ret = pt_buffer_ptrs(pc->buf, 0, &a.base, &a.mask);
-	if (ret)
-		goto out;
-	pt_clear_wrap_window(pc->buf);
+	if (pc->cfg.mode == PT_MODE_STREAM) {
+		ret = pt_stream_prepare(pc, &a.base, &a.mask);
+		if (ret)
+			goto out;
+	} else {
+		ret = pt_buffer_layout(pc->buf, false);
+		ret = ret ?: pt_buffer_ptrs(pc->buf, 0, &a.base, &a.mask);
+		if (ret)
+			goto out;
+		pt_clear_wrap_window(pc->buf);
+	}
 	a.ctl = pc->ctl;
 	if (pc->buf->output == PT_OUTPUT_TOPA)
 		a.ctl |= PT_CTL_TOPA;
@@ -593,6 +647,7 @@ int pt_core_start(struct pt_cpu *pc)
 		goto out;
 	pc->hw_ctl = a.ctl | PT_CTL_TRACEEN;
 	pc->running = true;
+	pc->started_since_open = true;
 	pc->starts++;
 	pc->status_flags |= PT_STATUS_RUNNING;
 	pt_update_ctrl(pc);
@@ -623,7 +678,11 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 	cpus_read_lock();
 	mutex_lock(&pc->lock);
 	/* While running, read the live pointers without stopping. */
-	if (pc->running) {
+	if (pc->running && pc->cfg.mode == PT_MODE_STREAM) {
+		pt_stream_kick(pc);
+		pc->head = READ_ONCE(pc->stream.head);
+		pc->offset = pc->head % pc->buf->size;
+	} else if (pc->running) {
 		ret = smp_call_function_single(pc->cpu, pt_hw_peek_ipi, &a, 1);
 		ret = ret ?: a.ret;
 		if (!ret)
@@ -639,6 +698,20 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 	st->offset = pc->offset;
 	st->rtit_status = pc->rtit_status;
 	st->starts = pc->starts;
+	if (pc->cfg.mode == PT_MODE_STREAM && pc->buf) {
+		struct pt_stream *s = &pc->stream;
+
+		st->loss_records = READ_ONCE(s->losses);
+		st->pmis = READ_ONCE(s->pmis);
+		st->stream_bytes = READ_ONCE(s->bytes);
+		st->stops = READ_ONCE(s->stops);
+		st->lost_ns = READ_ONCE(s->lost_ns);
+		st->errors = READ_ONCE(s->errors);
+		if (READ_ONCE(s->stalled))
+			st->flags |= PT_STATUS_HW_STOPPED;
+		if (READ_ONCE(s->error))
+			st->flags |= PT_STATUS_HW_ERROR;
+	}
 	mutex_unlock(&pc->lock);
 	cpus_read_unlock();
 	return ret;
@@ -667,6 +740,45 @@ static int pt_buffers_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pt_buffers);
+
+/* Streaming counters per CPU (the status ioctl summarises them). */
+static int pt_stream_stats_show(struct seq_file *m, void *v)
+{
+	unsigned int cpu;
+
+	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled\n");
+	for_each_possible_cpu(cpu) {
+		struct pt_stream *s = &per_cpu_ptr(&pt_cpus, cpu)->stream;
+
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d\n",
+			   cpu, READ_ONCE(s->pmis), READ_ONCE(s->bytes),
+			   READ_ONCE(s->stops), READ_ONCE(s->losses),
+			   READ_ONCE(s->errors), READ_ONCE(s->pad_bytes),
+			   READ_ONCE(s->lost_ns), READ_ONCE(s->resumes),
+			   READ_ONCE(s->handler_ns),
+			   READ_ONCE(s->handler_max_ns),
+			   READ_ONCE(s->nmis_foreign), READ_ONCE(s->head),
+			   READ_ONCE(s->stalled));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pt_stream_stats);
+
+int pt_core_autostart(struct pt_cpu *pc)
+{
+	struct pt_trace_config cfg;
+	int ret;
+
+	mutex_lock(&pc->lock);
+	cfg = pc->cfg;
+	cfg.mode = PT_MODE_STREAM;
+	ret = pc->running ? 0 : pt_commit_config(pc, &cfg);
+	mutex_unlock(&pc->lock);
+	if (ret)
+		return ret;
+	ret = pt_core_start(pc);
+	return ret == -EBUSY ? 0 : ret;	/* raced with another start */
+}
 
 /* ---- CPU hotplug ---- */
 
@@ -704,12 +816,15 @@ int pt_core_init(void)
 		pc->cpu = cpu;
 		mutex_init(&pc->lock);
 		pt_default_config(&pc->cfg);
+		pt_stream_init(pc);
 	}
 	/* Every faulting MSR access is a driver bug: tests assert 0. */
 	debugfs_create_atomic_t("msr_faults", 0444, pt_debugfs_root,
 				&pt_msr_faults);
 	debugfs_create_file("buffers", 0400, pt_debugfs_root, NULL,
 			    &pt_buffers_fops);
+	debugfs_create_file("stream", 0400, pt_debugfs_root, NULL,
+			    &pt_stream_stats_fops);
 	ret = pt_pmi_init();
 	if (ret)
 		return ret;

@@ -8,15 +8,59 @@
 #ifndef _PT_TRACE_CORE_H
 #define _PT_TRACE_CORE_H
 
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/pt_trace.h>
 
+#include "topa.h"
+
 struct dentry;
+struct file;
+struct poll_table_struct;
 struct pt_buffer;
 
 /* /sys/kernel/debug/pt_trace/, created at load. */
 extern struct dentry *pt_debugfs_root;
+
+/*
+ * Streaming state of one CPU (stream.c).  The fields above 'wq' belong
+ * to the traced CPU: they are changed only there, with IRQs off (the
+ * start/stop/kick IPIs) or in the PMI (NMI).  The only interleaving is
+ * an NMI inside an IPI, which 'handle_nmi' (cleared while an IPI works,
+ * as in perf's pt.c) turns into a deferred 'pmi_pending'.  Other CPUs
+ * only read them (READ_ONCE): counters and flags for status and poll.
+ * Positions are stream bytes since START; readers see them through the
+ * control page (data_head, data_tail, the loss records).
+ */
+struct pt_stream {
+	bool armed;			/* a stream session: bit-55 PMIs are ours */
+	bool handle_nmi;		/* the PMI may service the hardware */
+	bool hw_on;			/* TraceEn set by us */
+	bool stalled;			/* not tracing: a gap is open */
+	bool error;			/* STATUS.Error: stays stopped */
+	bool pmi_pending;		/* a PMI came in while an IPI worked */
+	u32 loss_flags;			/* PT_LOSS_* of the open gap */
+	u64 ctl;			/* RTIT_CTL without TraceEn */
+	u64 wm;				/* watermark, bytes */
+	u64 head;			/* bytes written */
+	u64 start_pos;			/* head at the last hardware start */
+	u64 tail;			/* the reader, as last seen (sane) */
+	struct pt_topa_marks marks;
+	bool marks_set;
+	u64 rtit_status;
+	u64 stall_pos, stall_ns, stall_tsc;
+	/* Counters. */
+	u64 pmis, nmis_foreign, bytes, stops, losses, errors, pad_bytes;
+	u64 lost_ns, handler_ns, handler_max_ns, resumes;
+	/* Process context. */
+	struct mutex read_lock;		/* one read(2) at a time */
+	wait_queue_head_t wq;		/* readers, poll */
+	struct irq_work wake_work;	/* NMI -> wake-up */
+	struct delayed_work kick_work;	/* resume when space is freed */
+};
 
 /*
  * One per possible CPU.  'lock' serialises every configuration change,
@@ -41,6 +85,8 @@ struct pt_cpu {
 	u64 starts;
 	u64 generation;
 	u64 start_ns, stop_ns;		/* duration of the last IPI */
+	bool started_since_open;
+	struct pt_stream stream;
 };
 
 #define PT_CPU_OPEN	0		/* bit in pt_cpu.flags */
@@ -63,6 +109,14 @@ int pt_core_set_bufsize(struct pt_cpu *pc, u64 size);
 int pt_core_start(struct pt_cpu *pc);
 int pt_core_stop(struct pt_cpu *pc);
 int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st);
+/* read(2) on a fresh open: switch to streaming and start. */
+int pt_core_autostart(struct pt_cpu *pc);
+
+/* Streaming (stream.c). */
+ssize_t pt_core_read(struct pt_cpu *pc, char __user *ubuf, size_t len,
+		     bool nonblock);
+__poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
+		      struct poll_table_struct *wait);
 
 /* The buffer to map, allocated if needed; a reference for the caller. */
 struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc);

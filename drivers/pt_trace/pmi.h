@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The ToPA PMI (streaming capture, next step): an NMI_LOCAL handler that
- * decides from the per-CPU core state whether an NMI is its own, stops,
- * accounts, re-arms the ToPA markers and restarts.  The core calls
- * pt_pmi_init()/pt_pmi_exit() around its own life; until streaming lands
- * the flight recorder asks for no PMI (no INT in any ToPA entry) and
- * these do nothing.
+ * The ToPA PMI handler on the NMI_LOCAL chain (pmi.c); registered for
+ * the module's whole life by the core.
  */
 #ifndef _PT_TRACE_PMI_H
 #define _PT_TRACE_PMI_H

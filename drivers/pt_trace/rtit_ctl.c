@@ -100,7 +100,12 @@ int pt_rtit_ctl_compose(const struct pt_trace_config *cfg,
 	case PT_MODE_FLIGHT:
 		break;
 	case PT_MODE_STREAM:
-		return -EOPNOTSUPP;	/* not implemented yet */
+		/* INT and STOP are ToPA entry bits: no ToPA, no streaming. */
+		if (!pt_cap(caps, PT_CAP_TOPA))
+			return -EOPNOTSUPP;
+		if (cfg->output == PT_OUTPUT_SINGLE)
+			return -EINVAL;
+		break;
 	default:
 		return -EINVAL;
 	}

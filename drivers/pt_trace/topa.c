@@ -23,8 +23,8 @@
 
 unsigned int pt_topa_nr_tables(unsigned int nr_chunks, bool single_entry)
 {
-	if (single_entry)
-		return nr_chunks == 1 ? 1 : 0;
+	if (single_entry)	/* one entry, re-pointed in streaming */
+		return nr_chunks ? 1 : 0;
 	return DIV_ROUND_UP(nr_chunks, PT_TOPA_DATA_ENTRIES);
 }
 
@@ -57,6 +57,12 @@ int pt_topa_build(const struct pt_topa *t)
 		memset(t->tables[tbl], 0, PT_TOPA_TABLE_BYTES);
 	}
 
+	if (t->single_entry) {
+		t->tables[0][0] = pt_topa_region(&t->chunks[0]);
+		t->tables[0][1] = (t->table_phys[0] & PT_TOPA_BASE_MASK) |
+				  PT_TOPA_END;
+		return 0;
+	}
 	for (i = 0; i < t->nr_chunks; i++) {
 		tbl = i / PT_TOPA_DATA_ENTRIES;
 		idx = i % PT_TOPA_DATA_ENTRIES;
@@ -88,6 +94,19 @@ u64 pt_topa_ptrs_to_offset(const struct pt_topa *t, u64 output_base,
 	u64 off = mask_ptrs >> PT_MASK_OUTPUT_OFFSET_SHIFT;
 	unsigned int tbl, chunk;
 
+	if (t->single_entry) {
+		/* The one entry names the region: find it by address. */
+		u64 e = t->tables[0][0] & PT_TOPA_BASE_MASK;
+
+		for (chunk = 0; chunk < t->nr_chunks; chunk++)
+			if (t->chunks[chunk].phys == e)
+				break;
+		if (chunk == t->nr_chunks)
+			return 0;
+		if (off >= BIT_ULL(t->chunks[chunk].shift))
+			return t->chunk_off[chunk + 1] % pt_topa_size(t);
+		return t->chunk_off[chunk] + off;
+	}
 	for (tbl = 0; tbl < t->nr_tables; tbl++)
 		if (t->table_phys[tbl] == (output_base & PT_TOPA_BASE_MASK))
 			break;
@@ -108,14 +127,11 @@ u64 pt_topa_ptrs_to_offset(const struct pt_topa *t, u64 output_base,
 	return t->chunk_off[chunk] + off;
 }
 
-int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
-			   u64 *output_base, u64 *mask_ptrs)
+/* The region holding @offset (< size). */
+static unsigned int pt_topa_region_of(const struct pt_topa *t, u64 offset)
 {
 	unsigned int lo = 0, hi = t->nr_chunks;
 
-	if (offset >= pt_topa_size(t))
-		return -EINVAL;
-	/* Binary search for the chunk holding @offset. */
 	while (hi - lo > 1) {
 		unsigned int mid = (lo + hi) / 2;
 
@@ -124,13 +140,109 @@ int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
 		else
 			hi = mid;
 	}
-	*output_base = t->table_phys[lo / PT_TOPA_DATA_ENTRIES];
+	return lo;
+}
+
+/*
+ * Single-entry ToPA: the pointers always name entry 0, which the caller
+ * (pt_topa_apply_marks) has pointed at the region holding @offset.
+ */
+int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
+			   u64 *output_base, u64 *mask_ptrs)
+{
+	unsigned int lo, idx;
+
+	if (offset >= pt_topa_size(t))
+		return -EINVAL;
+	lo = pt_topa_region_of(t, offset);
+	idx = t->single_entry ? 0 : lo % PT_TOPA_DATA_ENTRIES;
+	*output_base = t->table_phys[t->single_entry ? 0 :
+				     lo / PT_TOPA_DATA_ENTRIES];
 	*mask_ptrs = PT_MASK_LOWER |
-		     ((u64)(lo % PT_TOPA_DATA_ENTRIES) <<
-		      PT_MASK_TABLE_OFFSET_SHIFT) |
+		     ((u64)idx << PT_MASK_TABLE_OFFSET_SHIFT) |
 		     ((offset - t->chunk_off[lo]) <<
 		      PT_MASK_OUTPUT_OFFSET_SHIFT);
 	return 0;
+}
+
+u64 pt_topa_region_left(const struct pt_topa *t, u64 offset)
+{
+	offset %= pt_topa_size(t);
+	return t->chunk_off[pt_topa_region_of(t, offset) + 1] - offset;
+}
+
+/* Bytes from @off forward to the end of region @r, in (0, size]. */
+static u64 pt_topa_dist_to_end(const struct pt_topa *t, u64 off,
+			       unsigned int r)
+{
+	u64 size = pt_topa_size(t);
+
+	return (t->chunk_off[r + 1] + size - off - 1) % size + 1;
+}
+
+int pt_topa_stream_marks(const struct pt_topa *t, u64 head, u64 tail, u64 wm,
+			 struct pt_topa_marks *m)
+{
+	u64 size = pt_topa_size(t), off = head % size;
+	u64 unread = head - tail, free, dist, want;
+	unsigned int n = t->nr_chunks, rh, rt;
+
+	if (tail > head || unread > size || !n)
+		return -EINVAL;
+	free = size - unread;
+	rh = pt_topa_region_of(t, off);
+	/* It cannot stop in the middle of a region. */
+	if (free < t->chunk_off[rh + 1] - off)
+		return -ENOSPC;
+	if (t->single_entry) {
+		m->stop = rh;
+		m->intr = rh;
+		m->stop_end = head + t->chunk_off[rh + 1] - off;
+		/* Its PMI may come early: due once inside the margin. */
+		m->int_end = max(head + 1, m->stop_end -
+				 min_t(u64, PT_TOPA_PMI_MARGIN,
+				       m->stop_end - head));
+		return 0;
+	}
+	if (n < 2)
+		return -EINVAL;
+	rt = unread ? pt_topa_region_of(t, tail % size) : rh;
+	m->stop = (rt + n - 1) % n;
+	dist = pt_topa_dist_to_end(t, off, m->stop);
+	if (dist > free)
+		return -ENOSPC;	/* cannot happen; never overrun */
+	m->stop_end = head + dist;
+	want = max(tail + wm, head + 1) - head;
+	if (want >= dist) {
+		m->intr = m->stop;
+		m->int_end = m->stop_end;
+		return 0;
+	}
+	m->intr = pt_topa_region_of(t, (head + want - 1) % size);
+	m->int_end = head + pt_topa_dist_to_end(t, off, m->intr);
+	return 0;
+}
+
+static u64 *pt_topa_entry(const struct pt_topa *t, unsigned int r)
+{
+	return &t->tables[r / PT_TOPA_DATA_ENTRIES][r % PT_TOPA_DATA_ENTRIES];
+}
+
+void pt_topa_apply_marks(const struct pt_topa *t,
+			 const struct pt_topa_marks *old,
+			 const struct pt_topa_marks *new)
+{
+	if (t->single_entry) {
+		t->tables[0][0] = pt_topa_region(&t->chunks[new->stop]) |
+				  PT_TOPA_INT | PT_TOPA_STOP;
+		return;
+	}
+	if (old) {
+		*pt_topa_entry(t, old->stop) &= ~(PT_TOPA_INT | PT_TOPA_STOP);
+		*pt_topa_entry(t, old->intr) &= ~PT_TOPA_INT;
+	}
+	*pt_topa_entry(t, new->intr) |= PT_TOPA_INT;
+	*pt_topa_entry(t, new->stop) |= PT_TOPA_INT | PT_TOPA_STOP;
 }
 
 /*

@@ -28,13 +28,18 @@ struct pt_topa_chunk {
 };
 
 struct pt_topa {
-	bool single_entry;	/* one region + END: CPUs without multi-entry */
+	/*
+	 * One region + END: CPUs without multi-entry ToPA.  The buffer is one
+	 * chunk; in streaming it is split into several regions and the one
+	 * entry points at the region being written.
+	 */
+	bool single_entry;
 	unsigned int nr_tables;
 	u64 **tables;		/* PT_TOPA_ENTRIES entries each */
 	const u64 *table_phys;
 	unsigned int nr_chunks;
-	const struct pt_topa_chunk *chunks;
-	const u64 *chunk_off;	/* linear offset of each chunk, nr_chunks+1 */
+	const struct pt_topa_chunk *chunks;	/* the ToPA regions */
+	const u64 *chunk_off;	/* linear offset of each region, nr_chunks+1 */
 };
 
 /* How many tables @nr_chunks regions need. */
@@ -55,6 +60,39 @@ u64 pt_topa_ptrs_to_offset(const struct pt_topa *t, u64 output_base,
 /* The register values that make the hardware write next at @offset. */
 int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
 			   u64 *output_base, u64 *mask_ptrs);
+
+/*
+ * Streaming (a ring the hardware must never overrun).  Markers for one
+ * run of the hardware from @head, with the reader at @tail (absolute
+ * stream positions, tail <= head <= tail + size):
+ *  - STOP (+INT) on the region before the region holding the oldest
+ *    unread byte (with nothing unread: before the head's region), so the
+ *    hardware stops instead of overwriting anything unread;
+ *  - INT on the region that completes the watermark (tail + @wm bytes,
+ *    at least one byte past head), never past the STOP region.
+ * The hardware may only be started when the free space reaches at least
+ * to the end of the head's region: it cannot stop in the middle of one.
+ * Single-entry ToPA has one entry: it is re-pointed to the head's region,
+ * with INT and STOP, and its PMI may come PT_TOPA_PMI_MARGIN bytes early.
+ */
+#define PT_TOPA_PMI_MARGIN	512
+
+struct pt_topa_marks {
+	unsigned int stop;	/* region index with STOP (and INT) */
+	unsigned int intr;	/* region index with INT */
+	u64 stop_end;		/* absolute position where the hardware stops */
+	u64 int_end;		/* absolute position at which INT is due */
+};
+
+/* -ENOSPC when the hardware cannot run (free space ends inside the head's region). */
+int pt_topa_stream_marks(const struct pt_topa *t, u64 head, u64 tail, u64 wm,
+			 struct pt_topa_marks *m);
+/* Move the INT/STOP bits from @old (NULL: none set) to @new. */
+void pt_topa_apply_marks(const struct pt_topa *t,
+			 const struct pt_topa_marks *old,
+			 const struct pt_topa_marks *new);
+/* Bytes from @offset to the end of its region. */
+u64 pt_topa_region_left(const struct pt_topa *t, u64 offset);
 
 /* Single-range output: OUTPUT_MASK_PTRS for a 2^n-byte buffer. */
 u64 pt_single_mask_ptrs(u64 size, u64 offset);

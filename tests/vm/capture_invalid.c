@@ -59,7 +59,11 @@ static void check_config(void)
 	c = base(); c.reserved[2] = 1;		EXPECT(set(c), EINVAL);
 	c = base(); c.output = 7;		EXPECT(set(c), EINVAL);
 	c = base(); c.mode = 9;			EXPECT(set(c), EINVAL);
-	c = base(); c.mode = PT_MODE_STREAM;	EXPECT(set(c), EOPNOTSUPP);
+	c = base(); c.mode = PT_MODE_STREAM; c.output = PT_OUTPUT_SINGLE;
+	if (caps.flags & PT_CAP_SINGLE_RANGE)
+		EXPECT(set(c), EINVAL);	/* no INT/STOP without ToPA */
+	c = base(); c.mode = PT_MODE_STREAM; c.buffer_size = 8192;
+	c.watermark = 8193;			EXPECT(set(c), EINVAL);
 	c = base(); c.watermark = 4096;		EXPECT(set(c), EINVAL);
 	c = base(); c.size = 8;			EXPECT(set(c), EINVAL);
 	c = base(); c.buffer_size = 100;	EXPECT(set(c), EINVAL);

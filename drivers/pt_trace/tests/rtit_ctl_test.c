@@ -100,7 +100,9 @@ static void rtit_invalid_skl(struct kunit *test)
 	c = base_cfg(); c.addr[3].start = 0x1000;	/* range absent */
 	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EOPNOTSUPP);
 	c = base_cfg(); c.mode = PT_MODE_STREAM;
-	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), 0);
+	c.output = PT_OUTPUT_SINGLE;	/* no INT/STOP in single range */
+	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EINVAL);
 	c = base_cfg(); c.output = 3;
 	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EINVAL);
 	c = base_cfg(); c.reserved[3] = 1;

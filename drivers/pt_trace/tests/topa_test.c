@@ -54,7 +54,9 @@ static void topa_nr_tables(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(511, false), 1U);
 	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(512, false), 2U);
 	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(1, true), 1U);
-	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(2, true), 0U);
+	/* Single entry: one table whatever the (streaming) regions. */
+	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(2, true), 1U);
+	KUNIT_EXPECT_EQ(test, pt_topa_nr_tables(0, true), 0U);
 }
 
 static void topa_one_table(struct kunit *test)
@@ -123,8 +125,106 @@ static void topa_single_entry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->tables[0][0],
 			f->chunks[0].phys | (8ULL << PT_TOPA_SIZE_SHIFT));
 	KUNIT_EXPECT_EQ(test, f->tables[0][1], f->table_phys[0] | PT_TOPA_END);
+	/* Streaming splits the one chunk: entry 0 names region 0. */
 	fixture(test, f, 2, NULL, true);
-	KUNIT_EXPECT_EQ(test, pt_topa_build(&f->t), -EINVAL);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	KUNIT_EXPECT_EQ(test, f->tables[0][0], f->chunks[0].phys);
+	KUNIT_EXPECT_EQ(test, f->tables[0][1], f->table_phys[0] | PT_TOPA_END);
+}
+
+/* Eight 4 KiB regions, multi-entry: where INT and STOP go. */
+static void topa_stream_marks(struct kunit *test)
+{
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct pt_topa_marks m, m2;
+	u64 base, mask;
+
+	fixture(test, f, 8, NULL, false);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+
+	/* Empty ring at 0: the whole ring, STOP before region 0. */
+	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 0, 0, 8192, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.stop, 7U);
+	KUNIT_EXPECT_EQ(test, m.stop_end, 32768ULL);
+	KUNIT_EXPECT_EQ(test, m.intr, 1U);
+	KUNIT_EXPECT_EQ(test, m.int_end, 8192ULL);
+
+	/* Reader in region 2, head in region 5 of the next lap. */
+	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 32768 + 5 * 4096 + 10,
+						   32768 + 2 * 4096 + 7, 4096,
+						   &m2), 0);
+	KUNIT_EXPECT_EQ(test, m2.stop, 1U);
+	KUNIT_EXPECT_EQ(test, m2.stop_end, 2 * 32768ULL + 2 * 4096);
+	/* The watermark is already behind: INT on the head's region. */
+	KUNIT_EXPECT_EQ(test, m2.intr, 5U);
+	KUNIT_EXPECT_EQ(test, m2.int_end, 32768ULL + 6 * 4096);
+
+	pt_topa_apply_marks(&f->t, NULL, &m);
+	pt_topa_apply_marks(&f->t, &m, &m2);
+	KUNIT_EXPECT_EQ(test, f->tables[0][7] & (PT_TOPA_INT | PT_TOPA_STOP),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, f->tables[0][1] & (PT_TOPA_INT | PT_TOPA_STOP),
+			PT_TOPA_INT | PT_TOPA_STOP);
+	KUNIT_EXPECT_EQ(test, f->tables[0][5] & (PT_TOPA_INT | PT_TOPA_STOP),
+			PT_TOPA_INT);
+
+	/* Reader at a region start: the region before it may fill up. */
+	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 3 * 4096 + 1,
+						   4096, 100000, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.stop, 0U);
+	KUNIT_EXPECT_EQ(test, m.stop_end, 32768ULL + 4096);
+	KUNIT_EXPECT_EQ(test, m.intr, 0U);
+
+	/* Unread data ahead of the head in its own region: no room. */
+	KUNIT_EXPECT_EQ(test, pt_topa_stream_marks(&f->t, 32768 + 100, 200,
+						   0, &m), -ENOSPC);
+	/* Full ring. */
+	KUNIT_EXPECT_EQ(test, pt_topa_stream_marks(&f->t, 32768, 0, 0, &m),
+			-ENOSPC);
+	/* Head and tail in one region, tail behind: all the rest. */
+	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 4096 + 300,
+						   4096 + 100, 0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.stop, 0U);
+	KUNIT_EXPECT_EQ(test, m.stop_end, 32768ULL + 4096);
+	/* Bad positions. */
+	KUNIT_EXPECT_EQ(test, pt_topa_stream_marks(&f->t, 10, 11, 0, &m),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pt_topa_stream_marks(&f->t, 40000, 10, 0, &m),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pt_topa_region_left(&f->t, 4096 + 300),
+			4096ULL - 300);
+	KUNIT_ASSERT_EQ(test, pt_topa_offset_to_ptrs(&f->t, 5 * 4096 + 8,
+						     &base, &mask), 0);
+	KUNIT_EXPECT_EQ(test, mask, (8ULL << 32) | (5ULL << 7) | 0x7f);
+}
+
+/* Single-entry: the one entry follows the head with INT|STOP. */
+static void topa_stream_single(struct kunit *test)
+{
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct pt_topa_marks m;
+	u64 base, mask;
+
+	fixture(test, f, 4, NULL, true);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 2 * 4096 + 16, 4096,
+						   0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.stop, 2U);
+	KUNIT_EXPECT_EQ(test, m.stop_end, 3 * 4096ULL);
+	KUNIT_EXPECT_EQ(test, m.int_end, 3 * 4096ULL - PT_TOPA_PMI_MARGIN);
+	pt_topa_apply_marks(&f->t, NULL, &m);
+	KUNIT_EXPECT_EQ(test, f->tables[0][0],
+			f->chunks[2].phys | PT_TOPA_INT | PT_TOPA_STOP);
+	KUNIT_ASSERT_EQ(test, pt_topa_offset_to_ptrs(&f->t, 2 * 4096 + 16,
+						     &base, &mask), 0);
+	KUNIT_EXPECT_EQ(test, base, f->table_phys[0]);
+	KUNIT_EXPECT_EQ(test, mask, (16ULL << 32) | 0x7f);
+	KUNIT_EXPECT_EQ(test, pt_topa_ptrs_to_offset(&f->t, base,
+						     (4096ULL << 32) | 0x7f),
+			3 * 4096ULL);
+	/* The next region still holds unread data. */
+	KUNIT_EXPECT_EQ(test, pt_topa_stream_marks(&f->t, 4 * 4096 + 16,
+						   100, 0, &m), -ENOSPC);
 }
 
 static void topa_misaligned(struct kunit *test)
@@ -154,6 +254,8 @@ static struct kunit_case topa_cases[] = {
 	KUNIT_CASE(topa_single_entry),
 	KUNIT_CASE(topa_misaligned),
 	KUNIT_CASE(topa_single_range),
+	KUNIT_CASE(topa_stream_marks),
+	KUNIT_CASE(topa_stream_single),
 	{}
 };
 

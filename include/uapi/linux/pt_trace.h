@@ -193,7 +193,7 @@ struct pt_trace_status {
 	__u64 head;			/* bytes produced since start */
 	__u64 offset;			/* head % buffer_size: next write */
 	__u64 rtit_status;		/* IA32_RTIT_STATUS at last stop */
-	__u64 lost_bytes;		/* stream: bytes the hardware dropped */
+	__u64 lost_bytes;		/* stream: 0, uncounted (see loss records) */
 	__u64 loss_records;		/* stream: gaps recorded */
 	__u64 pmis;			/* PMIs handled on this CPU */
 	__u64 starts;			/* successful starts */

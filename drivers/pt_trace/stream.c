@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Streaming capture: the buffer is a ring; the hardware (through the PMI)
+ * advances data_head, the reader advances data_tail (read(2), or a store
+ * in the control page).  The ToPA markers (topa.c) put STOP on the region
+ * before unread data, so the hardware stops rather than overwrite it, and
+ * INT where the reader wants to be woken.
+ *
+ * The service routine (pt_stream_service) runs on the traced CPU only,
+ * with IRQs off (start/stop/kick IPIs) or in the PMI (NMI):
+ *   TraceEn off (flushes), wmb(), read STATUS and the output pointers,
+ *   advance head by what was written (never past the STOP position),
+ *   note Stopped/Error, pad a single-entry region inside the early-PMI
+ *   margin, read the reader's tail, place the markers again and restart
+ *   at head, or stay stopped (a gap) when there is no room.
+ * It takes no lock: every field it touches belongs to this CPU, and the
+ * only interleaving, an NMI inside an IPI, is excluded by handle_nmi.
+ *
+ * Gaps.  When the hardware stops (STATUS.Stopped) or cannot be restarted
+ * for lack of room, a gap opens at the current head; when tracing
+ * resumes it is closed as a loss record (position, CLOCK_MONOTONIC and
+ * TSC span) in the control page.  The hardware does not count the bytes
+ * it could not write, so none are invented.  A gap resumes with
+ * RTIT_STATUS = 0, so the next data starts with a PSB+.
+ */
+#include <linux/debugfs.h>
+#include <linux/errno.h>
+#include <linux/irq_work.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <asm/msr.h>
+#include <asm/nmi.h>
+
+#include "buffer.h"
+#include "core.h"
+#include "hw.h"
+#include "regs.h"
+#include "stream.h"
+
+static u64 pt_now_ns(void)
+{
+	return ktime_get_mono_fast_ns();	/* NMI-safe */
+}
+
+u64 pt_stream_watermark(const struct pt_cpu *pc)
+{
+	return pc->cfg.watermark ? pc->cfg.watermark : pc->buf->size / 2;
+}
+
+static unsigned int pt_loss_slots(void)
+{
+	return (PAGE_SIZE - PT_STREAM_LOSS_OFFSET) /
+	       sizeof(struct pt_trace_loss);
+}
+
+static struct pt_trace_loss *pt_loss_slot(struct pt_buffer *buf, u64 n)
+{
+	return (struct pt_trace_loss *)((u8 *)buf->ctrl +
+					PT_STREAM_LOSS_OFFSET) +
+	       n % pt_loss_slots();
+}
+
+/* The reader's position, made sane: within [head - size, head], never back. */
+static u64 pt_stream_tail(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 t = READ_ONCE(pc->buf->ctrl->data_tail);
+
+	/* Pairs with the reader's release store of data_tail. */
+	smp_mb();
+	if (t > s->head)
+		t = s->head;
+	if (t < s->tail)
+		t = s->tail;
+	s->tail = t;
+	return t;
+}
+
+static void pt_gap_open(struct pt_stream *s, u32 why)
+{
+	if (!s->stalled) {
+		s->stalled = true;
+		s->stall_pos = s->head;
+		s->stall_ns = pt_now_ns();
+		s->stall_tsc = rdtsc();
+		s->loss_flags = 0;
+	}
+	s->loss_flags |= why;
+}
+
+static void pt_gap_close(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_trace_mmap_page *c = pc->buf->ctrl;
+	struct pt_trace_loss *l;
+	u64 n = s->losses;
+
+	if (!s->stalled)
+		return;
+	l = pt_loss_slot(pc->buf, n);
+	l->pos = s->stall_pos;
+	l->bytes = 0;
+	l->start_ns = s->stall_ns;
+	l->end_ns = pt_now_ns();
+	l->start_tsc = s->stall_tsc;
+	l->end_tsc = rdtsc();
+	l->flags = s->loss_flags;
+	l->seq = (u32)n;
+	l->reserved = 0;
+	s->lost_ns += l->end_ns - l->start_ns;
+	s->stalled = false;
+	WRITE_ONCE(s->losses, n + 1);
+	/* The record before the count (readers acquire loss_records). */
+	smp_store_release(&c->loss_records, n + 1);
+}
+
+static void pt_stream_publish(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_trace_mmap_page *c = pc->buf->ctrl;
+
+	WRITE_ONCE(c->pmis, s->pmis);
+	WRITE_ONCE(c->stops, s->stops);
+	/* The data is visible (wmb() after the stop): then the head. */
+	smp_store_release(&c->data_head, s->head);
+}
+
+/* Zero (PAD) the rest of a single-entry region inside the PMI margin. */
+static void pt_stream_pad(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	u64 left = pt_topa_region_left(&buf->topa, s->head);
+	u64 off;
+
+	if (left > PT_TOPA_PMI_MARGIN)
+		return;
+	for (off = s->head; off < s->head + left; ) {
+		u64 o = off % buf->size;
+		u64 n = min_t(u64, s->head + left - off,
+			      PAGE_SIZE - offset_in_page(o));
+
+		memset((void *)pt_buffer_ptr(buf, o), 0, n);
+		off += n;
+	}
+	s->pad_bytes += left;
+	s->head += left;
+}
+
+/* Stop the hardware and account what it wrote. */
+static void pt_stream_halt(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	u64 st = 0, base = 0, mask = 0, off, n, room;
+	int ret;
+
+	if (!s->hw_on)
+		return;
+	ret = pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl);
+	/* The disabling WRMSR flushed the packets; make them visible. */
+	wmb();
+	s->hw_on = false;
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_STATUS, &st);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &mask);
+	if (ret) {
+		st = PT_STATUS_ERROR;	/* an MSR fault: a driver bug */
+		n = 0;
+	} else {
+		off = pt_buffer_offset(buf, base, mask);
+		n = (off + buf->size - s->start_pos % buf->size) % buf->size;
+		room = s->marks.stop_end - s->start_pos;
+		if (!n && (st & PT_STATUS_STOPPED))
+			n = room;
+		n = min(n, room);
+	}
+	s->rtit_status = st;
+	s->head = s->start_pos + n;
+	s->bytes += n;
+	if (st & PT_STATUS_ERROR) {
+		s->errors++;
+		s->error = true;
+		pt_gap_open(s, PT_LOSS_HW_ERROR);
+	} else if (st & PT_STATUS_STOPPED) {
+		s->stops++;
+		pt_gap_open(s, PT_LOSS_HW_STOP);
+	}
+	if (buf->topa.single_entry && !s->error)
+		pt_stream_pad(pc);
+}
+
+/* Restart at head if the reader left room; else keep the gap open. */
+static void pt_stream_restart(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	struct pt_topa_marks m;
+	u64 base, mask, status;
+	bool gap = s->stalled;
+	int ret;
+
+	if (s->error)
+		return;
+	ret = pt_topa_stream_marks(&buf->topa, s->head, pt_stream_tail(pc),
+				   s->wm, &m);
+	if (ret) {
+		pt_gap_open(s, PT_LOSS_NO_SPACE);
+		return;
+	}
+	pt_topa_apply_marks(&buf->topa, s->marks_set ? &s->marks : NULL, &m);
+	s->marks = m;
+	s->marks_set = true;
+	ret = pt_buffer_ptrs(buf, s->head % buf->size, &base, &mask);
+	/* After a gap, PacketByteCnt = 0: the next data starts with PSB+. */
+	status = gap ? 0 : s->rtit_status & PT_STATUS_BYTECNT_MASK;
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, base);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, mask);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, status);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl | PT_CTL_TRACEEN);
+	if (ret) {
+		s->errors++;
+		s->error = true;
+		pt_gap_open(s, PT_LOSS_HW_ERROR);
+		return;
+	}
+	s->start_pos = s->head;
+	s->hw_on = true;
+	if (gap) {
+		s->resumes++;
+		pt_gap_close(pc);
+	}
+}
+
+/* Wake readers; from NMI through irq_work. */
+static void pt_stream_wake(struct pt_cpu *pc)
+{
+	if (in_nmi())
+		irq_work_queue(&pc->stream.wake_work);
+	else
+		wake_up_interruptible(&pc->stream.wq);
+}
+
+static void pt_stream_service(struct pt_cpu *pc, bool restart)
+{
+	pt_stream_halt(pc);
+	if (restart)
+		pt_stream_restart(pc);
+	pt_stream_publish(pc);
+}
+
+/* IPI helpers: handle_nmi off while working, pending PMIs redone. */
+static void pt_stream_ipi_service(struct pt_cpu *pc, bool restart)
+{
+	struct pt_stream *s = &pc->stream;
+
+	do {
+		WRITE_ONCE(s->handle_nmi, false);
+		barrier();
+		WRITE_ONCE(s->pmi_pending, false);
+		pt_stream_service(pc, restart);
+		barrier();
+		WRITE_ONCE(s->handle_nmi, s->hw_on);
+		barrier();
+	} while (READ_ONCE(s->pmi_pending) && restart);
+}
+
+int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	struct pt_trace_mmap_page *c = buf->ctrl;
+	int ret;
+
+	ret = pt_buffer_layout(buf, true);
+	if (ret)
+		return ret;
+	s->head = 0;
+	s->tail = 0;
+	s->start_pos = 0;
+	s->wm = pt_stream_watermark(pc);
+	s->stalled = false;
+	s->error = false;
+	s->hw_on = false;
+	s->marks_set = false;
+	s->rtit_status = 0;
+	s->pmi_pending = false;
+	s->pmis = 0;
+	s->nmis_foreign = 0;
+	s->bytes = 0;
+	s->stops = 0;
+	s->losses = 0;
+	s->errors = 0;
+	s->pad_bytes = 0;
+	s->lost_ns = 0;
+	s->handler_ns = 0;
+	s->handler_max_ns = 0;
+	s->resumes = 0;
+	WRITE_ONCE(c->data_tail, 0);
+	WRITE_ONCE(c->data_head, 0);
+	WRITE_ONCE(c->loss_records, 0);
+	memset((u8 *)c + PT_STREAM_LOSS_OFFSET, 0,
+	       PAGE_SIZE - PT_STREAM_LOSS_OFFSET);
+	ret = pt_topa_stream_marks(&buf->topa, 0, 0, s->wm, &s->marks);
+	if (ret)
+		return ret;
+	pt_topa_apply_marks(&buf->topa, NULL, &s->marks);
+	s->marks_set = true;
+	/* From here the CPU may take PMIs for this session. */
+	WRITE_ONCE(s->armed, true);
+	return pt_buffer_ptrs(buf, 0, base, mask);
+}
+
+void pt_stream_started(struct pt_cpu *pc, u64 ctl)
+{
+	struct pt_stream *s = &pc->stream;
+
+	s->ctl = ctl & ~PT_CTL_TRACEEN;
+	s->hw_on = true;
+	barrier();
+	WRITE_ONCE(s->handle_nmi, true);
+	/* Whatever masked LVTPC before us, the next PMI must get through. */
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+}
+
+void pt_stream_stop_ipi(void *info)
+{
+	struct pt_cpu *pc = info;
+	struct pt_stream *s = &pc->stream;
+
+	WRITE_ONCE(s->handle_nmi, false);
+	barrier();
+	pt_stream_halt(pc);
+	/* A gap still open at the end of the trace is a loss too. */
+	pt_gap_close(pc);
+	pt_stream_publish(pc);
+}
+
+static void pt_stream_kick_ipi(void *info)
+{
+	struct pt_cpu *pc = info;
+	struct pt_stream *s = &pc->stream;
+
+	if (s->stalled && !s->error)
+		pt_stream_ipi_service(pc, true);
+}
+
+/* Is there room for the hardware again?  (Any CPU; a hint.) */
+static bool pt_stream_room(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_topa_marks m;
+	u64 head = READ_ONCE(s->head);
+	u64 tail = READ_ONCE(pc->buf->ctrl->data_tail);
+
+	if (tail > head || head - tail > pc->buf->size)
+		return true;	/* nonsense: let the CPU decide */
+	return !pt_topa_stream_marks(&pc->buf->topa, head, tail, 0, &m);
+}
+
+void pt_stream_kick(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	lockdep_assert_held(&pc->lock);
+	if (!pc->running || pc->cfg.mode != PT_MODE_STREAM ||
+	    !READ_ONCE(s->stalled) || READ_ONCE(s->error) ||
+	    !pt_stream_room(pc))
+		return;
+	smp_call_function_single(pc->cpu, pt_stream_kick_ipi, pc, 1);
+}
+
+static void pt_stream_kick_fn(struct work_struct *w)
+{
+	struct pt_cpu *pc = container_of(to_delayed_work(w), struct pt_cpu,
+					 stream.kick_work);
+	bool again;
+
+	mutex_lock(&pc->lock);
+	pt_stream_kick(pc);
+	/* A reader that only stores data_tail gets no other call. */
+	again = pc->running && READ_ONCE(pc->stream.stalled) &&
+		!READ_ONCE(pc->stream.error);
+	if (again)
+		schedule_delayed_work(&pc->stream.kick_work, 1);
+	mutex_unlock(&pc->lock);
+}
+
+static void pt_stream_wake_fn(struct irq_work *w)
+{
+	struct pt_cpu *pc = container_of(w, struct pt_cpu, stream.wake_work);
+
+	wake_up_interruptible(&pc->stream.wq);
+	if (READ_ONCE(pc->stream.stalled))
+		schedule_delayed_work(&pc->stream.kick_work, 1);
+}
+
+void pt_stream_quiesce(struct pt_cpu *pc)
+{
+	WRITE_ONCE(pc->stream.armed, false);
+	irq_work_sync(&pc->stream.wake_work);
+	cancel_delayed_work_sync(&pc->stream.kick_work);
+	wake_up_interruptible_all(&pc->stream.wq);
+}
+
+void pt_stream_init(struct pt_cpu *pc)
+{
+	mutex_init(&pc->stream.read_lock);
+	init_waitqueue_head(&pc->stream.wq);
+	init_irq_work(&pc->stream.wake_work, pt_stream_wake_fn);
+	INIT_DELAYED_WORK(&pc->stream.kick_work, pt_stream_kick_fn);
+}
+
+void pt_stream_update_ctrl(struct pt_cpu *pc)
+{
+	struct pt_trace_mmap_page *c = pc->buf->ctrl;
+
+	WRITE_ONCE(c->loss_offset, PT_STREAM_LOSS_OFFSET);
+	WRITE_ONCE(c->loss_slots, pt_loss_slots());
+	if (pc->cfg.mode == PT_MODE_STREAM)
+		WRITE_ONCE(c->watermark, (u32)min_t(u64, U32_MAX,
+						    pt_stream_watermark(pc)));
+}
+
+/* ---- The PMI ---- */
+
+/* Has the hardware reached the INT position (or stopped)?  Live read. */
+static bool pt_stream_int_due(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	u64 st, base, mask, off, n;
+
+	if (pt_rdmsr(PT_MSR_RTIT_STATUS, &st) ||
+	    pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base) ||
+	    pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &mask))
+		return false;
+	if (st & (PT_STATUS_STOPPED | PT_STATUS_ERROR))
+		return true;
+	off = pt_buffer_offset(buf, base, mask);
+	n = (off + buf->size - s->start_pos % buf->size) % buf->size;
+	return s->start_pos + n >= s->marks.int_end;
+}
+
+int pt_stream_nmi(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 gs = 0, t0, dt;
+	bool pmi;
+
+	if (!READ_ONCE(s->armed))
+		return NMI_DONE;
+	t0 = pt_now_ns();
+	pmi = !pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
+	      (gs & PT_GLOBAL_STATUS_TOPA_PMI);
+	if (!READ_ONCE(s->handle_nmi)) {
+		/* An IPI is working (or we are stopped): claim, defer. */
+		if (!pmi)
+			return NMI_DONE;
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
+		WRITE_ONCE(s->pmi_pending, true);
+		if (pt_hw->pmi_rearm)
+			pt_hw->pmi_rearm();
+		return NMI_HANDLED;
+	}
+	/* perf's handler may have acked bit 55 already: ask our state. */
+	if (!pmi && !pt_stream_int_due(pc)) {
+		s->nmis_foreign++;
+		return NMI_DONE;
+	}
+	if (pmi)
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
+	WRITE_ONCE(s->handle_nmi, false);
+	barrier();
+	pt_stream_service(pc, true);
+	barrier();
+	WRITE_ONCE(s->handle_nmi, s->hw_on);
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+	WRITE_ONCE(s->pmis, s->pmis + 1);
+	dt = pt_now_ns() - t0;
+	s->handler_ns += dt;
+	if (dt > s->handler_max_ns)
+		s->handler_max_ns = dt;
+	pt_stream_wake(pc);
+	return NMI_HANDLED;
+}
+
+/* ---- read(2) and poll(2) ---- */
+
+/* Unread bytes, from the control page (any CPU). */
+static u64 pt_stream_unread(struct pt_buffer *buf, u64 *tail)
+{
+	struct pt_trace_mmap_page *c = buf->ctrl;
+	/* Pairs with pt_stream_publish(): the data below head is visible. */
+	u64 head = smp_load_acquire(&c->data_head);
+	u64 t = READ_ONCE(c->data_tail);
+
+	if (t > head)
+		t = head;
+	if (head - t > buf->size)
+		t = head - buf->size;
+	*tail = t;
+	return head - t;
+}
+
+/* Lockless: the wait condition runs in a sleeping state. */
+static bool pt_stream_ready(struct pt_cpu *pc, struct pt_buffer *buf)
+{
+	u64 tail;
+
+	return !READ_ONCE(pc->running) || READ_ONCE(pc->stream.error) ||
+	       pt_stream_unread(buf, &tail);
+}
+
+/*
+ * Copy up to @len unread bytes and release them.  No pc->lock here:
+ * copy_to_user may fault and take mmap_lock, which mmap takes before
+ * pc->lock.  Readers are serialised by stream.read_lock instead.
+ */
+static ssize_t pt_stream_copy(struct pt_buffer *buf, char __user *ubuf,
+			      size_t len)
+{
+	u64 tail, n, done = 0;
+
+	n = min_t(u64, len, pt_stream_unread(buf, &tail));
+	while (done < n) {
+		u64 o = (tail + done) % buf->size;
+		u64 chunk = min_t(u64, n - done,
+				  PAGE_SIZE - offset_in_page(o));
+
+		if (copy_to_user(ubuf + done, pt_buffer_ptr(buf, o), chunk))
+			break;
+		done += chunk;
+	}
+	if (!done && n)
+		return -EFAULT;
+	/* Done reading the data below the new tail: release it. */
+	smp_store_release(&buf->ctrl->data_tail, tail + done);
+	return done;
+}
+
+static int pt_stream_wait(struct pt_cpu *pc, struct pt_buffer *buf)
+{
+	return wait_event_interruptible(pc->stream.wq,
+					pt_stream_ready(pc, buf));
+}
+
+ssize_t pt_core_read(struct pt_cpu *pc, char __user *ubuf, size_t len,
+		     bool nonblock)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf;
+	bool running, error;
+	ssize_t ret;
+
+	if (!len)
+		return 0;
+	if (mutex_lock_interruptible(&s->read_lock))
+		return -ERESTARTSYS;
+	/* `cat /dev/ptN`: a fresh open that never started streams. */
+	mutex_lock(&pc->lock);
+	running = pc->running || pc->started_since_open;
+	mutex_unlock(&pc->lock);
+	if (!running) {
+		ret = pt_core_autostart(pc);
+		if (ret)
+			goto out;
+	}
+	for (;;) {
+		mutex_lock(&pc->lock);
+		buf = pc->buf;
+		if (pc->cfg.mode != PT_MODE_STREAM || !buf) {
+			mutex_unlock(&pc->lock);
+			ret = -EINVAL;
+			break;
+		}
+		pt_buffer_get(buf);
+		running = pc->running;
+		error = READ_ONCE(s->error);
+		mutex_unlock(&pc->lock);
+
+		ret = pt_stream_copy(buf, ubuf, len);
+		if (ret > 0) {
+			mutex_lock(&pc->lock);
+			pt_stream_kick(pc);
+			mutex_unlock(&pc->lock);
+		} else if (!ret && running) {
+			if (error)
+				ret = -EIO;	/* RTIT_STATUS.Error */
+			else if (nonblock)
+				ret = -EAGAIN;
+			else
+				ret = pt_stream_wait(pc, buf) ?: 1;
+		}
+		/* ret 0: stopped and drained, end of file. */
+		pt_buffer_put(buf);
+		if (ret != 1)
+			break;
+	}
+out:
+	mutex_unlock(&s->read_lock);
+	return ret;
+}
+
+__poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
+		      struct poll_table_struct *wait)
+{
+	__poll_t mask = 0;
+	u64 tail, unread;
+
+	poll_wait(file, &pc->stream.wq, wait);
+	mutex_lock(&pc->lock);
+	if (pc->buf && pc->cfg.mode == PT_MODE_STREAM) {
+		pt_stream_kick(pc);
+		unread = pt_stream_unread(pc->buf, &tail);
+		if (unread && (unread >= pt_stream_watermark(pc) ||
+			       !pc->running ||
+			       READ_ONCE(pc->stream.stalled)))
+			mask |= EPOLLIN | EPOLLRDNORM;
+		if (!pc->running && pc->started_since_open)
+			mask |= EPOLLHUP;
+	}
+	mutex_unlock(&pc->lock);
+	return mask;
+}

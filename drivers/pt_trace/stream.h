@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Streaming capture (PT_MODE_STREAM): the ring between the hardware and
+ * a reader, the service routine shared by the PMI and the IPIs, loss
+ * records, read(2) and poll(2).  See stream.c.
+ */
+#ifndef _PT_TRACE_STREAM_H
+#define _PT_TRACE_STREAM_H
+
+#include <linux/types.h>
+
+struct pt_cpu;
+
+/* Where the loss records start in the control page. */
+#define PT_STREAM_LOSS_OFFSET	512
+
+void pt_stream_init(struct pt_cpu *pc);
+/* A 0 watermark means half the buffer. */
+u64 pt_stream_watermark(const struct pt_cpu *pc);
+/* Before a start, pc->lock held, hardware off: markers and pointers. */
+int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask);
+/* In the start IPI, once TraceEn is set with @ctl. */
+void pt_stream_started(struct pt_cpu *pc, u64 ctl);
+/* The stop IPI for streaming: stop, account, close any gap. */
+void pt_stream_stop_ipi(void *info);
+/* pc->lock held: resume a stalled ring if the reader made room. */
+void pt_stream_kick(struct pt_cpu *pc);
+/* After the last stop (release): no work or PMI refers to pc. */
+void pt_stream_quiesce(struct pt_cpu *pc);
+/* The NMI_LOCAL handler's body for this CPU (NMI_DONE/NMI_HANDLED). */
+int pt_stream_nmi(struct pt_cpu *pc);
+/* Fill the control page's streaming fields (pc->lock held). */
+void pt_stream_update_ctrl(struct pt_cpu *pc);
+
+#endif /* _PT_TRACE_STREAM_H */

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the tests/vm/stream_*.c tests: set up a streaming session,
+ * drain it with read(2), read the model's counters and the loss records,
+ * and check PTW sequence numbers (model_seq=1) with libipt.
+ */
+#ifndef STREAM_COMMON_H
+#define STREAM_COMMON_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <intel-pt.h>
+#include <linux/pt_trace.h>
+
+#include "ptt_test.h"
+
+#define MODEL_DIR "/sys/kernel/debug/pt_trace/model/"
+#define PARAM_DIR "/sys/module/pt_trace/parameters/"
+
+static inline double st_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline int st_write_param(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(val, f);
+	return fclose(f);
+}
+
+static inline long long st_model(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), MODEL_DIR "%s", name);
+	return ptt_read_ll(path);
+}
+
+static inline int st_single_entry(const struct pt_trace_caps *caps)
+{
+	return !(caps->flags & PT_CAP_TOPA_MULTI);
+}
+
+/*
+ * Open CPU @cpu for streaming with @size bytes and @wm watermark; skips
+ * without ToPA.  PTWEn when the CPU has PTWRITE (for sequence numbers).
+ */
+static inline int st_setup(int cpu, unsigned long long size, uint32_t wm, int flags,
+			   struct pt_trace_caps *caps)
+{
+	struct pt_trace_config cfg;
+	int fd = ptt_open_cpu(cpu, O_RDWR | flags);
+
+	REQUIRE(fd >= 0, "open /dev/pt%d: %s", cpu, strerror(errno));
+	memset(caps, 0, sizeof(*caps));
+	caps->size = sizeof(*caps);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_GET_CAPS, caps), "caps");
+	if (!(caps->flags & PT_CAP_TOPA))
+		SKIP("no ToPA: no streaming");
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
+	if (caps->flags & PT_CAP_PTWRITE)
+		cfg.ctl |= PT_CTL_PTWEN;
+	cfg.mode = PT_MODE_STREAM;
+	cfg.buffer_size = size;
+	cfg.watermark = wm;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg),
+		"SET_CONFIG stream: %s", strerror(errno));
+	/* The model's ticks are written whole: keep them inside the margin. */
+	if (st_single_entry(caps)) {
+		st_write_param("model_tick_bytes", "64");
+		st_write_param("model_period_us", "100");
+	}
+	return fd;
+}
+
+static inline void st_restore_model(void)
+{
+	st_write_param("model_tick_bytes", "2048");
+	st_write_param("model_period_us", "1000");
+	st_write_param("model_seq", "0");
+}
+
+static inline void st_status(int fd, struct pt_trace_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_GET_STATUS, st), "GET_STATUS: %s",
+		strerror(errno));
+}
+
+/* Read everything available now into out[*len..cap); 0 at EOF. */
+static inline ssize_t st_read(int fd, unsigned char *out, size_t *len, size_t cap)
+{
+	ssize_t n = read(fd, out + *len, cap - *len);
+
+	if (n > 0)
+		*len += n;
+	return n;
+}
+
+/*
+ * PTW payloads in [from, to) of the stream: count discontinuities
+ * (payload != previous + 1).  first, last: the first and last payload.
+ */
+struct st_seq {
+	unsigned long long ptws, breaks, first, last;
+};
+
+static inline void st_seq_scan(const unsigned char *buf, size_t len,
+			       struct st_seq *s)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+
+	memset(s, 0, sizeof(*s));
+	if (!len)
+		return;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.begin = (unsigned char *)buf;
+	cfg.end = (unsigned char *)buf + len;
+	dec = pt_pkt_alloc_decoder(&cfg);
+	if (!dec)
+		return;
+	while (pt_pkt_sync_forward(dec) >= 0) {
+		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0) {
+			if (pkt.type != ppt_ptw)
+				continue;
+			if (s->ptws && pkt.payload.ptw.payload != s->last + 1)
+				s->breaks++;
+			if (!s->ptws)
+				s->first = pkt.payload.ptw.payload;
+			s->last = pkt.payload.ptw.payload;
+			s->ptws++;
+		}
+	}
+	pt_pkt_free_decoder(dec);
+}
+
+#endif /* STREAM_COMMON_H */

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Streaming with a reader that keeps up: poll + O_NONBLOCK read(2) for
+ * about a second.  Nothing may be lost: no loss record, no hardware stop,
+ * the model dropped no byte, the PTW sequence numbers (model_seq=1, when
+ * the CPU has PTWRITE) run without a break, and the stream decodes with
+ * libipt.  Also: EAGAIN before data, EOF and POLLHUP after STOP.
+ */
+#include "stream_common.h"
+
+#define CAP	(32u << 20)
+
+int main(void)
+{
+	struct ptt_packet_stats ps;
+	struct pt_trace_status st;
+	struct pt_trace_caps caps;
+	struct pollfd pfd;
+	long long lost0, lost1;
+	unsigned char *out = malloc(CAP);
+	size_t len = 0;
+	struct st_seq seq;
+	double t0;
+	ssize_t n;
+	int fd;
+
+	REQUIRE(out, "malloc");
+	ptt_pin_cpu(1);
+	fd = st_setup(0, 256 << 10, 32 << 10, O_NONBLOCK, &caps);
+	st_write_param("model_seq", "1");
+	lost0 = st_model("lost_bytes");
+
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	n = read(fd, out, 4096);
+	CHECK(n < 0 && errno == EAGAIN, "read before the watermark: %zd %s",
+	      n, strerror(errno));
+	t0 = st_now();
+	while (st_now() - t0 < 1.0 && len < CAP - (1 << 20)) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		poll(&pfd, 1, 200);
+		while (st_read(fd, out, &len, CAP) > 0)
+			;
+	}
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	while ((n = st_read(fd, out, &len, CAP)) > 0)
+		;
+	CHECK(n == 0, "read after STOP and drain: EOF, got %zd (%s)", n,
+	      strerror(errno));
+	pfd.events = POLLIN;
+	CHECK(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLHUP),
+	      "POLLHUP after STOP: %#x", pfd.revents);
+	lost1 = st_model("lost_bytes");
+	st_status(fd, &st);
+	printf("read %zu bytes, pmis %llu, stops %llu, losses %llu, model lost %lld\n",
+	       len, (unsigned long long)st.pmis, (unsigned long long)st.stops,
+	       (unsigned long long)st.loss_records, lost1 - lost0);
+	CHECK(len > 256 << 10, "more than one lap: %zu", len);
+	CHECK(st.pmis > 0, "PMIs were taken");
+	CHECK(st.loss_records == 0, "no loss record: %llu",
+	      (unsigned long long)st.loss_records);
+	CHECK(st.stops == 0, "the hardware never stopped: %llu",
+	      (unsigned long long)st.stops);
+	CHECK(st.stream_bytes == len || st_single_entry(&caps),
+	      "read %zu of %llu written", len,
+	      (unsigned long long)st.stream_bytes);
+	CHECK(st.head == len, "head %llu, read %zu",
+	      (unsigned long long)st.head, len);
+	CHECK(lost1 - lost0 == 0, "the model lost %lld bytes", lost1 - lost0);
+	REQUIRE(ptt_decode_packets(out, len, &ps) == 0, "no PSB in the stream");
+	CHECK(ps.errors == 0, "%llu decode errors, first at %llu",
+	      (unsigned long long)ps.errors,
+	      (unsigned long long)ps.first_error_offset);
+	if (caps.flags & PT_CAP_PTWRITE) {
+		st_seq_scan(out, len, &seq);
+		printf("ptw %llu, seq %llu..%llu, breaks %llu\n",
+		       (unsigned long long)seq.ptws,
+		       (unsigned long long)seq.first,
+		       (unsigned long long)seq.last,
+		       (unsigned long long)seq.breaks);
+		CHECK(seq.ptws > 0, "PTW packets");
+		CHECK(seq.breaks == 0, "sequence breaks: %llu",
+		      (unsigned long long)seq.breaks);
+	}
+	st_restore_model();
+	close(fd);
+	free(out);
+	return ptt_done();
+}
