@@ -18,9 +18,9 @@
 int main(void)
 {
 	struct pt_trace_mmap_page *ctrl;
-	uint64_t size = 65536;
-	volatile uint8_t b;
-	uint8_t *map;
+	__u64 size = 65536;
+	__u8 b;
+	__u8 *map;
 	int fd, fd2;
 	long r;
 
@@ -51,7 +51,7 @@ int main(void)
 	CHECK(ctrl->version == PT_TRACE_ABI_VERSION, "ctrl version %u",
 	      ctrl->version);
 	CHECK(ctrl->data_size == 65536, "data_size");
-	b = map[4096 + 65535];
+	b = __atomic_load_n(&map[4096 + 65535], __ATOMIC_RELAXED);
 	(void)b;
 	munmap(map, 4096 + 65536);
 

@@ -16,7 +16,7 @@
 
 #include "ptt_test.h"
 
-static volatile unsigned long sink;
+static unsigned long sink;
 
 static void workload(void)
 {
@@ -24,14 +24,15 @@ static void workload(void)
 
 	for (i = 0; i < 3000000; i++) {
 		sink += i * 7;
+		__asm__ __volatile__("" : : "r"(sink) : "memory");
 		if (!(i % 1000))
 			getppid();
 	}
 }
 
 /* Count PIPs and those whose CR3 differs from @cr3 (bits 51:5). */
-static void check_pips(const uint8_t *buf, size_t len, uint64_t cr3,
-		       uint64_t *pips, uint64_t *bad)
+static void check_pips(const __u8 *buf, size_t len, __u64 cr3,
+		       __u64 *pips, __u64 *bad)
 {
 	struct pt_packet_decoder *dec;
 	struct pt_config cfg;
@@ -39,8 +40,8 @@ static void check_pips(const uint8_t *buf, size_t len, uint64_t cr3,
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.size = sizeof(cfg);
-	cfg.begin = (uint8_t *)buf;
-	cfg.end = (uint8_t *)buf + len;
+	cfg.begin = (__u8 *)buf;
+	cfg.end = (__u8 *)buf + len;
 	dec = pt_pkt_alloc_decoder(&cfg);
 	if (!dec)
 		return;
@@ -65,9 +66,9 @@ int main(void)
 	struct pt_trace_cyc cyc = { .size = sizeof(cyc) };
 	struct pt_trace_mmap_page *ctrl;
 	struct ptt_packet_stats ps;
-	uint8_t *map, *lin;
+	__u8 *map, *lin;
 	size_t maplen;
-	uint64_t pips = 0, bad = 0, first, n;
+	__u64 pips = 0, bad = 0, first, n;
 	int fd, has_cr3, has_cyc;
 
 	REQUIRE(ptt_pin_cpu(0) == 0, "pin: %s", strerror(errno));
@@ -131,7 +132,7 @@ int main(void)
 	first = (st.head - n) % st.buffer_size;
 	lin = malloc(n);
 	REQUIRE(lin, "malloc");
-	for (uint64_t i = 0; i < n; i++)
+	for (__u64 i = 0; i < n; i++)
 		lin[i] = map[4096 + (first + i) % st.buffer_size];
 
 	REQUIRE(ptt_decode_packets(lin, n, &ps) == 0, "no PSB in %llu bytes",

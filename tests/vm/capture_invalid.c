@@ -72,7 +72,7 @@ static void check_config(void)
 	c = base();
 	memset(big, 0, sizeof(big));
 	memcpy(big, &c, sizeof(c));
-	*(uint32_t *)big = sizeof(big);
+	*(__u32 *)big = sizeof(big);
 	big[sizeof(big) - 1] = 1;
 	EXPECT(ioctl(fd, PT_TRACE_IOC_SET_CONFIG, big), E2BIG);
 	big[sizeof(big) - 1] = 0;
@@ -80,12 +80,12 @@ static void check_config(void)
 	      strerror(errno));
 
 	/* Every architectural feature bit the CPU lacks: -EOPNOTSUPP. */
-	static const uint64_t feats[] = {
+	static const __u64 feats[] = {
 		PT_CTL_CYCEN, PT_CTL_PWREVTEN, PT_CTL_FUPONPTW,
 		PT_CTL_CR3FILTER, PT_CTL_MTCEN, PT_CTL_PTWEN, PT_CTL_EVENTEN,
 		PT_CTL_NOTNT, 1ULL << 32, 1ULL << 36, 1ULL << 40, 1ULL << 44,
 	};
-	for (unsigned int i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(feats); i++) {
 		if (caps.ctl_valid & feats[i])
 			continue;
 		c = base(); c.ctl |= feats[i];
@@ -94,18 +94,18 @@ static void check_config(void)
 	if (caps.flags & PT_CAP_MTC && missing(caps.mtc_periods) >= 0) {
 		c = base();
 		c.ctl |= PT_CTL_MTCEN |
-			 (uint64_t)missing(caps.mtc_periods) << PT_CTL_MTCFREQ_SHIFT;
+			 (__u64)missing(caps.mtc_periods) << PT_CTL_MTCFREQ_SHIFT;
 		EXPECT(set(c), EINVAL);
 	}
 	if (caps.flags & PT_CAP_PSB_CYC && missing(caps.cyc_thresholds) > 0) {
 		c = base();
-		c.ctl |= PT_CTL_CYCEN | (uint64_t)missing(caps.cyc_thresholds)
+		c.ctl |= PT_CTL_CYCEN | (__u64)missing(caps.cyc_thresholds)
 			 << PT_CTL_CYCTHRESH_SHIFT;
 		EXPECT(set(c), EINVAL);
 	}
 	if (caps.flags & PT_CAP_PSB_CYC && missing(caps.psb_periods) > 0) {
 		c = base();
-		c.ctl |= (uint64_t)missing(caps.psb_periods) << PT_CTL_PSBFREQ_SHIFT;
+		c.ctl |= (__u64)missing(caps.psb_periods) << PT_CTL_PSBFREQ_SHIFT;
 		EXPECT(set(c), EINVAL);
 	}
 	if (!(caps.flags & PT_CAP_SINGLE_RANGE)) {
@@ -130,7 +130,7 @@ static void check_small_ioctls(void)
 	struct pt_trace_cyc cyc = { .size = sizeof(cyc) };
 	struct pt_trace_addr a = { .size = sizeof(a) };
 	struct pt_trace_cr3 cr3 = { .size = sizeof(cr3) };
-	uint64_t sz;
+	__u64 sz;
 
 	cyc.enable = 2;			EXPECT(ioctl(fd, PT_TRACE_IOC_SET_CYC, &cyc), EINVAL);
 	cyc.enable = 1; cyc.reserved = 1; EXPECT(ioctl(fd, PT_TRACE_IOC_SET_CYC, &cyc), EINVAL);
@@ -191,12 +191,14 @@ int main(void)
 	check_small_ioctls();
 
 	/* Running: no reconfiguration, no second start. */
-	uint64_t sz = 8192;
+	__u64 sz = 8192;
+
 	CHECK(ioctl(fd, PT_TRACE_IOC_SET_BUFSIZE, &sz) == 0, "bufsize: %s",
 	      strerror(errno));
 	CHECK(ioctl(fd, PT_TRACE_IOC_START) == 0, "start: %s", strerror(errno));
 	EXPECT(ioctl(fd, PT_TRACE_IOC_START), EBUSY);
 	struct pt_trace_config c = base();
+
 	EXPECT(set(c), EBUSY);
 	CHECK(ioctl(fd, PT_TRACE_IOC_STOP) == 0, "stop: %s", strerror(errno));
 	CHECK(ioctl(fd, PT_TRACE_IOC_STOP) == 0, "second stop");

@@ -16,7 +16,7 @@
 
 static int fd;
 
-static int run(uint32_t output, uint64_t size, uint32_t *used)
+static int run(__u32 output, __u64 size, __u32 *used)
 {
 	struct pt_trace_config c = { .size = sizeof(c) };
 	struct pt_trace_status st = { .size = sizeof(st) };
@@ -28,8 +28,8 @@ static int run(uint32_t output, uint64_t size, uint32_t *used)
 		return -errno;
 	if (ioctl(fd, PT_TRACE_IOC_START))
 		return -errno;
-	for (volatile int i = 0; i < 200000; i++)
-		;
+	for (int i = 0; i < 200000; i++)
+		__asm__ __volatile__("" : : : "memory");
 	CHECK(ioctl(fd, PT_TRACE_IOC_STOP) == 0, "stop: %s", strerror(errno));
 	CHECK(ioctl(fd, PT_TRACE_IOC_GET_STATUS, &st) == 0, "status");
 	CHECK(!(st.flags & PT_STATUS_HW_ERROR), "hw error, status %#llx",
@@ -42,7 +42,7 @@ int main(void)
 {
 	struct pt_trace_caps caps = { .size = sizeof(caps) };
 	int single, topa, r;
-	uint32_t used = 99;
+	__u32 used = 99;
 
 	REQUIRE(ptt_pin_cpu(0) == 0, "pin");
 	fd = ptt_open_cpu(0, O_RDONLY);

@@ -14,13 +14,13 @@
 
 #include "ptt_test.h"
 
-static int try_size(int fd, const struct pt_trace_caps *caps, uint64_t size)
+static int try_size(int fd, const struct pt_trace_caps *caps, __u64 size)
 {
 	struct pt_trace_status st = { .size = sizeof(st) };
 	struct pt_trace_mmap_page *ctrl;
 	int pow2 = !(size & (size - 1));
-	volatile uint8_t b;
-	uint8_t *map;
+	__u8 b;
+	__u8 *map;
 
 	if (!(caps->flags & PT_CAP_TOPA_MULTI) && (!pow2 || size > (4u << 20))) {
 		CHECK(ioctl(fd, PT_TRACE_IOC_SET_BUFSIZE, &size) == -1 &&
@@ -54,8 +54,8 @@ static int try_size(int fd, const struct pt_trace_caps *caps, uint64_t size)
 	ctrl = (void *)map;
 	CHECK(ctrl->data_size == size, "ctrl data_size %llu",
 	      (unsigned long long)ctrl->data_size);
-	b = map[4096];
-	b = map[4096 + size - 1];
+	b = __atomic_load_n(&map[4096], __ATOMIC_RELAXED);
+	b = __atomic_load_n(&map[4096 + size - 1], __ATOMIC_RELAXED);
 	(void)b;
 	/* Wrong lengths and offsets are refused. */
 	CHECK(mmap(NULL, 4096 + size + 4096, PROT_READ, MAP_SHARED, fd, 0) ==
@@ -81,7 +81,7 @@ static int try_size(int fd, const struct pt_trace_caps *caps, uint64_t size)
 
 int main(void)
 {
-	static const uint64_t sizes[] = {
+	static const __u64 sizes[] = {
 		4096, 8192, 12288, 1 << 20, (1 << 20) + 4096, 4 << 20,
 		16 << 20, 64 << 20, 256ULL << 20,
 	};
@@ -93,7 +93,7 @@ int main(void)
 	REQUIRE(ioctl(fd, PT_TRACE_IOC_GET_CAPS, &caps) == 0, "caps");
 	CHECK(caps.min_buffer_size == 4096, "min %llu",
 	      (unsigned long long)caps.min_buffer_size);
-	for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		if (sizes[i] > caps.max_buffer_size) {
 			fprintf(stderr, "PTT-INFO %llu > max %llu: skipped\n",
 				(unsigned long long)sizes[i],

@@ -15,9 +15,9 @@
 
 #include "ptt_test.h"
 
-static volatile unsigned long sink;
+static unsigned long sink;
 
-static int trace(int fd, uint64_t size, unsigned long loops,
+static int trace(int fd, __u64 size, unsigned long loops,
 		 struct pt_trace_status *st)
 {
 	if (ioctl(fd, PT_TRACE_IOC_SET_BUFSIZE, &size) ||
@@ -25,6 +25,7 @@ static int trace(int fd, uint64_t size, unsigned long loops,
 		return -errno;
 	for (unsigned long i = 0; i < loops; i++) {
 		sink += i;
+		__asm__ __volatile__("" : : "r"(sink) : "memory");
 		if (!(i % 512))
 			getppid();
 	}
@@ -39,7 +40,7 @@ int main(void)
 	struct pt_trace_status st = { .size = sizeof(st) };
 	struct pt_trace_mmap_page *ctrl;
 	struct ptt_packet_stats ps;
-	uint8_t *map, lin[4096];
+	__u8 *map, lin[4096];
 	int fd, r;
 
 	REQUIRE(ptt_pin_cpu(0) == 0, "pin");

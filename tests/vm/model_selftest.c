@@ -51,7 +51,7 @@ static int write_str(const char *path, const char *s)
 	return n < 0 ? -errno : 0;
 }
 
-static uint8_t trace[8 << 20];
+static __u8 trace[8 << 20];
 
 static void run(const char *mode, unsigned long long ctl, unsigned int size,
 		unsigned int ms)
@@ -70,8 +70,10 @@ static void run(const char *mode, unsigned long long ctl, unsigned int size,
 	lost = result(res, "lost");
 	len = result(res, "trace_len");
 	status = result(res, "status");
-	fprintf(stderr, "%s ctl %#llx: written %lld lost %lld len %lld status %#llx pmis %lld handled %lld wrapped %lld\n",
-		mode, ctl, written, lost, len, status, result(res, "pmis"),
+	fprintf(stderr, "%s ctl %#llx: written %lld lost %lld len %lld ",
+		mode, ctl, written, lost, len);
+	fprintf(stderr, "status %#llx pmis %lld handled %lld wrapped %lld\n",
+		status, result(res, "pmis"),
 		result(res, "pmis_handled"), result(res, "wrapped"));
 	CHECK(result(res, "gp_test") == 0, "%s: modelled #GP in a valid setup", mode);
 	CHECK(written > 0, "%s: nothing written", mode);
@@ -85,11 +87,13 @@ static void run(const char *mode, unsigned long long ctl, unsigned int size,
 	if (n <= 0)
 		return;
 	CHECK(ptt_decode_packets(trace, n, &s) == 0, "%s: no PSB", mode);
-	fprintf(stderr, "  packets %llu psb %llu tip %llu pge %llu tnt %llu fup %llu tsc %llu mtc %llu cyc %llu ptw %llu pwre %llu pip %llu errors %llu\n",
+	fprintf(stderr, "  packets %llu psb %llu tip %llu pge %llu ",
 		(unsigned long long)s.packets, (unsigned long long)s.psb,
-		(unsigned long long)s.tip, (unsigned long long)s.tip_pge,
+		(unsigned long long)s.tip, (unsigned long long)s.tip_pge);
+	fprintf(stderr, "tnt %llu fup %llu tsc %llu mtc %llu ",
 		(unsigned long long)s.tnt, (unsigned long long)s.fup,
-		(unsigned long long)s.tsc, (unsigned long long)s.mtc,
+		(unsigned long long)s.tsc, (unsigned long long)s.mtc);
+	fprintf(stderr, "cyc %llu ptw %llu pwre %llu pip %llu errors %llu\n",
 		(unsigned long long)s.cyc, (unsigned long long)s.ptw,
 		(unsigned long long)s.pwre, (unsigned long long)s.pip,
 		(unsigned long long)s.errors);

@@ -62,7 +62,7 @@ static inline int st_single_entry(const struct pt_trace_caps *caps)
  * Open CPU @cpu for streaming with @size bytes and @wm watermark; skips
  * without ToPA.  PTWEn when the CPU has PTWRITE (for sequence numbers).
  */
-static inline int st_setup(int cpu, unsigned long long size, uint32_t wm, int flags,
+static inline int st_setup(int cpu, unsigned long long size, __u32 wm, int flags,
 			   struct pt_trace_caps *caps)
 {
 	struct pt_trace_config cfg;

@@ -46,7 +46,7 @@ static double overhead_per_gib(void)
 int main(void)
 {
 	struct pt_trace_status st = { .size = sizeof(st) };
-	uint64_t size = 256ULL << 20;
+	__u64 size = 256ULL << 20;
 	int fd = open("/dev/pt0", O_RDONLY);
 	double t0, sys, stat, ss, ovh;
 	const int n = 200;
