@@ -9,18 +9,22 @@ S=$ROOT/scripts
 
 . "$CACHE/env"
 hold_lock "$WORK/check.lock"
-if ls "$ROOT"/tests/bench/vm/* >/dev/null 2>&1; then
+if compgen -G "$ROOT/tests/bench/vm/*" >/dev/null; then
 	ko=$("$S/build-module.sh" bench "$KDIR_6_12")
 	[ ! -f "$ROOT/tools/Makefile" ] || make -s -C "$ROOT/tools" >&2
-	make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" >&2
-	"$S/mkinitramfs.sh" "$WORK/initramfs-bench.cpio.gz" "$ko" "$WORK/vm-tests"
+	make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" >&2
+	"$S/mkinitramfs.sh" "$WORK/initramfs-bench.cpio.gz" "$ko" "$WORK/vm-tests" \
+		"$WORK/vm-bench"
 	"$S/vm-run.sh" bench "$VMLINUZ_6_12" "$WORK/initramfs-bench.cpio.gz" \
 		max,vendor=GenuineIntel bench "$WORK/results/bench"
 else
 	say "no VM benchmarks (tests/bench/vm/*)"
 fi
+# Host benchmarks: scripts and programs (a script builds its own C).
 for b in "$ROOT"/tests/bench/host/*; do
-	[ -x "$b" ] || continue
-	say "host benchmark: ${b#"$ROOT"/}"
-	"$b"
+	case $b in
+	*.sh) say "host benchmark: ${b#"$ROOT"/}"; bash "$b" ;;
+	*.c | *.h) ;;
+	*) [ ! -x "$b" ] || { say "host benchmark: ${b#"$ROOT"/}"; "$b"; } ;;
+	esac
 done

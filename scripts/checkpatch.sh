@@ -22,7 +22,7 @@ n=0
 for f in $files; do
 	[ -f "$f" ] || continue		# deleted but still tracked
 	n=$((n + 1))
-	"$cp" --no-tree --strict --quiet --show-types -f "$f" || bad=$((bad + 1))
+	"$cp" --no-tree --strict --terse --no-summary --show-types -f "$f" || bad=$((bad + 1))
 done
 [ "$bad" = 0 ] || die "checkpatch: $bad of $n files not clean"
 say "checkpatch: $n files clean"

@@ -11,7 +11,7 @@ S=$ROOT/scripts
 hold_lock "$WORK/check.lock"
 ko=$("$S/build-module.sh" demo "$KDIR_6_12")
 [ ! -f "$ROOT/tools/Makefile" ] || make -s -C "$ROOT/tools" >&2
-make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" >&2
+make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" >&2
 "$S/mkinitramfs.sh" "$WORK/initramfs-demo.cpio.gz" "$ko" "$WORK/vm-tests"
 "$S/vm-run.sh" demo "$VMLINUZ_6_12" "$WORK/initramfs-demo.cpio.gz" \
 	max,vendor=GenuineIntel demo "$WORK/results/demo"

@@ -4,11 +4,12 @@
 # (scripts/guest/), one build of pt_trace.ko, the in-VM tests, the tools,
 # the demo and VM benchmarks, and every shared library those programs need
 # (found with ldd) with the dynamic loader.
-# Usage: mkinitramfs.sh OUT.cpio.gz PT_TRACE.KO VM_TEST_BIN_DIR
+# Usage: mkinitramfs.sh OUT.cpio.gz PT_TRACE.KO VM_TEST_BIN_DIR [VM_BENCH_BIN_DIR]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$(realpath -m "$1") ko=$(realpath "$2") testbin=$(realpath "$3")
+benchbin=$(realpath -m "${4:-/nonexistent}")
 stage=$out.d
 rm -rf "$stage" && mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out}
 cd "$stage"
@@ -36,8 +37,9 @@ done
 for f in "$ROOT"/tools/demo/*; do
 	[ -f "$f" ] && install -m755 "$f" ptt/demo/
 done
-for f in "$ROOT"/tests/bench/vm/*; do
-	[ -f "$f" ] && install -m755 "$f" ptt/bench/
+# Benchmarks: built programs and scripts (not their C sources).
+for f in "$benchbin"/* "$ROOT"/tests/bench/vm/*; do
+	[ -f "$f" ] && [ "${f%.c}" = "$f" ] && install -m755 "$f" ptt/bench/
 done
 
 # Shared libraries (and the loader) of every dynamic program we carry.

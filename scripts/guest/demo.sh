@@ -8,7 +8,7 @@
 echo "== insmod pt_trace.ko backend=model (no Intel PT in this VM: the software model stands in)"
 ptt-insmod /ptt/pt_trace.ko backend=model || exit 1
 if [ -x /ptt/demo/guest-demo.sh ]; then
-	/ptt/demo/guest-demo.sh
+	PT_TRACE=/ptt/bin/pt-trace /ptt/demo/guest-demo.sh
 	rc=$?
 else
 	echo "== /sys/kernel/pt_trace/caps"

@@ -12,7 +12,7 @@
 . /ptt/lib.sh
 
 PROFILES=${PTT_PROFILES:-icl bdw min}
-TEST_TIMEOUT=${PTT_TEST_TIMEOUT:-60}
+TEST_TIMEOUT=${PTT_TEST_TIMEOUT:-30}
 KO=/ptt/pt_trace.ko
 
 echo "PTT-INFO kernel=$(uname -r)"
