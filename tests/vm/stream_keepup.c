@@ -35,7 +35,13 @@ int main(void)
 	CHECK(n < 0 && errno == EAGAIN, "read before the watermark: %zd %s",
 	      n, strerror(errno));
 	t0 = st_now();
-	while (st_now() - t0 < 1.0 && len < CAP - (1 << 20)) {
+	/*
+	 * At least a second, and on until more than one lap of the ring
+	 * was read (slow profiles under TCG need longer), at most 10 s.
+	 */
+	while (len < CAP - (1 << 20) &&
+	       (st_now() - t0 < 1.0 ||
+		(len <= 256 << 10 && st_now() - t0 < 10.0))) {
 		pfd.fd = fd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
