@@ -22,7 +22,7 @@ rm -rf "$out" && mkdir -p "$out"
 kmake() { make -s -C "$src" O="$out" "$@"; }
 kmake tinyconfig >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null 2>&1
-kmake olddefconfig >/dev/null
+kmake olddefconfig >"$out/olddefconfig.log" 2>&1
 
 # Every wanted line must be in the final config, exactly.
 missing=0
@@ -44,9 +44,12 @@ while IFS= read -r line; do
 done <"$frag"
 [ "$missing" = 0 ] || die "debug kernel config: the options above did not survive olddefconfig"
 
-jobs=$(nproc); [ "$jobs" -le 2 ] || jobs=2
+# Two jobs by default: the machines this runs on have 2 cores, shared.
+jobs=${PTT_JOBS:-2}
 kmake -j"$jobs" bzImage modules
 kmake modules_prepare
 touch "$out/.built"
+# Older keys (another fragment or source version) are dead weight.
+find "$CACHE/debug-kernel" -mindepth 1 -maxdepth 1 ! -path "$out" -exec rm -rf {} +
 say "debug kernel: $out"
 echo "$out"

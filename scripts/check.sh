@@ -43,7 +43,8 @@ for k in "${kernels[@]}"; do
 done
 stage checkpatch host "$S/checkpatch.sh" "$CHECKPATCH"
 if [ -f "$ROOT/tools/Makefile" ]; then
-	stage tools host make -C "$ROOT/tools" CFLAGS="-O2 -g -Wall -Wextra -Werror"
+	# -B: every warning shows on every run, not only on a first build.
+	stage tools host make -B -C "$ROOT/tools" CFLAGS="-O2 -g -Wall -Wextra -Werror"
 fi
 # The VM benchmarks are built too (so they keep compiling), not run.
 rm -rf "$WORK/vm-tests" "$WORK/vm-bench"
@@ -57,7 +58,10 @@ for k in "${kernels[@]}"; do
 		echo "FAIL $k vm (not booted: the module did not build)" | tee -a "$R"
 		continue
 	fi
-	"$S/mkinitramfs.sh" "$WORK/initramfs-$k.cpio.gz" "$ko" "$WORK/vm-tests"
+	if ! "$S/mkinitramfs.sh" "$WORK/initramfs-$k.cpio.gz" "$ko" "$WORK/vm-tests"; then
+		echo "FAIL $k initramfs (mkinitramfs.sh failed)" | tee -a "$R"
+		continue
+	fi
 	"$S/vm-run.sh" "$k" "${IMG[$k]}" "$WORK/initramfs-$k.cpio.gz" "${CPU[$k]}" \
 		check "$res/vm-$k" | tee -a "$R"
 done

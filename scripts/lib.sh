@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared helpers for the harness scripts: paths, logging, apt access.
 # Sourced, not run.
 
