@@ -25,7 +25,7 @@ set +e
 timeout -k 10 "$timeout" qemu-system-x86_64 \
 	-accel tcg -cpu "$cpu" -smp 2 -m 1G \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5 ptt.mode=$mode" \
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5 ptt.mode=$mode${PTT_APPEND:+ $PTT_APPEND}" \
 	-display none -monitor none -no-reboot -nic none \
 	-serial stdio -serial "file:$dir/out.tar" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null |
