@@ -40,6 +40,13 @@ struct pt_hw_ops {
 	 * NMI context.
 	 */
 	void (*pmi_rearm)(void);
+	/*
+	 * Optional.  Bytes of trace the calling CPU produced but could not
+	 * write (output stopped or in error), a running count since load.
+	 * Silicon keeps no such count (NULL); the model does, so streaming
+	 * can put exact byte counts in its loss records.  NMI-safe.
+	 */
+	u64 (*lost_bytes)(void);
 };
 
 extern const struct pt_hw_ops *pt_hw;
@@ -54,6 +61,15 @@ extern atomic_t pt_msr_faults;
 static inline void pt_cpuid(u32 leaf, u32 subleaf, struct pt_cpuid_regs *r)
 {
 	pt_hw->cpuid(leaf, subleaf, r);
+}
+
+/* False when the backend cannot count what it failed to write. */
+static inline bool pt_hw_lost_bytes(u64 *bytes)
+{
+	if (!pt_hw->lost_bytes)
+		return false;
+	*bytes = pt_hw->lost_bytes();
+	return true;
 }
 
 int pt_rdmsr(u32 msr, u64 *val);
