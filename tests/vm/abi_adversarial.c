@@ -292,6 +292,14 @@ static void rnd_config(struct pt_trace_config *c)
 	}
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
 static void spin(unsigned int us)
 {
 	struct timespec t = { 0, us * 1000L };
@@ -304,8 +312,10 @@ static void test_random_configs(int fd)
 	struct pt_trace_status st = { .size = sizeof(st) };
 	struct pt_trace_config c;
 	int i, accepted = 0, started = 0;
+	double t0 = now();
 
-	for (i = 0; i < 400; i++) {
+	/* 400 tries, or 8 s on a slow (debug) kernel: the test timeout is 30 s. */
+	for (i = 0; i < 400 && now() - t0 < 8; i++) {
 		int r;
 
 		rnd_config(&c);
@@ -351,12 +361,13 @@ static void test_random_configs(int fd)
 static void test_random_setters(int fd)
 {
 	struct pt_trace_config c = { .size = sizeof(c) };
+	double t0 = now();
 	int i, r;
 
 	c.ctl = PT_CTL_USER | PT_CTL_BRANCHEN;
 	REQUIRE(ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &c) == 0, "SET_CONFIG: %s",
 		strerror(errno));
-	for (i = 0; i < 300; i++) {
+	for (i = 0; i < 300 && now() - t0 < 5; i++) {
 		struct pt_trace_cr3 cr3 = { .size = sizeof(cr3) };
 		struct pt_trace_cyc cyc = { .size = sizeof(cyc) };
 		struct pt_trace_addr a = { .size = sizeof(a) };
