@@ -3,29 +3,31 @@
 #
 # The 'make demo' guest script: runs as root inside the VM with
 # pt_trace.ko loaded (backend=model).  Shows the capabilities, records a
-# small workload on every CPU for about two seconds and prints the dump
-# summary and the loss figures of each CPU.  Takes well under a minute.
+# busy loop on every CPU for two seconds in stream mode (a reader that
+# keeps up: no loss expected), prints the dump summary and the loss
+# figures of each CPU, then records one second with a deliberately slow
+# reader to show how every gap is accounted for.  Takes well under a
+# minute.
 
-PT=""
-for p in "$PT_TRACE" /pt-trace /bin/pt-trace /usr/bin/pt-trace \
-	 /tools/build/pt-trace ./tools/build/pt-trace; do
-	[ -n "$p" ] && [ -x "$p" ] && PT=$p && break
+PT=$(command -v pt-trace)
+for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
+	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
 done
 [ -n "$PT" ] || { echo "demo: pt-trace binary not found"; exit 1; }
 OUT=/tmp/pt-demo
-rm -rf "$OUT"
+rm -rf "$OUT" "$OUT-slow"
 
 echo "=== pt-trace info"
 "$PT" info || exit 1
 
-echo "=== pt-trace record: every CPU, 2 seconds, a busy loop per CPU"
+echo "=== pt-trace record -m stream -w 256K -d 2: every CPU, 2 seconds, a busy loop per CPU"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 i=0
 while [ "$i" -lt "$ncpu" ]; do
 	( j=0; while [ $j -lt 20000 ]; do j=$((j+1)); done ) &
 	i=$((i+1))
 done
-"$PT" record -o "$OUT" -d 2 --mtc || exit 1
+"$PT" record -m stream -w 256K -o "$OUT" -d 2 --mtc || exit 1
 wait
 
 for f in "$OUT"/cpu*.pt; do
@@ -35,6 +37,15 @@ done
 echo "=== first packets of cpu0"
 "$PT" dump "$OUT/cpu0.pt" | head -n 12
 echo "=== losses (sideband)"
-grep -e '^cpu.lost_bytes=' -e '^cpu.loss_records=' -e '^cpu.wrapped=' \
-	-e '^loss=' "$OUT/sideband.txt"
+grep -e '^cpu.loss_records=' -e '^cpu.lost_bytes=' -e '^cpu.lost_ns=' \
+	-e '^cpu.loss_lapped=' "$OUT/sideband.txt"
+
+echo "=== a slow reader: 16 KiB per CPU drained every 200 ms for 1 second"
+"$PT" record -m stream -b 16K --drain-interval 200 -d 1 -o "$OUT-slow" || exit 1
+echo "=== $OUT-slow/cpu0.loss"
+head -n 8 "$OUT-slow/cpu0.loss"
+echo "=== the first gap in pt-trace dump --loss $OUT-slow/cpu0.pt"
+"$PT" dump --loss "$OUT-slow/cpu0.pt" | grep -m 1 -B 2 -A 2 '^\[[0-9a-f]*: loss: [0-9b]'
+echo "=== pt-trace dump --stats $OUT-slow/cpu0.pt (each stretch decoded on its own)"
+"$PT" dump --stats "$OUT-slow/cpu0.pt" | head -n 10
 echo "=== demo done"

@@ -23,42 +23,74 @@ int ptdev_open(int cpu, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The hints, one whole line each so that they can be found with grep. */
-enum { HINT_NODEV, HINT_PERM, HINT_BUSY, HINT_INVAL, HINT_2BIG };
-static const char *const ptdev_hints[] = {
-	/* HINT_NODEV */
-	"no such device: is the pt_trace module loaded? (insmod pt_trace.ko; see Documentation/tools.rst)",
-	/* HINT_PERM */
-	"permission denied: /dev/ptN is root-only, see Documentation/tools.rst",
-	/* HINT_BUSY */
-	"device busy: another tracer (perf intel_pt, another pt-trace) owns this CPU's trace unit",
-	/* HINT_INVAL */
-	"the driver rejected the configuration: check the options against 'pt-trace info'",
-	/* HINT_2BIG */
-	"this driver is older than the tool (unknown fields set)",
-};
-
-const char *ptdev_hint(int err)
+/*
+ * Each message says what happened and what to do about it, on one line
+ * that can be found with grep; Documentation/tools.rst explains more.
+ */
+const char *ptdev_why(int err, int cpu, enum ptdev_op op)
 {
+	static char buf[512];
+	const char *dev = "/dev/pt";
+
 	switch (-err) {
 	case ENOENT:
 	case ENODEV:
 	case ENXIO:
-		return ptdev_hints[HINT_NODEV];
+		if (op == PTDEV_START)
+			snprintf(buf, sizeof(buf),
+				 "CPU %d is offline: bring it online or leave it out of -C",
+				 cpu);
+		else
+			snprintf(buf, sizeof(buf),
+				 "%s%d does not exist: load the driver (insmod pt_trace.ko) or pick an online CPU with -C; see Documentation/tools.rst",
+				 dev, cpu);
+		break;
 	case EACCES:
 	case EPERM:
-		return ptdev_hints[HINT_PERM];
+		if (op == PTDEV_OPEN)
+			snprintf(buf, sizeof(buf),
+				 "permission denied: %s%d is root-only (a trace shows every branch the CPU takes); run as root, see Documentation/tools.rst (Permissions)",
+				 dev, cpu);
+		else
+			snprintf(buf, sizeof(buf),
+				 "permission denied: tracing the kernel, or another user's process, needs CAP_PERFMON or CAP_SYS_ADMIN; run as root or trace user space only (-u); see Documentation/tools.rst (Permissions)");
+		break;
 	case EBUSY:
-		return ptdev_hints[HINT_BUSY];
+		if (op == PTDEV_OPEN)
+			snprintf(buf, sizeof(buf),
+				 "%s%d is busy: another program (another pt-trace?) has it open; only one may configure a CPU at a time",
+				 dev, cpu);
+		else
+			snprintf(buf, sizeof(buf),
+				 "CPU %d's trace unit is in use (by perf's intel_pt, or already running): stop the other tracer first",
+				 cpu);
+		break;
+	case EOPNOTSUPP:
+		snprintf(buf, sizeof(buf),
+			 "this CPU (or model profile) lacks a feature the options ask for: compare them with 'pt-trace info'");
+		break;
 	case EINVAL:
-		return ptdev_hints[HINT_INVAL];
+		snprintf(buf, sizeof(buf),
+			 "the driver rejected the configuration (a value outside what 'pt-trace info' lists, or a buffer size it cannot lay out; see Documentation/abi.rst)");
+		break;
 	case E2BIG:
-		return ptdev_hints[HINT_2BIG];
+		snprintf(buf, sizeof(buf),
+			 "the driver is older than this tool (it does not know fields the tool sets): rebuild them together");
+		break;
 	case ENOMEM:
-		return "out of memory: try a smaller --buffer-size";
+		snprintf(buf, sizeof(buf),
+			 "out of memory for the trace buffer: try a smaller --buffer-size");
+		break;
+	case EPROTO:
+		snprintf(buf, sizeof(buf),
+			 "the control page of %s%d makes no sense (driver and tool from different versions?)",
+			 dev, cpu);
+		break;
 	default:
-		return strerror(-err);
+		snprintf(buf, sizeof(buf), "%s", strerror(-err));
+		break;
 	}
+	return buf;
 }
 
 static int ptdev_ioctl(int fd, unsigned long req, void *arg)

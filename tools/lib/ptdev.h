@@ -26,8 +26,22 @@ struct ptdev_map {
 
 /* open("/dev/ptN"): the fd or -errno. */
 int ptdev_open(int cpu, int flags);
-/* What to tell the user about an open/ioctl failure. */
-const char *ptdev_hint(int err);
+
+/* What failed, for ptdev_why(): the same errno means different things. */
+enum ptdev_op {
+	PTDEV_OPEN,
+	PTDEV_CONFIG,		/* SET_CONFIG, SET_CYC, SET_ADDR, SET_CR3 */
+	PTDEV_START,
+	PTDEV_MMAP,
+	PTDEV_OTHER,
+};
+
+/*
+ * What to tell the user about a failure of @op on /dev/pt@cpu: what
+ * happened and what to do, one line.  The text lives in a static buffer
+ * until the next call.
+ */
+const char *ptdev_why(int err, int cpu, enum ptdev_op op);
 
 int ptdev_get_caps(int fd, struct pt_trace_caps *caps);
 int ptdev_set_config(int fd, const struct pt_trace_config *config);

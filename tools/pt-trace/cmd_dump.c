@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/pt_trace.h>
+
 #include "dump_format.h"
+#include "lossfile.h"
 #include "outbuf.h"
 #include "sideband.h"
 #include "tool.h"
@@ -24,11 +27,6 @@
 #define DUMP_ANN_OVF	BIT(2)	/* OVF meaning */
 #define DUMP_ANN_LOSS	BIT(3)	/* recorder loss records */
 #define DUMP_ANN_ALL	0xfU
-
-struct dump_loss {
-	uint64_t offset;
-	uint64_t bytes;
-};
 
 /*
  * The text line of each one-byte packet (see dump_fast_packet()) after
@@ -56,9 +54,11 @@ struct dump_ctx {
 	uint64_t errors;
 	uint64_t sync_offset;
 	int synced;
-	struct dump_loss *loss;
-	size_t nr_loss, next_loss;
-	uint64_t lost_bytes;
+	struct ptl_file lf;		/* the recorder's loss records */
+	int have_loss;
+	size_t next_loss;
+	uint64_t base;			/* file offset of the segment */
+	int last_segment;
 	int json_first;
 	struct dump_byte_line lines[256];
 	uint16_t hex_pairs[256];	/* "00".."ff" as stored in memory */
@@ -80,74 +80,147 @@ static void dump_usage(FILE *f)
 	      "      --nr             PIP: guest/host (PIP.NR) and CR3; VMCS base\n"
 	      "      --tsx            MODE.TSX: transaction begin/commit/abort\n"
 	      "      --ovf            explain OVF (internal overflow, packets lost)\n"
-	      "      --loss           the recorder's loss records (needs sideband.txt\n"
-	      "                       next to the trace, as 'pt-trace record' writes)\n"
+	      "      --loss[=FILE]    the recorder's loss records, as lines at their\n"
+	      "                       offsets (FILE default: cpuN.loss beside cpuN.pt)\n"
 	      "      --no-pad         do not print PAD packets\n"
 	      "      --no-sync        decode from offset 0, not from the first PSB\n"
 	      "      --cpu F/M[/S]    decode for this CPU's errata (default: sideband)\n"
 	      "  -o, --output FILE    write to FILE instead of standard output\n"
 	      "  -h, --help           this text\n"
 	      "\n"
+	      "With loss records (--loss, -A, and always for --stats and --json when\n"
+	      "the file is there) each stretch between two gaps is decoded on its own,\n"
+	      "from its first PSB, so a packet cut by a gap is not a decode error.\n"
+	      "\n"
 	      "examples:\n"
 	      "  pt-trace dump out/cpu0.pt | less\n"
 	      "  pt-trace dump --stats out/cpu0.pt\n"
 	      "  pt-trace dump -A out/cpu0.pt | grep -e tsx -e loss\n"
+	      "  pt-trace dump --loss=out/cpu0.loss --stats out/cpu0.pt\n"
 	      "  pt-trace dump --json out/cpu0.pt > cpu0.json\n"
 	      "\n"
 	      "exit status: 0 dumped (decode errors are part of the output),\n"
 	      "1 bad usage, 2 unreadable input, 5 internal error.\n", f);
 }
 
-static void dump_load_loss(struct dump_ctx *d, const struct ptsb *sb,
-			   int cpu)
+/*
+ * The loss file: given, or found beside the trace.  A given file must
+ * load; a found one that does not is only a warning.
+ */
+static int dump_load_loss(struct dump_ctx *d, const char *path, int given)
 {
-	size_t pos = 0, alloc = 0;
-	const char *v;
+	char *auto_path = NULL;
+	int err, line;
 
-	while ((v = ptsb_next(sb, "loss", &pos))) {
-		unsigned long long off, bytes;
-		int c;
-
-		if (sscanf(v, "%d %lli %lli", &c, &off, &bytes) != 3 ||
-		    c != cpu)
-			continue;
-		if (d->nr_loss == alloc) {
-			struct dump_loss *n;
-
-			alloc = alloc ? alloc * 2 : 16;
-			n = realloc(d->loss, alloc * sizeof(*n));
-			if (!n)
-				return;
-			d->loss = n;
-		}
-		d->loss[d->nr_loss].offset = off;
-		d->loss[d->nr_loss].bytes = bytes;
-		d->lost_bytes += bytes;
-		d->nr_loss++;
+	if (!path) {
+		auto_path = ptl_path_for(d->path);
+		if (!auto_path)
+			return PTT_EXIT_INTERNAL;
+		path = auto_path;
 	}
+	err = ptl_read(path, &d->lf, &line);
+	if (err) {
+		char why[512];
+
+		if (err == -EINVAL)
+			snprintf(why, sizeof(why),
+				 "%s, line %d: not a pt-trace loss file, or a malformed line (see Documentation/tools.rst)",
+				 path, line);
+		else
+			snprintf(why, sizeof(why),
+				 "cannot read the loss file %s: %s", path,
+				 strerror(-err));
+		if (given)
+			ptt_err("%s", why);
+		else if (err != -ENOENT)
+			ptt_warn("%s; ignored", why);
+		free(auto_path);
+		return given ? PTT_EXIT_INPUT : 0;
+	}
+	d->have_loss = 1;
+	free(auto_path);
+	return 0;
 }
 
 /* Loss records are printed before the first packet at or after them. */
 static void dump_emit_loss(struct dump_ctx *d, uint64_t offset)
 {
-	while (d->next_loss < d->nr_loss &&
-	       d->loss[d->next_loss].offset <= offset) {
-		const struct dump_loss *l = &d->loss[d->next_loss++];
+	char flags[128];
+
+	while (d->next_loss < d->lf.n &&
+	       d->lf.rec[d->next_loss].offset <= offset) {
+		const struct ptl_record *l = &d->lf.rec[d->next_loss++];
+		uint64_t ns = l->end_ns > l->start_ns ?
+			      l->end_ns - l->start_ns : 0;
 
 		if (d->stats)
 			continue;
+		ptl_flags_str(l->flags, flags, sizeof(flags));
 		if (d->json) {
-			ob_printf(&d->ob, "%s\n{\"offset\":%llu,\"loss\":%llu}",
+			ob_printf(&d->ob,
+				  "%s\n{\"offset\":%llu,\"loss\":{\"seq\":%llu,\"stream_pos\":%llu,",
 				  d->json_first ? "" : ",",
 				  (unsigned long long)l->offset,
-				  (unsigned long long)l->bytes);
-			d->json_first = 0;
-		} else {
+				  (unsigned long long)l->seq,
+				  (unsigned long long)l->pos);
+			if (l->bytes_known)
+				ob_printf(&d->ob, "\"bytes\":%llu,",
+					  (unsigned long long)l->bytes);
+			else
+				ob_puts(&d->ob, "\"bytes\":null,");
 			ob_printf(&d->ob,
-				  "[%llx: loss: %llu bytes lost by the recorder]\n",
+				  "\"start_ns\":%llu,\"end_ns\":%llu,\"start_tsc\":%llu,\"end_tsc\":%llu,\"flags\":\"%s\"}}",
+				  (unsigned long long)l->start_ns,
+				  (unsigned long long)l->end_ns,
+				  (unsigned long long)l->start_tsc,
+				  (unsigned long long)l->end_tsc, flags);
+			d->json_first = 0;
+			continue;
+		}
+		if (!(d->annotate & DUMP_ANN_LOSS))
+			continue;
+		if (l->flags & PT_LOSS_DROPPED) {
+			ob_printf(&d->ob,
+				  "[%llx: loss: %llu bytes dropped while tracing ran, somewhere in the stretch from here (record %llu, stream position 0x%llx, run from tsc 0x%llx to 0x%llx, %s)]\n",
+				  (unsigned long long)l->offset,
+				  (unsigned long long)l->bytes,
+				  (unsigned long long)l->seq,
+				  (unsigned long long)l->pos,
+				  (unsigned long long)l->start_tsc,
+				  (unsigned long long)l->end_tsc, flags);
+			continue;
+		}
+		if (l->bytes_known)
+			ob_printf(&d->ob, "[%llx: loss: %llu bytes lost",
 				  (unsigned long long)l->offset,
 				  (unsigned long long)l->bytes);
-		}
+		else
+			ob_printf(&d->ob, "[%llx: loss: bytes unknown",
+				  (unsigned long long)l->offset);
+		ob_printf(&d->ob,
+			  ", %llu.%06llu ms not traced (record %llu, stream position 0x%llx, tsc 0x%llx-0x%llx, %s)]\n",
+			  (unsigned long long)(ns / 1000000),
+			  (unsigned long long)(ns % 1000000),
+			  (unsigned long long)l->seq,
+			  (unsigned long long)l->pos,
+			  (unsigned long long)l->start_tsc,
+			  (unsigned long long)l->end_tsc, flags);
+	}
+}
+
+/* Records overwritten before the recorder read them: nowhere to put them. */
+static void dump_emit_lapped(struct dump_ctx *d)
+{
+	if (!d->lf.lapped || d->stats)
+		return;
+	if (d->json) {
+		ob_printf(&d->ob, "%s\n{\"lapped\":%llu}", d->json_first ? "" : ",",
+			  (unsigned long long)d->lf.lapped);
+		d->json_first = 0;
+	} else if (d->annotate & DUMP_ANN_LOSS) {
+		ob_printf(&d->ob,
+			  "[loss: %llu more records were overwritten before the recorder read them: where they lie is unknown]\n",
+			  (unsigned long long)d->lf.lapped);
 	}
 }
 
@@ -202,7 +275,7 @@ static void dump_text(struct dump_ctx *d, uint64_t offset,
 	if (d->no_pad && pkt->type == ppt_pad)
 		return;
 	start = ob_reserve(&d->ob);
-	p = pd_format_line(start, offset, pkt, raw);
+	p = pd_format_line(start, d->base + offset, pkt, raw);
 	if (d->annotate) {
 		note = dump_str(p, "  ; ");
 		end = dump_annotation(d, note, pkt);
@@ -225,7 +298,7 @@ static void dump_json(struct dump_ctx *d, uint64_t offset,
 		*p++ = ',';
 	d->json_first = 0;
 	p += sprintf(p, "\n{\"offset\":%llu,\"size\":%u,\"type\":\"%s\",\"payload\":\"",
-		     (unsigned long long)offset, pkt->size,
+		     (unsigned long long)(d->base + offset), pkt->size,
 		     pd_kind_name(pd_kind_of(pkt)));
 	p = pd_format_payload(p, pkt, raw);
 	*p++ = '"';
@@ -266,6 +339,7 @@ static void dump_error(struct dump_ctx *d, uint64_t offset, const char *what,
 		       int err)
 {
 	d->errors++;
+	offset += d->base;
 	if (d->stats)
 		return;
 	if (d->json) {
@@ -401,19 +475,20 @@ static void dump_text_run(struct dump_ctx *d, struct dump_pos *pos,
 	uint64_t pads = 0, n, hi = 0, lo = 0;
 	char digits[16];
 
-	pd_hex16(digits, pos->offset);
+	pd_hex16(digits, d->base + pos->offset);
 	memcpy(&hi, digits, 8);
 	memcpy(&lo, digits + 8, 8);
 	lo &= 0x0000ffffffffffffULL;
 	while (raw < end) {
 		const struct dump_byte_line *l = &d->lines[*raw];
-		uint8_t low = (uint8_t)(raw - begin);
+		uint64_t at = d->base + (uint64_t)(raw - begin);
+		uint8_t low = (uint8_t)at;
 		uint64_t lo_low;
 
 		if (l->kind == DUMP_NOT_FAST)
 			break;
 		if (!low) {
-			pd_hex16(digits, (uint64_t)(raw - begin));
+			pd_hex16(digits, at);
 			memcpy(&hi, digits, 8);
 			memcpy(&lo, digits + 8, 8);
 			lo &= 0x0000ffffffffffffULL;
@@ -442,11 +517,29 @@ static void dump_text_run(struct dump_ctx *d, struct dump_pos *pos,
 	pos->lib_behind = 1;
 }
 
-static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
+/* A packet that a gap cut off: data just before a gap may end anywhere. */
+static void dump_cut(struct dump_ctx *d, uint64_t offset, uint64_t size)
 {
+	if (d->stats || !(d->annotate & DUMP_ANN_LOSS) || d->json)
+		return;
+	ob_printf(&d->ob,
+		  "[%llx: loss: the last %llu bytes before the gap are an incomplete packet]\n",
+		  (unsigned long long)(d->base + offset),
+		  (unsigned long long)(size - offset));
+}
+
+/*
+ * One stretch of trace, [config->begin, config->end) at file offset
+ * d->base: from its first PSB (or its start with --no-sync) to its end,
+ * resuming at the next PSB after a decode error.
+ */
+static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
+		     int fast_text)
+{
+	uint64_t size = (uint64_t)(config->end - config->begin);
 	struct pt_packet_decoder *dec;
 	struct dump_pos pos = { 0 };
-	int err, fast_text;
+	int err;
 
 	dec = pt_pkt_alloc_decoder(config);
 	if (!dec) {
@@ -459,23 +552,19 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
 			dump_error(d, 0, "sync error", err);
 		goto out;
 	}
-	d->synced = 1;
-	pt_pkt_get_sync_offset(dec, &d->sync_offset);
-	pos.offset = d->sync_offset;
-	pos.sync = d->sync_offset;
-	fast_text = !d->json && !d->stats;
-	if (fast_text)
-		dump_make_lines(d);
+	pt_pkt_get_sync_offset(dec, &pos.sync);
+	pos.offset = pos.sync;
+	if (!d->synced) {
+		d->synced = 1;
+		d->sync_offset = d->base + pos.sync;
+	}
 	for (;;) {
 		const uint8_t *raw;
 		struct pt_packet pkt;
 		uint64_t offset;
 
-		/*
-		 * Runs of one-byte packets take the table; not while a loss
-		 * record is pending, since it goes before its packet.
-		 */
-		if (fast_text && d->next_loss >= d->nr_loss)
+		/* Runs of one-byte packets take the table. */
+		if (fast_text)
 			dump_text_run(d, &pos, config->begin, config->end);
 		raw = config->begin + pos.offset;
 		offset = pos.offset;
@@ -490,9 +579,11 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
 			}
 			err = pt_pkt_next(dec, &pkt, sizeof(pkt));
 			if (err < 0) {
-				if (err == -pte_eos)
+				if (err == -pte_eos) {
+					if (!d->last_segment && offset < size)
+						dump_cut(d, offset, size);
 					break;
-				dump_emit_loss(d, offset);
+				}
 				dump_error(d, offset, "error decoding packet",
 					   err);
 				err = dump_resync(dec, &pos);
@@ -508,8 +599,6 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
 		}
 		d->packets++;
 		d->counts[pd_kind_of(&pkt)]++;
-		if (d->next_loss < d->nr_loss)
-			dump_emit_loss(d, offset);
 		if (d->stats)
 			continue;
 		if (d->json)
@@ -517,15 +606,53 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config)
 		else
 			dump_text(d, offset, &pkt, raw);
 	}
-	dump_emit_loss(d, UINT64_MAX);
 out:
 	pt_pkt_free_decoder(dec);
 	return PTT_EXIT_OK;
 }
 
+/*
+ * The whole file: one stretch, exactly as ptdump walks it, or with loss
+ * records one stretch per gap, each record printed where its gap lies.
+ */
+static int dump_file(struct dump_ctx *d, const struct pt_config *whole)
+{
+	uint64_t len = (uint64_t)(whole->end - whole->begin), start = 0;
+	int fast_text = !d->json && !d->stats, ret = PTT_EXIT_OK;
+	size_t i = 0;
+
+	if (fast_text)
+		dump_make_lines(d);
+	dump_emit_lapped(d);
+	while (ret == PTT_EXIT_OK) {
+		struct pt_config config = *whole;
+		uint64_t end = len;
+
+		/* The next gap inside the file ends this stretch. */
+		while (i < d->lf.n && d->lf.rec[i].offset <= start)
+			i++;
+		if (i < d->lf.n && d->lf.rec[i].offset < len)
+			end = d->lf.rec[i].offset;
+		dump_emit_loss(d, start);
+		config.begin = whole->begin + start;
+		config.end = whole->begin + end;
+		d->base = start;
+		d->last_segment = end == len;
+		ret = dump_walk(d, &config, fast_text);
+		if (end == len)
+			break;
+		start = end;
+	}
+	dump_emit_loss(d, UINT64_MAX);
+	return ret;
+}
+
 static void dump_print_stats(struct dump_ctx *d, size_t bytes)
 {
+	struct ptl_sum ls;
 	int k;
+
+	ptl_sum_file(&d->lf, &ls);
 
 	if (d->json) {
 		const char *sep = "";
@@ -544,8 +671,16 @@ static void dump_print_stats(struct dump_ctx *d, size_t bytes)
 		ob_printf(&d->ob, "\"packets\":%llu,\"errors\":%llu,",
 			  (unsigned long long)d->packets,
 			  (unsigned long long)d->errors);
-		ob_printf(&d->ob, "\"loss_records\":%zu,\"lost_bytes\":%llu,\"types\":{",
-			  d->nr_loss, (unsigned long long)d->lost_bytes);
+		ob_printf(&d->ob,
+			  "\"loss_file\":%s,\"loss_records\":%llu,\"lost_bytes\":%llu,",
+			  d->have_loss ? "true" : "false",
+			  (unsigned long long)ls.records,
+			  (unsigned long long)ls.known_bytes);
+		ob_printf(&d->ob,
+			  "\"loss_unknown\":%llu,\"lost_ns\":%llu,\"loss_lapped\":%llu,\"types\":{",
+			  (unsigned long long)ls.unknown,
+			  (unsigned long long)ls.lost_ns,
+			  (unsigned long long)ls.lapped);
 		for (k = 0; k < PD_NR_KINDS; k++) {
 			if (!d->counts[k])
 				continue;
@@ -566,8 +701,19 @@ static void dump_print_stats(struct dump_ctx *d, size_t bytes)
 	ob_printf(&d->ob, "packets: %llu\nerrors: %llu\n",
 		  (unsigned long long)d->packets,
 		  (unsigned long long)d->errors);
-	ob_printf(&d->ob, "loss records: %zu\nlost bytes: %llu\n",
-		  d->nr_loss, (unsigned long long)d->lost_bytes);
+	if (d->have_loss) {
+		ob_printf(&d->ob, "loss records: %llu\nlost bytes: %llu\n",
+			  (unsigned long long)ls.records,
+			  (unsigned long long)ls.known_bytes);
+		ob_printf(&d->ob, "loss records of unknown size: %llu\ntime not traced: %llu ns\n",
+			  (unsigned long long)ls.unknown,
+			  (unsigned long long)ls.lost_ns);
+		if (ls.lapped)
+			ob_printf(&d->ob, "loss records lapped: %llu\n",
+				  (unsigned long long)ls.lapped);
+	} else {
+		ob_puts(&d->ob, "loss records: none (no loss file)\n");
+	}
 	for (k = 0; k < PD_NR_KINDS; k++)
 		if (d->counts[k])
 			ob_printf(&d->ob, "  %-10s %12llu\n",
@@ -584,7 +730,7 @@ int cmd_dump(int argc, char **argv)
 		{ "nr", no_argument, NULL, 'N' },
 		{ "tsx", no_argument, NULL, 'T' },
 		{ "ovf", no_argument, NULL, 'O' },
-		{ "loss", no_argument, NULL, 'L' },
+		{ "loss", optional_argument, NULL, 'L' },
 		{ "no-pad", no_argument, NULL, 'P' },
 		{ "no-sync", no_argument, NULL, 'S' },
 		{ "cpu", required_argument, NULL, 'c' },
@@ -594,11 +740,11 @@ int cmd_dump(int argc, char **argv)
 	};
 	struct dump_ctx d;
 	struct pt_config config;
-	const char *cpu_arg = NULL, *out = NULL;
+	const char *cpu_arg = NULL, *out = NULL, *loss_path = NULL;
 	struct ptsb sb;
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	int c, err, fd = STDOUT_FILENO, ret, sb_cpu;
+	int c, err, fd = STDOUT_FILENO, ret, sb_cpu, loss_flag = 0;
 
 	memset(&d, 0, sizeof(d));
 	d.json_first = 1;
@@ -625,6 +771,9 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 'L':
 			d.annotate |= DUMP_ANN_LOSS;
+			loss_flag = 1;
+			if (optarg)
+				loss_path = optarg;
 			break;
 		case 'P':
 			d.no_pad = 1;
@@ -646,6 +795,14 @@ int cmd_dump(int argc, char **argv)
 			return PTT_EXIT_USAGE;
 		}
 	}
+	/* "--loss FILE.loss TRACE": the optional argument without '='. */
+	if (loss_flag && !loss_path && argc - optind == 2) {
+		size_t n = strlen(argv[optind]);
+
+		if (n > strlen(PTL_SUFFIX) &&
+		    !strcmp(argv[optind] + n - strlen(PTL_SUFFIX), PTL_SUFFIX))
+			loss_path = argv[optind++];
+	}
 	if (optind != argc - 1) {
 		ptt_err("expected exactly one trace file (try --help)");
 		return PTT_EXIT_USAGE;
@@ -655,20 +812,23 @@ int cmd_dump(int argc, char **argv)
 	pt_config_init(&config);
 	if (!ptt_find_sideband(d.path, &sb, &sb_cpu)) {
 		ptt_config_from_sideband(&config, &sb);
-		/* Stats report losses always; the text only when asked. */
-		if (sb_cpu >= 0 && (d.stats || (d.annotate & DUMP_ANN_LOSS)))
-			dump_load_loss(&d, &sb, sb_cpu);
 		ptsb_free(&sb);
 	}
 	if (cpu_arg && ptt_config_set_cpu(&config, cpu_arg)) {
 		ptt_err("--cpu wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
 		return PTT_EXIT_USAGE;
 	}
+	/* The text shows losses only when asked; stats and JSON always. */
+	if (loss_path || d.stats || d.json || (d.annotate & DUMP_ANN_LOSS)) {
+		ret = dump_load_loss(&d, loss_path, !!loss_path);
+		if (ret)
+			return ret;
+	}
 
 	err = ptt_load_file(d.path, &buf, &len);
 	if (err) {
 		ptt_err("cannot read %s: %s", d.path, strerror(-err));
-		free(d.loss);
+		ptl_free(&d.lf);
 		return PTT_EXIT_INPUT;
 	}
 	config.begin = buf;
@@ -679,19 +839,19 @@ int cmd_dump(int argc, char **argv)
 		if (fd < 0) {
 			ptt_err("cannot create %s: %s", out, strerror(errno));
 			free(buf);
-			free(d.loss);
+			ptl_free(&d.lf);
 			return PTT_EXIT_INPUT;
 		}
 	}
 	if (ob_init(&d.ob, fd, 1 << 20)) {
 		ptt_err("out of memory");
 		free(buf);
-		free(d.loss);
+		ptl_free(&d.lf);
 		return PTT_EXIT_INTERNAL;
 	}
 	if (d.json && !d.stats)
 		ob_puts(&d.ob, "[");
-	ret = dump_walk(&d, &config);
+	ret = dump_file(&d, &config);
 	if (d.stats)
 		dump_print_stats(&d, len);
 	else if (d.json)
@@ -704,6 +864,6 @@ int cmd_dump(int argc, char **argv)
 	if (out)
 		close(fd);
 	free(buf);
-	free(d.loss);
+	ptl_free(&d.lf);
 	return ret;
 }

@@ -180,7 +180,8 @@ int cmd_info(int argc, char **argv)
 		err = ptdev_get_caps(fd, &caps);
 		close(fd);
 		if (err) {
-			ptt_err("/dev/pt%d: GET_CAPS: %s", i, ptdev_hint(err));
+			ptt_err("/dev/pt%d: GET_CAPS: %s", i,
+				ptdev_why(err, i, PTDEV_OTHER));
 			return PTT_EXIT_DEVICE;
 		}
 		info_print_caps(&caps, i);
@@ -191,15 +192,16 @@ int cmd_info(int argc, char **argv)
 	/* No device we may open: sysfs is world-readable. */
 	if (!info_sysfs()) {
 		if (first_err)
-			ptt_warn("/dev/pt%d: %s", cpu >= 0 ? cpu : 0,
-				 ptdev_hint(first_err));
+			ptt_warn("%s", ptdev_why(first_err,
+						 cpu >= 0 ? cpu : 0,
+						 PTDEV_OPEN));
 		return PTT_EXIT_OK;
 	}
 	if (!cpu_has_intel_pt()) {
 		ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0 (on such machines use the driver's software model: insmod pt_trace.ko backend=model)");
 		return PTT_EXIT_NO_PT;
 	}
-	ptt_err("/dev/pt%d: %s", cpu >= 0 ? cpu : 0,
-		ptdev_hint(first_err ? first_err : -ENOENT));
+	ptt_err("%s", ptdev_why(first_err ? first_err : -ENOENT,
+				cpu >= 0 ? cpu : 0, PTDEV_OPEN));
 	return PTT_EXIT_DEVICE;
 }

@@ -2,16 +2,19 @@
 /*
  * pt-trace record: configure, start and drain /dev/ptN for a set of CPUs
  * while a command, a PID or the whole system runs, and write an output
- * directory: cpuN.pt per CPU and sideband.txt with what a decoder needs.
+ * directory: cpuN.pt per CPU, cpuN.loss per CPU in stream mode, and
+ * sideband.txt with what a decoder needs.
  *
  * Flight mode keeps the newest data_size bytes and is read once after
- * STOP; stream mode is drained while tracing runs (data_tail advanced
- * behind the reader), and every gap the driver reports becomes a "loss"
- * record at the file offset where it happened.
+ * STOP.  Stream mode is drained while tracing runs (data_tail advanced
+ * behind the reader, woken by poll at the watermark); every gap the
+ * driver records in the control page's loss ring is copied to cpuN.loss
+ * with the offset in cpuN.pt where it lies.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,20 +28,33 @@
 #include <unistd.h>
 
 #include "cpu_info.h"
+#include "lossfile.h"
 #include "ptdev.h"
 #include "sideband.h"
 #include "tool.h"
 
 #define REC_MAX_CPUS	4096
+#define REC_MAX_MAPS	4096
+
+struct rec_tsc {
+	uint64_t tsc, ns, err_ns;
+	int ok;
+};
 
 struct rec_cpu {
 	int cpu;
 	int fd;
 	int out;
 	struct ptdev_map map;
+	struct pt_trace_config cfg;	/* as the driver will program it */
 	uint64_t tail;		/* stream: bytes consumed */
-	uint64_t written;
-	uint64_t lost_seen;
+	uint64_t written;	/* bytes in cpuN.pt */
+	uint64_t skipped;	/* stream bytes not in the file (overrun) */
+	FILE *lossf;		/* stream: cpuN.loss */
+	uint64_t loss_next;	/* next loss record to read */
+	struct ptl_sum loss;
+	int hup;		/* poll said the trace stopped */
+	struct rec_tsc tsc[2];	/* before START, after STOP */
 	struct pt_trace_status status;
 };
 
@@ -56,12 +72,20 @@ struct rec_opts {
 	int tsc;
 	int psb;
 	uint32_t psb_freq;
-	int ptw, pwr, notnt_off;
+	int ptw, pwr;
 	int nranges;
 	struct { uint64_t a, b; uint32_t cfg; } range[PT_TRACE_MAX_ADDR_RANGES];
 	uint64_t bufsize;
 	uint32_t mode;
+	uint64_t watermark;
+	double drain_ms;	/* stream: fixed drain period, 0 = poll */
 	char **cmd;
+};
+
+/* Executable mappings already in the sideband (read at exec and exit). */
+struct rec_maps {
+	char *line[REC_MAX_MAPS];
+	int n;
 };
 
 /* Set by the signal handler; atomic loads/stores keep it out of registers. */
@@ -80,7 +104,8 @@ static void rec_usage(FILE *f)
 	      "Trace CPUs through /dev/ptN.  With a COMMAND it runs pinned to the first\n"
 	      "traced CPU and recording ends when it exits; with -p it traces that\n"
 	      "process (CR3 filter); otherwise the CPUs for -d seconds or until Ctrl-C.\n"
-	      "Output: DIR/cpuN.pt (raw trace per CPU) and DIR/sideband.txt.\n"
+	      "Output: DIR/cpuN.pt (raw trace per CPU), DIR/cpuN.loss (stream mode:\n"
+	      "the gaps, one line each) and DIR/sideband.txt (what a decoder needs).\n"
 	      "\n"
 	      "options:\n"
 	      "  -o, --output DIR        output directory (default: pt-trace.data)\n"
@@ -97,18 +122,30 @@ static void rec_usage(FILE *f)
 	      "      --power-events      power event trace (PWRE/PWRX/EXSTOP/MWAIT)\n"
 	      "      --filter A-B        trace only inside [A,B] (repeatable)\n"
 	      "      --stop-at A-B       stop tracing on entering [A,B]\n"
-	      "  -b, --buffer-size N     bytes per CPU, K/M suffix (default: driver's)\n"
-	      "  -m, --mode MODE         flight (keep newest, default) or stream\n"
+	      "  -b, --buffer-size N     bytes per CPU, K/M/G suffix (default: driver's)\n"
+	      "  -m, --mode MODE         flight (keep the newest buffer-full, default)\n"
+	      "                          or stream (keep everything, gaps recorded)\n"
+	      "  -w, --watermark N       stream: wake the recorder after N bytes\n"
+	      "                          (K/M suffix; default: half the buffer)\n"
+	      "      --drain-interval MS stream: drain every MS milliseconds instead of\n"
+	      "                          at the watermark (a slow reader: shows losses)\n"
 	      "  -h, --help              this text\n"
+	      "\n"
+	      "While recording, a status line (seconds, MB, MB/s, losses) is shown on a\n"
+	      "terminal; at the end a summary per CPU and the loss totals.\n"
 	      "\n"
 	      "examples:\n"
 	      "  pt-trace record -C 0 -o out -- ./workload arg\n"
 	      "  pt-trace record -d 2 -o out                  # all CPUs, 2 seconds\n"
+	      "  pt-trace record -m stream -b 64M -d 10 -o out  # everything, 10 s\n"
 	      "  pt-trace record -p 1234 -u --mtc --cyc -m stream -o out\n"
+	      "  pt-trace record -m stream -b 16K --drain-interval 200 -d 1 -o out\n"
 	      "\n"
 	      "exit status: 0 recorded, 1 bad usage, 2 output not writable,\n"
-	      "3 device missing/refused (see the message), 4 no Intel PT,\n"
-	      "130 interrupted before anything was recorded.\n", f);
+	      "3 device missing/busy/refused (the message says which and what to do),\n"
+	      "4 no Intel PT on this CPU, 5 internal error, 130 interrupted before\n"
+	      "tracing started.  Ctrl-C while tracing ends the recording normally (0).\n",
+	      f);
 }
 
 static int rec_parse_size(const char *s, uint64_t *v)
@@ -184,6 +221,30 @@ static int rec_parse_cpus(const char *s, int *cpus, int max)
 	return n ? n : -EINVAL;
 }
 
+/* Every online CPU (offline ones have no /dev/ptN). */
+static int rec_online_cpus(int *cpus)
+{
+	char line[256] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	int n = -1, i;
+
+	if (f) {
+		if (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = 0;
+			n = rec_parse_cpus(line, cpus, REC_MAX_CPUS);
+		}
+		fclose(f);
+	}
+	if (n > 0)
+		return n;
+	n = ptdev_nr_cpus();
+	if (n > REC_MAX_CPUS)
+		n = REC_MAX_CPUS;
+	for (i = 0; i < n; i++)
+		cpus[i] = i;
+	return n;
+}
+
 static uint64_t rec_ctl(const struct rec_opts *o)
 {
 	uint64_t ctl = PT_CTL_BRANCHEN;
@@ -211,28 +272,43 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 			 const struct pt_trace_caps *caps)
 {
 	struct pt_trace_config cfg;
+	uint64_t want = rec_ctl(o);
 	int err, i;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.output = PT_OUTPUT_AUTO;
-	cfg.ctl = rec_ctl(o) & (caps->ctl_valid | PT_CTL_BRANCHEN);
-	if ((rec_ctl(o) & ~cfg.ctl) != 0) {
-		ptt_err("cpu %d: this CPU cannot trace with RTIT_CTL bits %#llx (see 'pt-trace info')",
-			rc->cpu,
-			(unsigned long long)(rec_ctl(o) & ~cfg.ctl));
+	cfg.ctl = want & (caps->ctl_valid | PT_CTL_BRANCHEN);
+	if (want & ~cfg.ctl) {
+		ptt_err("cpu %d: this CPU cannot trace with RTIT_CTL bits %#llx: leave out the options that need them (see 'pt-trace info')",
+			rc->cpu, (unsigned long long)(want & ~cfg.ctl));
 		return -EINVAL;
+	}
+	if (o->mode == PT_MODE_STREAM && !(caps->flags & PT_CAP_TOPA)) {
+		ptt_err("cpu %d: stream mode needs ToPA output, which this CPU lacks: use -m flight",
+			rc->cpu);
+		return -EOPNOTSUPP;
 	}
 	cfg.buffer_size = o->bufsize;
 	cfg.mode = o->mode;
+	if (o->mode == PT_MODE_STREAM && o->watermark) {
+		if (o->watermark > UINT32_MAX) {
+			ptt_err("--watermark: at most 4G-1 bytes");
+			return -EINVAL;
+		}
+		cfg.watermark = (uint32_t)o->watermark;
+	}
 	err = ptdev_set_config(rc->fd, &cfg);
 	if (err) {
-		ptt_err("cpu %d: SET_CONFIG: %s", rc->cpu, ptdev_hint(err));
+		ptt_err("cpu %d: SET_CONFIG: %s", rc->cpu,
+			ptdev_why(err, rc->cpu, PTDEV_CONFIG));
 		return err;
 	}
 	if (o->cyc) {
 		err = ptdev_set_cyc(rc->fd, 1, o->cyc_thresh);
 		if (err) {
-			ptt_err("cpu %d: SET_CYC: %s", rc->cpu, ptdev_hint(err));
+			ptt_err("cpu %d: SET_CYC (--cyc=%u): %s", rc->cpu,
+				o->cyc_thresh,
+				ptdev_why(err, rc->cpu, PTDEV_CONFIG));
 			return err;
 		}
 	}
@@ -240,8 +316,9 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 		err = ptdev_set_addr(rc->fd, (uint32_t)i, o->range[i].cfg,
 				     o->range[i].a, o->range[i].b);
 		if (err) {
-			ptt_err("cpu %d: SET_ADDR %d: %s (this CPU has %u ranges)",
-				rc->cpu, i, ptdev_hint(err),
+			ptt_err("cpu %d: SET_ADDR %d: %s (this CPU has %u address ranges)",
+				rc->cpu, i,
+				ptdev_why(err, rc->cpu, PTDEV_CONFIG),
 				caps->num_addr_ranges);
 			return err;
 		}
@@ -253,14 +330,24 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 		c.cr3 = o->cr3;
 		c.pid = o->pid;
 		err = ptdev_set_cr3(rc->fd, &c);
+		if (err == -ESRCH) {
+			ptt_err("cpu %d: SET_CR3: no process %d", rc->cpu,
+				(int)o->pid);
+			return err;
+		}
 		if (err) {
-			ptt_err("cpu %d: SET_CR3: %s", rc->cpu, ptdev_hint(err));
+			ptt_err("cpu %d: SET_CR3: %s", rc->cpu,
+				ptdev_why(err, rc->cpu, PTDEV_CONFIG));
 			return err;
 		}
 	}
+	/* What the driver will program (BranchEn forced on BDM106, ...). */
+	if (ptdev_get_config(rc->fd, &rc->cfg))
+		rc->cfg = cfg;
 	err = ptdev_mmap(rc->fd, &rc->map, o->mode == PT_MODE_STREAM);
 	if (err) {
-		ptt_err("cpu %d: mmap: %s", rc->cpu, ptdev_hint(err));
+		ptt_err("cpu %d: mmap: %s", rc->cpu,
+			ptdev_why(err, rc->cpu, PTDEV_MMAP));
 		return err;
 	}
 	return 0;
@@ -302,28 +389,98 @@ static int rec_copy(struct rec_cpu *rc, uint64_t from, uint64_t to)
 	return 0;
 }
 
+static void rec_lapped(struct rec_cpu *rc, uint64_t first, uint64_t count)
+{
+	ptl_write_lapped(rc->lossf, first, count);
+	rc->loss.lapped += count;
+}
+
+/*
+ * Copy the loss records the driver added since the last call from the
+ * control page's ring to cpuN.loss.  Record i lives in slot i % slots;
+ * the driver writes record i + slots into that slot before it publishes
+ * loss_records = i + slots + 1, so a copy of record i is only known
+ * whole when loss_records - i < slots still holds after the copy (a
+ * seqlock-style re-check).  Records that fail it were overwritten before
+ * they could be read: they are counted as lapped, never guessed.
+ */
+static void rec_read_losses(struct rec_cpu *rc)
+{
+	const struct pt_trace_mmap_page *pg = rc->map.ctrl;
+	const uint8_t *ring = (const uint8_t *)pg;
+	uint64_t n, i, slots;
+	uint32_t off;
+
+	if (!rc->lossf)
+		return;
+	slots = __atomic_load_n(&pg->loss_slots, __ATOMIC_RELAXED);
+	off = __atomic_load_n(&pg->loss_offset, __ATOMIC_RELAXED);
+	if (!slots || off < sizeof(*pg) ||
+	    off + slots * sizeof(struct pt_trace_loss) > rc->map.ctrl_len)
+		return;		/* a driver without loss records */
+	ring += off;
+	n = __atomic_load_n(&pg->loss_records, __ATOMIC_ACQUIRE);
+	if (n <= rc->loss_next)
+		return;
+	if (n - rc->loss_next >= slots) {
+		uint64_t first = n - slots + 1;
+
+		rec_lapped(rc, rc->loss_next, first - rc->loss_next);
+		rc->loss_next = first;
+	}
+	for (i = rc->loss_next; i < n; i++) {
+		struct pt_trace_loss l;
+		struct ptl_record r;
+		uint64_t now;
+
+		memcpy(&l, ring + (i % slots) * sizeof(l), sizeof(l));
+		/* The copy's loads before the re-check's. */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		now = __atomic_load_n(&pg->loss_records, __ATOMIC_ACQUIRE);
+		if (now - i >= slots || l.seq != (uint32_t)i) {
+			rec_lapped(rc, i, 1);
+			continue;
+		}
+		memset(&r, 0, sizeof(r));
+		r.seq = i;
+		r.pos = l.pos;
+		r.offset = l.pos >= rc->skipped ? l.pos - rc->skipped : 0;
+		r.bytes_known = !!(l.flags & PT_LOSS_BYTES_KNOWN);
+		r.bytes = r.bytes_known ? l.bytes : 0;
+		r.start_ns = l.start_ns;
+		r.end_ns = l.end_ns;
+		r.start_tsc = l.start_tsc;
+		r.end_tsc = l.end_tsc;
+		r.flags = l.flags;
+		ptl_write(rc->lossf, &r);
+		ptl_add(&rc->loss, &r);
+	}
+	rc->loss_next = n;
+}
+
 /* Stream mode: take what is new, note losses, hand the space back. */
-static int rec_drain(struct rec_cpu *rc, FILE *sb)
+static int rec_drain(struct rec_cpu *rc)
 {
 	struct pt_trace_mmap_page *pg = rc->map.ctrl;
-	uint64_t head, lost;
+	uint64_t head;
 	int err;
 
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	lost = __atomic_load_n(&pg->lost_bytes, __ATOMIC_RELAXED);
-	if (lost != rc->lost_seen) {
-		ptsb_put(sb, "loss", "%d %llu %llu", rc->cpu,
-			 (unsigned long long)rc->written,
-			 (unsigned long long)(lost - rc->lost_seen));
-		rc->lost_seen = lost;
+	if (head - rc->tail > rc->map.data_len) {
+		/* The driver never overwrites unread data; if it did, say so. */
+		uint64_t from = head - rc->map.data_len;
+
+		ptt_warn("cpu %d: %llu bytes overwritten before they were read",
+			 rc->cpu, (unsigned long long)(from - rc->tail));
+		rc->skipped += from - rc->tail;
+		rc->tail = from;
 	}
-	if (head - rc->tail > rc->map.data_len)	/* overrun: keep newest */
-		rc->tail = head - rc->map.data_len;
 	err = rec_copy(rc, rc->tail, head);
 	if (err)
 		return err;
 	rc->tail = head;
 	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	rec_read_losses(rc);
 	return 0;
 }
 
@@ -336,17 +493,37 @@ static int rec_flight_read(struct rec_cpu *rc)
 	return rec_copy(rc, from, head);
 }
 
-static void rec_write_maps(FILE *sb, pid_t pid)
+/* 1 the first time @line is seen (and remembered), else 0. */
+static int rec_seen(struct rec_maps *seen, const char *line)
+{
+	char *copy;
+	int i;
+
+	for (i = 0; i < seen->n; i++)
+		if (!strcmp(seen->line[i], line))
+			return 0;
+	copy = strdup(line);
+	if (copy && seen->n < REC_MAX_MAPS)
+		seen->line[seen->n++] = copy;
+	else
+		free(copy);
+	return 1;
+}
+
+/* Executable mappings of @pid, each written once however often read. */
+static void rec_write_maps(FILE *sb, pid_t pid, struct rec_maps *seen)
 {
 	char path[64], line[4096];
 	ssize_t len;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	len = readlink(path, line, sizeof(line) - 1);
+	memcpy(line, "exe ", 4);
+	len = readlink(path, line + 4, sizeof(line) - 5);
 	if (len > 0) {
-		line[len] = 0;
-		ptsb_put(sb, "exe", "%s", line);
+		line[4 + len] = 0;
+		if (rec_seen(seen, line))
+			ptsb_put(sb, "exe", "%s", line + 4);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
@@ -361,7 +538,7 @@ static void rec_write_maps(FILE *sb, pid_t pid)
 			   &off, &n) != 4 || !n || perm[2] != 'x')
 			continue;
 		line[strcspn(line, "\n")] = 0;
-		if (line[n] != '/' && line[n] != '[')
+		if ((line[n] != '/' && line[n] != '[') || !rec_seen(seen, line))
 			continue;
 		ptsb_put(sb, "map", "0x%llx 0x%llx 0x%llx %s", a, b, off,
 			 line + n);
@@ -369,19 +546,70 @@ static void rec_write_maps(FILE *sb, pid_t pid)
 	fclose(f);
 }
 
-static void rec_write_header(FILE *sb, const struct rec_opts *o,
-			     const struct pt_trace_caps *caps, int cpu0)
+static void rec_free_maps(struct rec_maps *seen)
 {
+	while (seen->n > 0)
+		free(seen->line[--seen->n]);
+}
+
+/*
+ * The nominal frequency: the max non-turbo ratio of MSR_PLATFORM_INFO is
+ * what libipt wants (nom_freq); when the MSR cannot be read the sideband
+ * says why, and nominal_mhz still comes from CPUID 0x16 or cpufreq.
+ */
+static void rec_write_freq(FILE *sb, int cpu)
+{
+	uint32_t ratio = 0, mhz;
+	int err = cpu_max_nonturbo_ratio(cpu, &ratio);
+
+	if (!err && ratio) {
+		ptsb_put(sb, "nom_freq", "%u", ratio);
+		ptsb_put(sb, "nom_freq.source", "MSR_PLATFORM_INFO[15:8] of cpu %d",
+			 cpu);
+		ptsb_put(sb, "nominal_mhz", "%u", ratio * 100);
+		ptsb_put(sb, "nominal_mhz.source", "nom_freq x 100 MHz");
+		return;
+	}
+	if (!err)
+		ptsb_put(sb, "nom_freq.source",
+			 "unavailable: MSR_PLATFORM_INFO[15:8] of cpu %d reads 0",
+			 cpu);
+	else
+		ptsb_put(sb, "nom_freq.source",
+			 "unavailable: /dev/cpu/%d/msr: %s%s", cpu,
+			 strerror(-err),
+			 err == -ENOENT ? " (modprobe msr, as root)" : "");
+	mhz = cpu_cpuid_0x16_base_mhz();
+	if (mhz) {
+		ptsb_put(sb, "nominal_mhz", "%u", mhz);
+		ptsb_put(sb, "nominal_mhz.source", "CPUID.16H:EAX");
+	} else if (!cpu_cpufreq_base_mhz(cpu, &mhz)) {
+		ptsb_put(sb, "nominal_mhz", "%u", mhz);
+		ptsb_put(sb, "nominal_mhz.source", "cpufreq base_frequency");
+	} else {
+		ptsb_put(sb, "nominal_mhz.source",
+			 "unavailable: no MSR_PLATFORM_INFO, CPUID.16H or cpufreq base_frequency");
+	}
+}
+
+static void rec_write_header(FILE *sb, const struct rec_opts *o,
+			     const struct pt_trace_caps *caps,
+			     const struct rec_cpu *rc0)
+{
+	uint64_t ctl = rc0->cfg.ctl;
+	uint32_t eax, ebx, ecx;
 	struct utsname u;
-	uint32_t eax, ebx, ratio;
 
 	ptsb_put(sb, "tool", "pt-trace record");
 	ptsb_put(sb, "time", "%lld", (long long)time(NULL));
-	if (!uname(&u))
+	if (!uname(&u)) {
 		ptsb_put(sb, "kernel", "%s %s %s", u.sysname, u.release,
 			 u.machine);
+		ptsb_put(sb, "kernel.version", "%s", u.version);
+	}
 	ptsb_put(sb, "backend", "%s",
 		 caps->backend == PT_BACKEND_MODEL ? "model" : "hw");
+	/* The traced CPU, as the driver reports it (the model's profile). */
 	ptsb_put(sb, "cpu.vendor", "intel");
 	ptsb_put(sb, "cpu.family", "%u", caps->family);
 	ptsb_put(sb, "cpu.model", "%u", caps->model);
@@ -392,31 +620,116 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 	ptsb_put(sb, "caps.mtc_periods", "0x%x", caps->mtc_periods);
 	ptsb_put(sb, "caps.cyc_thresholds", "0x%x", caps->cyc_thresholds);
 	ptsb_put(sb, "caps.psb_periods", "0x%x", caps->psb_periods);
+	ptsb_put(sb, "caps.ctl_valid", "0x%llx",
+		 (unsigned long long)caps->ctl_valid);
 	ptsb_put(sb, "caps.cpuid14.0", "0x%x 0x%x 0x%x 0x%x",
 		 caps->cpuid_14[0][0], caps->cpuid_14[0][1],
 		 caps->cpuid_14[0][2], caps->cpuid_14[0][3]);
 	ptsb_put(sb, "caps.cpuid14.1", "0x%x 0x%x 0x%x 0x%x",
 		 caps->cpuid_14[1][0], caps->cpuid_14[1][1],
 		 caps->cpuid_14[1][2], caps->cpuid_14[1][3]);
-	cpu_cpuid_0x15(&eax, &ebx);
+	if (caps->backend == PT_BACKEND_MODEL)
+		fputs("# backend=model: cpuid15.*, nom_freq, nominal_mhz and tsc.* describe\n"
+		      "# the CPU pt-trace ran on, not the modelled one (cpu.*, caps.*)\n",
+		      sb);
+	cpu_cpuid_0x15(&eax, &ebx, &ecx);
 	ptsb_put(sb, "cpuid15.eax", "%u", eax);
 	ptsb_put(sb, "cpuid15.ebx", "%u", ebx);
-	if (!cpu_max_nonturbo_ratio(cpu0, &ratio) && ratio) {
-		ptsb_put(sb, "nom_freq", "%u", ratio);
-		ptsb_put(sb, "nom_freq.source", "MSR_PLATFORM_INFO");
-		ptsb_put(sb, "nominal_mhz", "%u", ratio * 100);
-	} else {
-		ptsb_put(sb, "nom_freq.source", "unknown");
-	}
-	ptsb_put(sb, "ctl", "0x%llx", (unsigned long long)rec_ctl(o));
-	if (o->mtc)
-		ptsb_put(sb, "mtc_freq", "%u", o->mtc_freq);
+	ptsb_put(sb, "cpuid15.ecx", "%u", ecx);
+	if (eax && ebx && ecx)
+		ptsb_put(sb, "tsc_hz.cpuid15", "%llu",
+			 (unsigned long long)ecx * ebx / eax);
+	rec_write_freq(sb, rc0->cpu);
+	ptsb_put(sb, "ctl", "0x%llx", (unsigned long long)ctl);
+	if (ctl & PT_CTL_MTCEN)
+		ptsb_put(sb, "mtc_freq", "%llu",
+			 (unsigned long long)((ctl & PT_CTL_MTCFREQ_MASK) >>
+					      PT_CTL_MTCFREQ_SHIFT));
+	else
+		ptsb_put(sb, "mtc_freq", "off");
 	if (o->cyc)
 		ptsb_put(sb, "cyc_thresh", "%u", o->cyc_thresh);
+	ptsb_put(sb, "psb_freq", "%llu",
+		 (unsigned long long)((ctl & PT_CTL_PSBFREQ_MASK) >>
+				      PT_CTL_PSBFREQ_SHIFT));
 	ptsb_put(sb, "mode", "%s", o->mode == PT_MODE_STREAM ? "stream" :
 		 "flight");
-	/* TSC offsets between CPUs are not measurable from here. */
-	ptsb_put(sb, "tsc_offset", "0");
+	ptsb_put(sb, "buffer_size", "%zu", rc0->map.data_len);
+	if (o->mode == PT_MODE_STREAM)
+		ptsb_put(sb, "watermark", "%u",
+			 __atomic_load_n(&rc0->map.ctrl->watermark,
+					 __ATOMIC_RELAXED));
+	if (o->cmd) {
+		char **a;
+
+		fputs("cmd=", sb);
+		for (a = o->cmd; *a; a++)
+			fprintf(sb, "%s%s", a == o->cmd ? "" : " ", *a);
+		fputc('\n', sb);
+	}
+}
+
+/* TSC against CLOCK_MONOTONIC on every traced CPU (when: 0 start, 1 end). */
+static void rec_sample_tsc(struct rec_cpu *rcs, int n, int when)
+{
+	cpu_set_t saved;
+	int i, have = !sched_getaffinity(0, sizeof(saved), &saved);
+
+	for (i = 0; i < n; i++) {
+		struct rec_tsc *t = &rcs[i].tsc[when];
+
+		t->ok = !cpu_tsc_sample(rcs[i].cpu, &t->tsc, &t->ns,
+					&t->err_ns);
+	}
+	if (have)
+		sched_setaffinity(0, sizeof(saved), &saved);
+}
+
+/*
+ * The TSC rate over the recording (first CPU) and each CPU's TSC offset
+ * from the first one's, from the samples of rec_sample_tsc().
+ */
+static void rec_write_tsc(FILE *sb, const struct rec_cpu *rcs, int n)
+{
+	const struct rec_tsc *s0 = &rcs[0].tsc[0], *s1 = &rcs[0].tsc[1];
+	double hz = 0;
+	uint64_t adj;
+	int i, w;
+
+	for (i = 0; i < n; i++)
+		for (w = 0; w < 2; w++)
+			if (rcs[i].tsc[w].ok)
+				ptsb_put(sb, w ? "tsc.end" : "tsc.start",
+					 "%d %llu %llu %llu", rcs[i].cpu,
+					 (unsigned long long)rcs[i].tsc[w].ns,
+					 (unsigned long long)rcs[i].tsc[w].tsc,
+					 (unsigned long long)rcs[i].tsc[w].err_ns);
+	/* Under 10 ms the sampling error would dominate the rate. */
+	if (s0->ok && s1->ok && s1->ns > s0->ns + 10000000ULL &&
+	    s1->tsc > s0->tsc) {
+		hz = (double)(s1->tsc - s0->tsc) * 1e9 /
+		     (double)(s1->ns - s0->ns);
+		ptsb_put(sb, "tsc_hz", "%.0f", hz);
+		ptsb_put(sb, "tsc_hz.source",
+			 "measured on cpu %d over %.3f s against CLOCK_MONOTONIC",
+			 rcs[0].cpu, (double)(s1->ns - s0->ns) / 1e9);
+	}
+	for (i = 0; i < n; i++) {
+		const struct rec_tsc *t = &rcs[i].tsc[0];
+		double expect;
+
+		if (hz > 0 && s0->ok && t->ok) {
+			expect = (double)s0->tsc +
+				 ((double)t->ns - (double)s0->ns) * hz / 1e9;
+			ptsb_put(sb, "tsc_offset", "%d %.0f %llu", rcs[i].cpu,
+				 (double)t->tsc - expect,
+				 (unsigned long long)((t->err_ns + s0->err_ns) *
+						      hz / 1e9 + 1));
+		}
+		if (!cpu_read_msr(rcs[i].cpu, MSR_IA32_TSC_ADJUST, &adj))
+			ptsb_put(sb, "tsc_adjust", "%d %lld", rcs[i].cpu,
+				 (long long)adj);
+	}
 }
 
 static double rec_now(void)
@@ -447,28 +760,55 @@ static pid_t rec_spawn(char **cmd, int cpu)
 	return pid;
 }
 
-static void rec_status_line(struct rec_cpu *rcs, int n, double t0)
+static void rec_sum(const struct rec_cpu *rcs, int n, struct ptl_sum *sum,
+		    uint64_t *bytes)
 {
-	uint64_t bytes = 0, lost = 0;
-	double dt = rec_now() - t0;
 	int i;
 
+	memset(sum, 0, sizeof(*sum));
+	*bytes = 0;
 	for (i = 0; i < n; i++) {
-		bytes += __atomic_load_n(&rcs[i].map.ctrl->data_head,
-					 __ATOMIC_ACQUIRE);
-		lost += __atomic_load_n(&rcs[i].map.ctrl->lost_bytes,
-					__ATOMIC_RELAXED);
+		sum->records += rcs[i].loss.records;
+		sum->known_bytes += rcs[i].loss.known_bytes;
+		sum->unknown += rcs[i].loss.unknown;
+		sum->lost_ns += rcs[i].loss.lost_ns;
+		sum->lapped += rcs[i].loss.lapped;
+		*bytes += rcs[i].written;
 	}
-	fprintf(stderr, "\r[record] %6.1fs %9.2f MB %8.2f MB/s lost %llu B   ",
-		dt, bytes / 1e6, dt > 0 ? bytes / 1e6 / dt : 0.0,
-		(unsigned long long)lost);
+}
+
+static void rec_status_line(struct rec_cpu *rcs, int n, double t0,
+			    const struct rec_opts *o)
+{
+	double dt = rec_now() - t0;
+	struct ptl_sum sum;
+	uint64_t bytes = 0;
+	int i;
+
+	rec_sum(rcs, n, &sum, &bytes);
+	if (o->mode != PT_MODE_STREAM) {
+		/* Flight: produced so far (the file gets the newest part). */
+		bytes = 0;
+		for (i = 0; i < n; i++)
+			bytes += __atomic_load_n(&rcs[i].map.ctrl->data_head,
+						 __ATOMIC_ACQUIRE);
+	}
+	fprintf(stderr, "\r[record] %6.1fs %9.2f MB %8.2f MB/s", dt,
+		bytes / 1e6, dt > 0 ? bytes / 1e6 / dt : 0.0);
+	if (o->mode == PT_MODE_STREAM)
+		fprintf(stderr, "  losses %llu (%llu B known, %.1f ms)%s   ",
+			(unsigned long long)(sum.records + sum.lapped),
+			(unsigned long long)sum.known_bytes,
+			sum.lost_ns / 1e6, sum.lapped ? " LAPPED" : "");
+	else
+		fputs("   ", stderr);
 }
 
 static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		     int *ncpus)
 {
 	enum { O_CR3 = 256, O_CYC, O_MTC, O_NOTSC, O_PSB, O_PTW, O_PWR,
-	       O_FILTER, O_STOPAT };
+	       O_FILTER, O_STOPAT, O_DRAIN };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -487,14 +827,17 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		{ "stop-at", required_argument, NULL, O_STOPAT },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "watermark", required_argument, NULL, 'w' },
+		{ "drain-interval", required_argument, NULL, O_DRAIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *end;
 	uint32_t v;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:C:d:p:ukb:m:h", opts,
+	while ((c = getopt_long(argc, argv, "+o:C:d:p:ukb:m:w:h", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -506,8 +849,8 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 				goto bad;
 			break;
 		case 'd':
-			o->duration = strtod(optarg, NULL);
-			if (!(o->duration > 0 && o->duration < 1e6))
+			o->duration = strtod(optarg, &end);
+			if (*end || !(o->duration > 0 && o->duration < 1e6))
 				goto bad;
 			break;
 		case 'p':
@@ -574,6 +917,15 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 			else
 				goto bad;
 			break;
+		case 'w':
+			if (rec_parse_size(optarg, &o->watermark))
+				goto bad;
+			break;
+		case O_DRAIN:
+			o->drain_ms = strtod(optarg, &end);
+			if (*end || !(o->drain_ms > 0 && o->drain_ms < 1e7))
+				goto bad;
+			break;
 		case 'h':
 			rec_usage(stdout);
 			return 1;
@@ -585,7 +937,11 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 	if (optind < argc)
 		o->cmd = argv + optind;
 	if (o->pid && o->have_cr3) {
-		ptt_err("use either --pid or --cr3");
+		ptt_err("use either --pid or --cr3, not both");
+		return -1;
+	}
+	if ((o->watermark || o->drain_ms) && o->mode != PT_MODE_STREAM) {
+		ptt_err("--watermark and --drain-interval need -m stream");
 		return -1;
 	}
 	return 0;
@@ -604,16 +960,20 @@ static int rec_open_all(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		rcs[i].fd = ptdev_open(rcs[i].cpu, O_RDWR);
 		if (rcs[i].fd < 0) {
 			err = rcs[i].fd;
-			ptt_err("/dev/pt%d: %s", rcs[i].cpu, ptdev_hint(err));
-			if (err == -ENOENT && !cpu_has_intel_pt())
-				ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0; load the module with backend=model to try the tools");
-			return err == -ENOENT && !cpu_has_intel_pt() ?
-				PTT_EXIT_NO_PT : PTT_EXIT_DEVICE;
+			if ((err == -ENOENT || err == -ENODEV) &&
+			    !cpu_has_intel_pt() &&
+			    access("/sys/kernel/pt_trace", F_OK)) {
+				ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0, so /dev/pt%d cannot exist; to try the tools, load the driver's software model (insmod pt_trace.ko backend=model), see Documentation/tools.rst",
+					rcs[i].cpu);
+				return PTT_EXIT_NO_PT;
+			}
+			ptt_err("%s", ptdev_why(err, rcs[i].cpu, PTDEV_OPEN));
+			return PTT_EXIT_DEVICE;
 		}
 		err = ptdev_get_caps(rcs[i].fd, caps);
 		if (err) {
 			ptt_err("/dev/pt%d: GET_CAPS: %s", rcs[i].cpu,
-				ptdev_hint(err));
+				ptdev_why(err, rcs[i].cpu, PTDEV_OTHER));
 			return PTT_EXIT_DEVICE;
 		}
 		if (rec_setup_cpu(&rcs[i], o, caps))
@@ -622,112 +982,227 @@ static int rec_open_all(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	return 0;
 }
 
-/* Wait for the end: command exit, duration, or a signal. */
-static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
-		    pid_t child, FILE *sb, int *child_status)
+/* A ptrace stop of the command: exec (read its maps) or its exit. */
+static void rec_child_stop(pid_t child, int st, FILE *sb,
+			   struct rec_maps *maps)
 {
-	double t0 = rec_now();
+	int sig = WSTOPSIG(st);
+
+	if (sig == SIGTRAP) {
+		rec_write_maps(sb, child, maps);
+		if ((st >> 8) != (SIGTRAP | (PTRACE_EVENT_EXIT << 8)))
+			ptrace(PTRACE_SETOPTIONS, child, NULL,
+			       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
+		sig = 0;
+	}
+	ptrace(PTRACE_CONT, child, NULL, (void *)(long)sig);
+}
+
+/*
+ * Stream mode without --drain-interval: sleep in poll() until a CPU has
+ * a watermark's worth of data (or its trace stopped), at most @ms.
+ */
+static void rec_poll(struct rec_cpu *rcs, int n, int ms)
+{
+	struct pollfd pfd[64];
+	int i, at = 0;
+
+	while (at < n) {
+		int k = 0, m;
+
+		for (i = at; i < n && k < (int)ARRAY_SIZE(pfd); i++, k++) {
+			pfd[k].fd = rcs[i].hup ? -1 : rcs[i].fd;
+			pfd[k].events = POLLIN;
+			pfd[k].revents = 0;
+		}
+		/* Only the first batch waits; CPUs past 64 are rare. */
+		m = poll(pfd, (nfds_t)k, at ? 0 : ms);
+		for (i = 0; m > 0 && i < k; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+				rcs[at + i].hup = 1;
+		at += k;
+	}
+}
+
+/* Wait for the end: command exit, duration, or a signal; drain meanwhile. */
+static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
+		    pid_t child, FILE *sb, int *child_status,
+		    struct rec_maps *maps)
+{
+	double t0 = rec_now(), next_status = t0 + 0.5, next_drain = t0;
 	int tty = isatty(STDERR_FILENO), i, st;
-	double last_status = 0;
+	int stream = o->mode == PT_MODE_STREAM;
 
 	while (!__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
+		double now, wait_ms;
+
 		if (child > 0) {
 			pid_t w = waitpid(child, &st, WNOHANG);
 
 			if (w == child && WIFSTOPPED(st)) {
-				int sig = WSTOPSIG(st);
-
-				/* exec or exit stop: read the map now. */
-				if (sig == SIGTRAP) {
-					if ((st >> 8) == (SIGTRAP |
-							  (PTRACE_EVENT_EXIT << 8)))
-						rec_write_maps(sb, child);
-					else
-						ptrace(PTRACE_SETOPTIONS, child,
-						       NULL,
-						       PTRACE_O_TRACEEXIT |
-						       PTRACE_O_EXITKILL);
-					sig = 0;
-				}
-				ptrace(PTRACE_CONT, child, NULL,
-				       (void *)(long)sig);
+				rec_child_stop(child, st, sb, maps);
 			} else if (w == child) {
 				*child_status = st;
 				break;
 			}
 		}
-		if (o->duration > 0 && rec_now() - t0 >= o->duration)
+		now = rec_now();
+		if (o->duration > 0 && now - t0 >= o->duration)
 			break;
-		if (o->mode == PT_MODE_STREAM)
-			for (i = 0; i < n; i++)
-				if (rec_drain(&rcs[i], sb))
-					return -EIO;
-		if (tty && rec_now() - last_status > 0.5) {
-			rec_status_line(rcs, n, t0);
-			last_status = rec_now();
+		if (stream && (!o->drain_ms || now >= next_drain)) {
+			for (i = 0; i < n; i++) {
+				int err = rec_drain(&rcs[i]);
+
+				if (err) {
+					ptt_err("cpu %d: writing %s/cpu%d.pt: %s",
+						rcs[i].cpu, o->outdir,
+						rcs[i].cpu, strerror(-err));
+					return err;
+				}
+			}
+			if (o->drain_ms)
+				next_drain = now + o->drain_ms / 1e3;
 		}
-		usleep(child > 0 ? 2000 : 20000);
+		if (tty && now >= next_status) {
+			rec_status_line(rcs, n, t0, o);
+			next_status = now + 0.5;
+		}
+		/* The command is stopped at exec/exit until we look. */
+		wait_ms = child > 0 ? 2 : 100;
+		if (o->duration > 0 && (t0 + o->duration - now) * 1e3 < wait_ms)
+			wait_ms = (t0 + o->duration - now) * 1e3;
+		if (o->drain_ms && (next_drain - now) * 1e3 < wait_ms)
+			wait_ms = (next_drain - now) * 1e3;
+		if (wait_ms < 0)
+			wait_ms = 0;
+		if (stream && !o->drain_ms)
+			rec_poll(rcs, n, (int)wait_ms + 1);
+		else
+			usleep((useconds_t)(wait_ms * 1e3) + 100);
 	}
-	if (tty)
+	if (tty) {
+		rec_status_line(rcs, n, t0, o);
 		fputc('\n', stderr);
+	}
 	return 0;
+}
+
+static void rec_cpu_sideband(FILE *sb, const struct rec_cpu *rc, int stream)
+{
+	int c = rc->cpu;
+
+	ptsb_put(sb, "cpu", "%d", c);
+	ptsb_put(sb, "cpu.file", "%d cpu%d.pt", c, c);
+	ptsb_put(sb, "cpu.ctl", "%d 0x%llx", c, (unsigned long long)rc->cfg.ctl);
+	ptsb_put(sb, "cpu.bytes", "%d %llu", c,
+		 (unsigned long long)rc->written);
+	ptsb_put(sb, "cpu.head", "%d %llu", c,
+		 (unsigned long long)rc->status.head);
+	ptsb_put(sb, "cpu.wrapped", "%d %d", c,
+		 !!(rc->status.flags & PT_STATUS_WRAPPED));
+	ptsb_put(sb, "cpu.rtit_status", "%d 0x%llx", c,
+		 (unsigned long long)rc->status.rtit_status);
+	if (!stream)
+		return;
+	ptsb_put(sb, "cpu.loss_file", "%d cpu%d%s", c, c, PTL_SUFFIX);
+	ptsb_put(sb, "cpu.loss_records", "%d %llu", c,
+		 (unsigned long long)rc->loss.records);
+	ptsb_put(sb, "cpu.loss_lapped", "%d %llu", c,
+		 (unsigned long long)rc->loss.lapped);
+	ptsb_put(sb, "cpu.lost_bytes", "%d %llu", c,
+		 (unsigned long long)rc->loss.known_bytes);
+	ptsb_put(sb, "cpu.loss_unknown", "%d %llu", c,
+		 (unsigned long long)rc->loss.unknown);
+	ptsb_put(sb, "cpu.lost_ns", "%d %llu", c,
+		 (unsigned long long)rc->loss.lost_ns);
+	ptsb_put(sb, "cpu.driver_loss_records", "%d %llu", c,
+		 (unsigned long long)rc->status.loss_records);
+	ptsb_put(sb, "cpu.driver_lost_ns", "%d %llu", c,
+		 (unsigned long long)rc->status.lost_ns);
+	ptsb_put(sb, "cpu.driver_lost_bytes", "%d %llu", c,
+		 (unsigned long long)rc->status.lost_bytes);
+	ptsb_put(sb, "cpu.pmis", "%d %llu", c,
+		 (unsigned long long)rc->status.pmis);
+	ptsb_put(sb, "cpu.stops", "%d %llu", c,
+		 (unsigned long long)rc->status.stops);
+	ptsb_put(sb, "cpu.errors", "%d %llu", c,
+		 (unsigned long long)rc->status.errors);
+}
+
+/* The losses of one CPU or of all, one human line (also parsed by tests). */
+static void rec_print_losses(const char *who, const struct ptl_sum *s)
+{
+	fprintf(stderr,
+		"%s%llu loss records, %llu bytes lost (known), %llu of unknown size, %.3f ms not traced",
+		who, (unsigned long long)s->records,
+		(unsigned long long)s->known_bytes,
+		(unsigned long long)s->unknown, s->lost_ns / 1e6);
+	if (s->lapped)
+		fprintf(stderr, ", %llu records overwritten before they were read (lapped)",
+			(unsigned long long)s->lapped);
+	fputc('\n', stderr);
 }
 
 static int rec_finish(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		      FILE *sb)
 {
-	uint64_t total = 0, lost = 0;
+	int stream = o->mode == PT_MODE_STREAM;
+	struct ptl_sum total;
+	uint64_t bytes;
 	int i, err, ret = 0;
 
 	for (i = 0; i < n; i++) {
+		err = ptdev_stop(rcs[i].fd);
+		if (err)
+			ptt_warn("cpu %d: STOP: %s", rcs[i].cpu,
+				 ptdev_why(err, rcs[i].cpu, PTDEV_OTHER));
+	}
+	rec_sample_tsc(rcs, n, 1);
+	for (i = 0; i < n; i++) {
 		struct rec_cpu *rc = &rcs[i];
 
-		err = ptdev_stop(rc->fd);
-		if (err)
-			ptt_warn("cpu %d: STOP: %s", rc->cpu, ptdev_hint(err));
 		err = ptdev_get_status(rc->fd, &rc->status);
 		if (err) {
 			ptt_err("cpu %d: GET_STATUS: %s", rc->cpu,
-				ptdev_hint(err));
+				ptdev_why(err, rc->cpu, PTDEV_OTHER));
 			ret = PTT_EXIT_DEVICE;
 			continue;
 		}
-		err = o->mode == PT_MODE_STREAM ? rec_drain(rc, sb) :
-						  rec_flight_read(rc);
+		err = stream ? rec_drain(rc) : rec_flight_read(rc);
 		if (err) {
 			ptt_err("cpu %d: writing the trace: %s", rc->cpu,
 				strerror(-err));
 			ret = PTT_EXIT_INPUT;
 		}
-		ptsb_put(sb, "cpu", "%d", rc->cpu);
-		ptsb_put(sb, "cpu.file", "%d cpu%d.pt", rc->cpu, rc->cpu);
-		ptsb_put(sb, "cpu.bytes", "%d %llu", rc->cpu,
-			 (unsigned long long)rc->written);
-		ptsb_put(sb, "cpu.head", "%d %llu", rc->cpu,
-			 (unsigned long long)rc->status.head);
-		ptsb_put(sb, "cpu.wrapped", "%d %d", rc->cpu,
-			 !!(rc->status.flags & PT_STATUS_WRAPPED));
-		ptsb_put(sb, "cpu.lost_bytes", "%d %llu", rc->cpu,
-			 (unsigned long long)rc->status.lost_bytes);
-		ptsb_put(sb, "cpu.loss_records", "%d %llu", rc->cpu,
-			 (unsigned long long)rc->status.loss_records);
-		ptsb_put(sb, "cpu.rtit_status", "%d 0x%llx", rc->cpu,
-			 (unsigned long long)rc->status.rtit_status);
-		total += rc->written;
-		lost += rc->status.lost_bytes;
-		fprintf(stderr, "cpu%-3d %10llu bytes  produced %llu%s",
-			rc->cpu, (unsigned long long)rc->written,
-			(unsigned long long)rc->status.head,
-			rc->status.flags & PT_STATUS_WRAPPED ? " (wrapped)" : "");
-		fprintf(stderr, "  lost %llu bytes in %llu gaps%s\n",
-			(unsigned long long)rc->status.lost_bytes,
-			(unsigned long long)rc->status.loss_records,
-			rc->status.flags & PT_STATUS_HW_ERROR ?
-			"  HW ERROR" : "");
+		if (rc->lossf) {
+			/* Records the driver counted that were never seen. */
+			if (rc->status.loss_records > rc->loss_next)
+				rec_lapped(rc, rc->loss_next,
+					   rc->status.loss_records -
+					   rc->loss_next);
+			ptl_write_end(rc->lossf, rc->loss_next > rc->status.loss_records ?
+				      rc->loss_next : rc->status.loss_records,
+				      rc->loss.lapped);
+		}
+		rec_cpu_sideband(sb, rc, stream);
+		fprintf(stderr, "cpu%-3d %12llu bytes in cpu%d.pt", rc->cpu,
+			(unsigned long long)rc->written, rc->cpu);
+		if (!stream)
+			fprintf(stderr, "%s",
+				rc->status.flags & PT_STATUS_WRAPPED ?
+				" (wrapped: the buffer kept the newest data)" : "");
+		fprintf(stderr, "%s\n", rc->status.flags & PT_STATUS_HW_ERROR ?
+			"  HW ERROR (RTIT_STATUS.Error)" : "");
+		if (stream)
+			rec_print_losses("       ", &rc->loss);
 	}
-	fprintf(stderr, "recorded %llu bytes on %d cpu(s), lost %llu bytes, into %s/\n",
-		(unsigned long long)total, n, (unsigned long long)lost,
-		o->outdir);
+	rec_write_tsc(sb, rcs, n);
+	rec_sum(rcs, n, &total, &bytes);
+	fprintf(stderr, "recorded %llu bytes on %d cpu(s) into %s/ (%s mode)\n",
+		(unsigned long long)bytes, n, o->outdir,
+		stream ? "stream" : "flight");
+	if (stream)
+		rec_print_losses("losses: ", &total);
 	return ret;
 }
 
@@ -736,6 +1211,7 @@ int cmd_record(int argc, char **argv)
 	static int cpus[REC_MAX_CPUS];
 	struct rec_opts o = { .outdir = "pt-trace.data", .tsc = 1,
 			      .mtc_freq = 3, .mode = PT_MODE_FLIGHT };
+	static struct rec_maps maps;
 	struct pt_trace_caps caps;
 	struct rec_cpu *rcs;
 	struct sigaction sa;
@@ -747,16 +1223,9 @@ int cmd_record(int argc, char **argv)
 	ret = rec_parse(argc, argv, &o, cpus, &ncpus);
 	if (ret)
 		return ret > 0 ? PTT_EXIT_OK : PTT_EXIT_USAGE;
-	if (!ncpus) {
-		ncpus = ptdev_nr_cpus();
-		for (i = 0; i < ncpus; i++)
-			cpus[i] = i;
-	}
-	if (mkdir(o.outdir, 0755) && errno != EEXIST) {
-		ptt_err("cannot create %s: %s", o.outdir, strerror(errno));
-		return PTT_EXIT_INPUT;
-	}
-	rcs = calloc((size_t)ncpus, sizeof(*rcs));
+	if (ncpus <= 0)
+		ncpus = rec_online_cpus(cpus);
+	rcs = calloc((size_t)(unsigned int)ncpus, sizeof(*rcs));
 	if (!rcs)
 		return PTT_EXIT_INTERNAL;
 	for (i = 0; i < ncpus; i++) {
@@ -764,9 +1233,19 @@ int cmd_record(int argc, char **argv)
 		rcs[i].fd = -1;
 		rcs[i].out = -1;
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rec_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
 	ret = rec_open_all(rcs, ncpus, &o, &caps);
 	if (ret)
 		goto out;
+	if (mkdir(o.outdir, 0755) && errno != EEXIST) {
+		ptt_err("cannot create %s: %s", o.outdir, strerror(errno));
+		ret = PTT_EXIT_INPUT;
+		goto out;
+	}
 	snprintf(path, sizeof(path), "%s/%s", o.outdir, PTSB_FILE_NAME);
 	sb = ptsb_create(path);
 	if (!sb) {
@@ -784,20 +1263,30 @@ int cmd_record(int argc, char **argv)
 			ret = PTT_EXIT_INPUT;
 			goto out_sb;
 		}
+		if (o.mode != PT_MODE_STREAM)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu%d%s", o.outdir,
+			 rcs[i].cpu, PTL_SUFFIX);
+		rcs[i].lossf = ptl_create(path, rcs[i].cpu);
+		if (!rcs[i].lossf) {
+			ptt_err("cannot create %s: %s", path, strerror(errno));
+			ret = PTT_EXIT_INPUT;
+			goto out_sb;
+		}
 	}
-	rec_write_header(sb, &o, &caps, rcs[0].cpu);
+	rec_write_header(sb, &o, &caps, &rcs[0]);
+	if (__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
+		ret = PTT_EXIT_INTERRUPTED;
+		goto out_sb;
+	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = rec_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
+	rec_sample_tsc(rcs, ncpus, 0);
 	for (i = 0; i < ncpus; i++) {
 		int err = ptdev_start(rcs[i].fd);
 
 		if (err) {
 			ptt_err("cpu %d: START: %s", rcs[i].cpu,
-				ptdev_hint(err));
+				ptdev_why(err, rcs[i].cpu, PTDEV_START));
 			while (--i >= 0)
 				ptdev_stop(rcs[i].fd);
 			ret = PTT_EXIT_DEVICE;
@@ -806,7 +1295,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.pid > 0) {
 		ptsb_put(sb, "pid", "%d", (int)o.pid);
-		rec_write_maps(sb, o.pid);
+		rec_write_maps(sb, o.pid, &maps);
 	}
 	if (o.cmd) {
 		child = rec_spawn(o.cmd, rcs[0].cpu);
@@ -815,12 +1304,15 @@ int cmd_record(int argc, char **argv)
 		else
 			ptsb_put(sb, "pid", "%d", (int)child);
 	}
-	if (rec_wait(rcs, ncpus, &o, child, sb, &child_status))
+	if (rec_wait(rcs, ncpus, &o, child, sb, &child_status, &maps))
 		ret = PTT_EXIT_INPUT;
 	if (child > 0 && __atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
 	}
+	/* A process traced by pid may have mapped more since the start. */
+	if (o.pid > 0)
+		rec_write_maps(sb, o.pid, &maps);
 	i = rec_finish(rcs, ncpus, &o, sb);
 	if (!ret)
 		ret = i;
@@ -836,7 +1328,10 @@ out:
 			close(rcs[i].fd);
 		if (rcs[i].out >= 0)
 			close(rcs[i].out);
+		if (rcs[i].lossf && fclose(rcs[i].lossf) && !ret)
+			ret = PTT_EXIT_INPUT;
 	}
+	rec_free_maps(&maps);
 	free(rcs);
 	return ret;
 }
