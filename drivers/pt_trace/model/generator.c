@@ -7,8 +7,15 @@
  * bytes, TIP.PGE/TIP.PGD on PacketEn transitions, TNT/TIP/FUP, PIP on CR3
  * change, MTC/CYC/TSC when enabled, PTW (+FUP), PWRE/PWRX, MODE.TSX,
  * OVF.  It is a behavioural model: the branch outcomes and indirect
- * targets between two samples are synthetic (near the sampled IP), but
- * every stream is well formed and the sampled IPs are true.
+ * targets between two samples are synthetic (near the sampled IP, and
+ * inside the filter range while FilterEn), but every stream is well
+ * formed and the sampled IPs are true.
+ *
+ * A tick first builds its packets in the per-CPU stage, then places them
+ * (output pointers advance in its private copy of the state), publishes
+ * the state, and only then stores the bytes: see pt_model_update().  An
+ * NMI that published first makes the tick start over on the new state
+ * with the same sampled context, so no tick is ever dropped.
  */
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
@@ -144,8 +151,13 @@ static void pt_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r)
 	pt_pkt_cbr(b, pt_model_prof->cbr);
 }
 
-static void pt_psb_plus(struct pt_model_cpu *st, struct pt_model_state *s,
-			struct pt_pkt_buf *b, const struct pt_ctx *c, bool pe)
+/*
+ * PSB+ (36.4.2.x, Table 36-50): PIP only when OS=1 and ContextEn=1 for
+ * the context at hand; MODE.Exec, MODE.TSX and FUP only when PacketEn.
+ */
+static void pt_psb_plus(struct pt_model_state *s, struct pt_pkt_buf *b,
+			const struct pt_ctx *c, bool ctx_en, bool pe,
+			unsigned int *psbs)
 {
 	const struct pt_model_regs *r = &s->regs;
 
@@ -153,8 +165,10 @@ static void pt_psb_plus(struct pt_model_cpu *st, struct pt_model_state *s,
 	pt_timing(b, r);
 	if (pt_model_vmcs)
 		pt_pkt_vmcs(b, ~0ULL & GENMASK_ULL(51, 12));	/* none loaded */
-	if (r->ctl & PT_CTL_OS)
+	if ((r->ctl & PT_CTL_OS) && ctx_en) {
 		pt_pkt_pip(b, c->cr3, pt_model_vmx_guest);
+		s->last_cr3 = c->cr3;
+	}
 	if (pe && (r->ctl & PT_CTL_BRANCHEN)) {
 		pt_pkt_mode_exec(b, c->csl, !c->csl);
 		if (pt_model_tsx)
@@ -163,13 +177,49 @@ static void pt_psb_plus(struct pt_model_cpu *st, struct pt_model_state *s,
 	}
 	pt_pkt_psbend(b);
 	s->psb_cnt = 0;
-	s->last_cr3 = c->cr3;
-	atomic64_inc(&st->stats.psbs);
+	(*psbs)++;
+}
+
+/*
+ * A synthetic indirect-branch target near @ip.  While FilterEn=1 a CPU
+ * reports only IPs inside a FILTER range, so the target is folded into
+ * the range that holds @ip; it never lies in a TraceStop range, whose
+ * entry would have stopped the trace.
+ */
+static u64 pt_target(const struct pt_model_regs *r, u64 ip, u64 t)
+{
+	unsigned int n, nr = pt_mp_nr_ranges(pt_model_prof);
+	u64 a = 0, size = 0;
+	bool filter = false;
+
+	for (n = 0; n < nr; n++) {
+		u64 cfg = (r->ctl & PT_CTL_ADDR_CFG_MASK(n)) >>
+			  PT_CTL_ADDR_CFG_SHIFT(n);
+
+		if (cfg != PT_ADDR_CFG_FILTER)
+			continue;
+		filter = true;
+		if (ip >= r->addr[n][0] && ip <= r->addr[n][1] && !size) {
+			a = r->addr[n][0];
+			size = r->addr[n][1] - a + 1;	/* 0: all 2^64 */
+		}
+	}
+	if (filter && size && (t < a || t - a >= size))
+		t = a + (t - a) % size;
+	for (n = 0; n < nr; n++) {
+		u64 cfg = (r->ctl & PT_CTL_ADDR_CFG_MASK(n)) >>
+			  PT_CTL_ADDR_CFG_SHIFT(n);
+
+		if (cfg == PT_ADDR_CFG_STOP && t >= r->addr[n][0] &&
+		    t <= r->addr[n][1])
+			return ip;
+	}
+	return t;
 }
 
 /* One step of "execution" while PacketEn=1. */
-static void pt_step(struct pt_model_cpu *st, struct pt_model_state *s,
-		    struct pt_pkt_buf *b, const struct pt_ctx *c, bool pe)
+static void pt_step(struct pt_model_state *s, struct pt_pkt_buf *b,
+		    const struct pt_ctx *c, bool pe)
 {
 	const struct pt_model_regs *r = &s->regs;
 	u64 rnd = pt_lfsr(s);
@@ -192,7 +242,9 @@ static void pt_step(struct pt_model_cpu *st, struct pt_model_state *s,
 	if (ctl & PT_CTL_BRANCHEN) {
 		pt_pkt_tnt8(b, rnd >> 10, 6);
 		/* An indirect branch to near the sampled IP, then to it. */
-		pt_pkt_ip(b, PT_PKT_TIP, c->ip ^ ((rnd >> 16) & 0xff0), false);
+		pt_pkt_ip(b, PT_PKT_TIP,
+			  pt_target(r, c->ip, c->ip ^ ((rnd >> 16) & 0xff0)),
+			  false);
 		pt_pkt_tnt8(b, rnd >> 24, 1 + ((rnd >> 30) % 6));
 		pt_pkt_ip(b, PT_PKT_TIP, c->ip, false);
 		if (pt_model_tsx && !(s->steps & 15)) {
@@ -202,8 +254,8 @@ static void pt_step(struct pt_model_cpu *st, struct pt_model_state *s,
 		}
 	}
 	if (ctl & PT_CTL_PTWEN) {
-		u64 v = pt_model_seq ? atomic64_inc_return(&st->stats.seq) :
-				       c->ip;
+		/* The number is part of the state: a redone tick reuses it. */
+		u64 v = pt_model_seq ? ++s->seq : c->ip;
 
 		pt_pkt_ptw(b, v, true, ctl & PT_CTL_FUPONPTW);
 		if (ctl & PT_CTL_FUPONPTW)
@@ -213,10 +265,6 @@ static void pt_step(struct pt_model_cpu *st, struct pt_model_state *s,
 		pt_pkt_pwre(b, 1, 0, false);	/* C1 */
 		pt_pkt_pwrx(b, 1, 1, 1);	/* woke by interrupt */
 	}
-	if ((ctl & PT_CTL_OS) && c->cr3 != s->last_cr3) {
-		pt_pkt_pip(b, c->cr3, pt_model_vmx_guest);
-		s->last_cr3 = c->cr3;
-	}
 }
 
 struct pt_tick_res {
@@ -224,8 +272,14 @@ struct pt_tick_res {
 	enum pt_model_operr operr;
 	u32 generated;
 	u32 packets;
+	unsigned int psbs;
 	bool stop_timer;
 	bool ovf;
+};
+
+struct pt_tick_arg {
+	struct pt_ctx c;	/* sampled once; a redone tick reuses it */
+	struct pt_tick_res res;
 };
 
 static void pt_account_bytecnt(struct pt_model_state *s, u32 n)
@@ -241,16 +295,40 @@ static void pt_account_bytecnt(struct pt_model_state *s, u32 n)
 		    cnt << PT_STATUS_BYTECNT_SHIFT;
 }
 
+/*
+ * PIP on a CR3 change (Table 36-50, cases 5a/5f/10a/10f): a MOV CR3 (or
+ * task switch, VM entry/exit) sends PIP(NewCR3) only when OS=1 and
+ * ContextEn is 1 after it, whatever FilterEn says; a CR3 the filter
+ * rejects clears ContextEn and sends nothing.  The tick sees a change
+ * when the sampled CR3 differs from the one the last tick sampled (a
+ * switch happened in between, maybe a switch back, which the hardware
+ * also announces) or from the last one announced.
+ */
+static void pt_pip_on_change(struct pt_model_state *s, struct pt_pkt_buf *b,
+			     const struct pt_ctx *c, bool ctx_en, bool announced)
+{
+	bool changed = c->cr3 != s->last_cr3 ||
+		       (c->cr3 != s->seen_cr3 && !announced);
+
+	s->seen_cr3 = c->cr3;
+	if (!changed || !ctx_en || !(s->regs.ctl & PT_CTL_OS))
+		return;
+	pt_pkt_pip(b, c->cr3, pt_model_vmx_guest);
+	s->last_cr3 = c->cr3;
+}
+
 static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		      void *arg)
 {
-	struct pt_tick_res *res = arg;
+	struct pt_tick_arg *a = arg;
+	struct pt_tick_res *res = &a->res;
+	const struct pt_ctx *c = &a->c;
 	struct pt_model_regs *r = &s->regs;
 	u32 budget = READ_ONCE(pt_model_tick_bytes);
 	struct pt_pkt_buf b;
 	struct pt_filter f;
-	struct pt_ctx c;
 	bool pe, branch = r->ctl & PT_CTL_BRANCHEN;
+	bool discard = false, announced = false, stop = false;
 	u32 mark = 0;		/* bytes of b before the last PSB */
 
 	memset(res, 0, sizeof(*res));
@@ -259,55 +337,79 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		return 0;
 	}
 	if (!(r->status & PT_STATUS_TRIGGEREN)) {
-		/* Stopped or in error: what it would have written is lost. */
-		res->out.lost = budget;
-		return 0;
+		/*
+		 * A TraceStop range stopped the trace on purpose: the CPU
+		 * generates nothing more.  Stopped by a full STOP region
+		 * or in error, it would have gone on: build the packets
+		 * as if they were written (PTW numbers advance), write
+		 * nothing and count every byte as lost.
+		 */
+		if (s->trace_stopped ||
+		    !(r->status & (PT_STATUS_STOPPED | PT_STATUS_ERROR)))
+			return 0;
+		discard = true;
 	}
 	budget = min_t(u32, budget, PT_MODEL_STAGE_MAX);
 	pt_pkt_init(&b, st->stage, budget + PT_MODEL_STAGE_SLACK);
 	b.last_ip = s->last_ip;
 
-	pt_sample(&c);
-	pt_filter(r, &c, &f);
+	pt_filter(r, c, &f);
 	pe = f.context_en && f.filter_en;
-	r->status &= ~(PT_STATUS_CONTEXTEN | PT_STATUS_FILTEREN);
-	r->status |= (f.context_en ? PT_STATUS_CONTEXTEN : 0) |
-		     (f.filter_en ? PT_STATUS_FILTEREN : 0);
+	if (!discard) {
+		r->status &= ~(PT_STATUS_CONTEXTEN | PT_STATUS_FILTEREN);
+		r->status |= (f.context_en ? PT_STATUS_CONTEXTEN : 0) |
+			     (f.filter_en ? PT_STATUS_FILTEREN : 0);
+	}
 
-	if (s->ovf_pending) {
+	if (s->ovf_pending && !discard) {
 		/* Internal buffer overflow: this tick's packets are gone. */
 		s->ovf_pending = false;
 		res->ovf = true;
 		pt_pkt_ovf(&b);
 		if (pe && branch)
-			pt_pkt_ip_ipc(&b, PT_PKT_FUP, c.ip, PT_IPC_SEXT_48);
+			pt_pkt_ip_ipc(&b, PT_PKT_FUP, c->ip, PT_IPC_SEXT_48);
 		s->packet_en = pe;
 		goto write;
 	}
-	if (s->need_psb || s->psb_cnt >= pt_psb_threshold(r)) {
+	/*
+	 * TraceStop (36.2.4.3, Table 36-28): the sampled IP lies in a stop
+	 * region, so the stop came before anything else this tick would
+	 * trace.  Only a PSB+ owed since TraceEn was set comes first.
+	 */
+	stop = f.stop && f.context_en && !discard;
+	if (stop)
+		pe = false;
+	if (s->need_psb || (!stop && s->psb_cnt >= pt_psb_threshold(r))) {
 		mark = b.len;
-		pt_psb_plus(st, s, &b, &c, pe);
+		pt_psb_plus(s, &b, c, f.context_en, pe, &res->psbs);
+		announced = (r->ctl & PT_CTL_OS) && f.context_en;
 		s->need_psb = false;
 		s->need_timing = false;
 	} else if (s->need_timing) {
 		pt_timing(&b, r);
 		s->need_timing = false;
 	}
+	/* Before MODE.Exec/TIP.PGE and TIP.PGD, as in Table 36-50. */
+	pt_pip_on_change(s, &b, c, f.context_en, announced);
 
-	if (f.stop && f.context_en) {
-		/* TraceStop: PGD, then Stopped (36.2.4.3). */
+	if (stop) {
+		/*
+		 * TIP.PGD with the IP that entered the region if PacketEn
+		 * was set, then the TraceStop packet.  Stopped is set,
+		 * which clears TriggerEn, and FilterEn is forced to 0.
+		 */
 		if (s->packet_en && branch)
-			pt_pkt_ip(&b, PT_PKT_TIP_PGD, c.ip, false);
+			pt_pkt_ip(&b, PT_PKT_TIP_PGD, c->ip, false);
+		pt_pkt_stop(&b);
 		s->packet_en = false;
-		r->status |= PT_STATUS_STOPPED;
-		r->status &= ~PT_STATUS_TRIGGEREN;
+		s->trace_stopped = true;
 		goto write;
 	}
 	if (pe && !s->packet_en && branch) {
-		pt_pkt_mode_exec(&b, c.csl, !c.csl);
-		pt_pkt_ip(&b, PT_PKT_TIP_PGE, c.ip, false);
+		pt_pkt_mode_exec(&b, c->csl, !c->csl);
+		pt_pkt_ip(&b, PT_PKT_TIP_PGE, c->ip, false);
 	} else if (!pe && s->packet_en && branch) {
-		pt_pkt_ip(&b, PT_PKT_TIP_PGD, c.ip, true);
+		pt_pkt_ip(&b, PT_PKT_TIP_PGD, c->ip, true);
 	}
 	s->packet_en = pe;
 
@@ -317,9 +419,9 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		/* PSB+ every PSBFreq bytes of output. */
 		if (s->psb_cnt + (b.len - mark) >= pt_psb_threshold(r)) {
 			mark = b.len;
-			pt_psb_plus(st, s, &b, &c, pe);
+			pt_psb_plus(s, &b, c, f.context_en, pe, &res->psbs);
 		}
-		pt_step(st, s, &b, &c, pe);
+		pt_step(s, &b, c, pe);
 		if (b.len == before)
 			break;		/* nothing more to say (filtered) */
 	}
@@ -327,19 +429,31 @@ write:
 	s->last_ip = b.last_ip;
 	res->generated = b.len;
 	res->packets = b.packets;
-	pt_model_out_write(pt_model_prof, r, b.buf, b.len, &res->out,
-			   &res->operr);
+	if (discard) {
+		/* Nothing reaches memory, PacketByteCnt stays. */
+		s->psb_cnt += b.len - mark;
+		res->out.lost = b.len;
+		return 0;
+	}
+	pt_model_out_place(pt_model_prof, r, b.len, &res->out, &res->operr,
+			   pt_model_pending_now(st));
+	pt_model_pending_now(st)->data = b.buf;
 	pt_account_bytecnt(s, b.len - mark);
 	if (res->out.pmi)
 		r->global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
+	if (stop) {
+		/* After the packets that announce it are out. */
+		r->status |= PT_STATUS_STOPPED;
+		r->status &= ~(PT_STATUS_TRIGGEREN | PT_STATUS_FILTEREN);
+	}
 	return 0;
 }
 
 static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 {
 	struct pt_model_cpu *st = container_of(t, struct pt_model_cpu, timer);
-	struct pt_tick_res res;
-	int ret;
+	struct pt_tick_arg a;
+	struct pt_tick_res *res = &a.res;
 
 	/* A CPU going offline migrates its timers: do not follow. */
 	if (st->cpu != smp_processor_id()) {
@@ -347,23 +461,21 @@ static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 		return HRTIMER_NORESTART;
 	}
 	atomic64_inc(&st->stats.ticks);
-	ret = pt_model_update(st, pt_tick_fn, &res, false);
-	if (ret) {
-		/* An NMI changed the state under us: the tick is dropped. */
-		atomic64_add(res.out.written, &st->stats.lost_bytes);
-	} else {
-		atomic64_add(res.out.written, &st->stats.bytes_written);
-		atomic64_add(res.out.lost, &st->stats.lost_bytes);
-		atomic64_add(res.packets, &st->stats.packets);
-		if (res.ovf)
-			atomic64_inc(&st->stats.ovfs);
-		if (res.operr)
-			pt_model_count_operr(st, res.operr);
-		/* Last step, with the state published: the PMI. */
-		if (res.out.pmi)
-			pt_model_pmi_send(st);
-	}
-	if (res.stop_timer && !ret) {
+	pt_sample(&a.c);
+	/* Redone on top of an NMI that published first: never dropped. */
+	pt_model_update(st, pt_tick_fn, &a, true);
+	atomic64_add(res->out.written, &st->stats.bytes_written);
+	atomic64_add(res->out.lost, &st->stats.lost_bytes);
+	atomic64_add(res->packets, &st->stats.packets);
+	atomic64_add(res->psbs, &st->stats.psbs);
+	if (res->ovf)
+		atomic64_inc(&st->stats.ovfs);
+	if (res->operr)
+		pt_model_count_operr(st, res->operr);
+	/* Last step, with the state published and the bytes stored. */
+	if (res->out.pmi)
+		pt_model_pmi_send(st);
+	if (res->stop_timer) {
 		WRITE_ONCE(st->running, false);
 		barrier();
 		/* An NMI may have re-enabled after we looked. */
@@ -424,29 +536,40 @@ void pt_model_gen_on_enable(struct pt_model_state *s)
 	s->last_ip = 0;
 }
 
-/* TraceEn 1 -> 0: flush; a TIP.PGD if PacketEn was set (36.2.7.3). */
-void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s)
+/*
+ * TraceEn 1 -> 0: flush; a TIP.PGD if PacketEn was set (36.2.7.3).  The
+ * bytes are placed now and stored by pt_model_update() once the state is
+ * published.  Stopped by a full STOP region or in error, the PGD the CPU
+ * would have sent is counted as lost, like the ticks' packets.
+ */
+void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,
+			     struct pt_model_out_result *out, u32 *packets)
 {
-	struct pt_model_out_result out = { 0 };
+	struct pt_model_pending *pend = pt_model_pending_now(st);
 	enum pt_model_operr operr;
 	struct pt_pkt_buf b;
-	u8 buf[16];
+	u8 *buf = st->flush[pend - st->pend];
 
-	if (!s->packet_en || !(s->regs.ctl & PT_CTL_BRANCHEN) ||
-	    !(s->regs.status & PT_STATUS_TRIGGEREN)) {
+	*packets = 0;
+	if (!s->packet_en || !(s->regs.ctl & PT_CTL_BRANCHEN)) {
 		s->packet_en = false;
 		return;
 	}
-	pt_pkt_init(&b, buf, sizeof(buf));
+	s->packet_en = false;
+	pt_pkt_init(&b, buf, sizeof(st->flush[0]));
 	b.last_ip = s->last_ip;
 	pt_pkt_ip(&b, PT_PKT_TIP_PGD, 0, true);
-	pt_model_out_write(pt_model_prof, &s->regs, b.buf, b.len, &out, &operr);
+	if (!(s->regs.status & PT_STATUS_TRIGGEREN)) {
+		if (!s->trace_stopped &&
+		    (s->regs.status & (PT_STATUS_STOPPED | PT_STATUS_ERROR)))
+			out->lost += b.len;
+		return;
+	}
+	pt_model_out_place(pt_model_prof, &s->regs, b.len, out, &operr, pend);
+	pend->data = buf;
 	pt_account_bytecnt(s, b.len);
-	s->packet_en = false;
-	atomic64_add(out.written, &st->stats.bytes_written);
-	atomic64_add(out.lost, &st->stats.lost_bytes);
-	atomic64_add(b.packets, &st->stats.packets);
-	if (out.pmi)
+	*packets = b.packets;
+	if (out->pmi)
 		s->regs.global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
 }
 

@@ -12,13 +12,20 @@
  * change works on a private copy of the per-CPU state and publishes it
  * with one cmpxchg (pt_model_update()):
  *  - an NMI's operation always completes (nothing can interrupt it);
- *  - an interrupted MSR write finds its cmpxchg failed and is redone on
- *    top of the NMI's result, i.e. it takes effect after the NMI, which
- *    is a legal order since it had not returned yet;
- *  - an interrupted tick is dropped: the bytes it already stored lie
- *    beyond the published output pointers and count as lost;
- *  - both cases are counted in nmi_races.
- * The tick raises its PMI only after its state is published, so the
+ *  - an interrupted MSR write or tick finds its cmpxchg failed and is
+ *    redone on top of the NMI's result, i.e. it takes effect after the
+ *    NMI, which is a legal order since it had not returned yet (the tick
+ *    keeps the context it sampled and its PTW numbers live in the state,
+ *    so the redone tick produces what the first attempt would have);
+ *  - this is counted in nmi_races.
+ * Trace bytes reach memory only after their state is published: an
+ * operation places them (the output pointers advance in its copy),
+ * publishes, then stores them.  An NMI that lands between the publish
+ * and the store stores them itself before it looks at anything, so
+ * whatever it reads or flushes lies behind complete data, and a failed
+ * attempt has written nothing.  Every byte generated is thus either in
+ * memory behind the output pointers or counted in lost_bytes.
+ * The tick raises its PMI only after its bytes are stored, so the
  * driver's NMI handler always finds the model consistent.  Timers are
  * never touched from NMI: the tick stops itself when it sees TraceEn=0,
  * and an enable from NMI starts the timer through irq_work.
@@ -29,6 +36,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/pt_trace.h>
 
 #include "../core.h"
@@ -73,10 +81,47 @@ struct pt_model_cpu *pt_model_cpu_ptr(int cpu)
 	return per_cpu_ptr(&pt_model_cpu, cpu);
 }
 
+static unsigned int pt_model_depth(struct pt_model_cpu *st)
+{
+	return min_t(unsigned int, st->depth, PT_MODEL_DEPTHS - 1);
+}
+
+struct pt_model_pending *pt_model_pending_now(struct pt_model_cpu *st)
+{
+	return &st->pend[pt_model_depth(st)];
+}
+
+/* Store a published operation's bytes, once, and forget them. */
+static void pt_model_store(struct pt_model_pending *p)
+{
+	pt_model_out_copy(p);
+	barrier();
+	WRITE_ONCE(p->state, NULL);
+}
+
+/*
+ * Called in NMI context before the NMI looks at the model: if it
+ * interrupted an operation that had published its state (its output
+ * pointers already past its bytes) but not yet stored those bytes, store
+ * them now, so that whatever the NMI reads or flushes lies behind
+ * complete data.  The interrupted operation later stores the same bytes
+ * again to the same places, which changes nothing: everything the NMI
+ * writes lies beyond them.
+ */
+void pt_model_finish_interrupted(struct pt_model_cpu *st)
+{
+	struct pt_model_pending *p = &st->pend[1];
+	struct pt_model_state *s = READ_ONCE(p->state);
+
+	if (s && s == READ_ONCE(st->active))
+		pt_model_store(p);
+}
+
 int pt_model_update(struct pt_model_cpu *st, pt_model_fn fn, void *arg,
 		    bool redo)
 {
 	struct pt_model_state *old, *s;
+	struct pt_model_pending *pend;
 	unsigned long flags = 0;
 	bool nmi = in_nmi();
 	unsigned int d;
@@ -84,10 +129,12 @@ int pt_model_update(struct pt_model_cpu *st, pt_model_fn fn, void *arg,
 
 	if (!nmi)
 		local_irq_save(flags);
-	d = ++st->depth;
-	if (d >= PT_MODEL_DEPTHS)
-		d = PT_MODEL_DEPTHS - 1;	/* NMIs do not nest */
+	++st->depth;
+	d = pt_model_depth(st);		/* NMIs do not nest */
+	pend = &st->pend[d];
 	barrier();
+	if (d > 1)
+		pt_model_finish_interrupted(st);
 	for (;;) {
 		old = READ_ONCE(st->active);
 		s = st->scratch[d];
@@ -95,9 +142,15 @@ int pt_model_update(struct pt_model_cpu *st, pt_model_fn fn, void *arg,
 		barrier();
 		if (READ_ONCE(st->active) != old)
 			continue;	/* an NMI published while we copied */
+		WRITE_ONCE(pend->state, NULL);
+		pend->nseg = 0;
 		ret = fn(st, s, arg);
 		if (ret)
 			break;
+		/* Armed before the publish: an NMI right after it stores. */
+		if (pend->nseg)
+			WRITE_ONCE(pend->state, s);
+		barrier();
 		if (cmpxchg(&st->active, old, s) == old) {
 			st->scratch[d] = old;
 			break;
@@ -108,6 +161,10 @@ int pt_model_update(struct pt_model_cpu *st, pt_model_fn fn, void *arg,
 			break;
 		}
 	}
+	/* Bytes are stored only once their state is the active one. */
+	if (!ret && READ_ONCE(pend->state))
+		pt_model_store(pend);
+	WRITE_ONCE(pend->state, NULL);
 	barrier();
 	st->depth--;
 	if (!nmi)
@@ -138,6 +195,8 @@ struct pt_wr_arg {
 	enum pt_model_gp why;
 	enum pt_model_operr operr;
 	bool enabled;
+	struct pt_model_out_result out;	/* of a TraceEn 1->0 flush */
+	u32 packets;
 };
 
 static void pt_model_set_addr(struct pt_model_regs *r, u32 msr, u64 v)
@@ -157,6 +216,8 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 
 	a->enabled = false;
 	a->operr = PT_OPERR_NONE;
+	memset(&a->out, 0, sizeof(a->out));
+	a->packets = 0;
 	ret = pt_model_check_wrmsr(pt_model_prof, r, a->msr, a->val, &store,
 				   &a->why);
 	if (ret)
@@ -166,12 +227,13 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	case PT_MSR_RTIT_CTL:
 		if ((r->ctl & PT_CTL_TRACEEN) && !(store & PT_CTL_TRACEEN)) {
 			/* 1 -> 0: flush (TIP.PGD), then nothing else. */
-			pt_model_gen_on_disable(st, s);
+			pt_model_gen_on_disable(st, s, &a->out, &a->packets);
 			r->ctl = store;
 			r->status &= ~PT_STATUS_TRIGGEREN;
 		} else if (!(r->ctl & PT_CTL_TRACEEN) &&
 			   (store & PT_CTL_TRACEEN)) {
 			r->ctl = store;
+			r->int_early = false;
 			if (!(r->status & (PT_STATUS_ERROR | PT_STATUS_STOPPED))) {
 				a->operr = pt_model_out_check(pt_model_prof, r);
 				if (a->operr)
@@ -187,6 +249,8 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		break;
 	case PT_MSR_RTIT_STATUS:
 		r->status = store;
+		/* Software owns Stopped now: a lingering one loses bytes. */
+		s->trace_stopped = false;
 		break;
 	case PT_MSR_RTIT_OUTPUT_BASE:
 		r->base = store;
@@ -217,6 +281,10 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		pt_model_count_gp(st, msr, val, a.why, test);
 		return -EIO;
 	}
+	/* Counted once, for the attempt that was published. */
+	atomic64_add(a.out.written, &st->stats.bytes_written);
+	atomic64_add(a.out.lost, &st->stats.lost_bytes);
+	atomic64_add(a.packets, &st->stats.packets);
 	if (a.operr)
 		pt_model_count_operr(st, a.operr);
 	if (a.enabled)
@@ -226,11 +294,15 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 
 int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val)
 {
-	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
+	const struct pt_model_regs *r;
 	enum pt_model_gp why;
 	u32 i;
 
 	*val = 0;
+	/* An NMI reading the pointers must find the bytes behind them. */
+	if (in_nmi() && READ_ONCE(st->depth))
+		pt_model_finish_interrupted(st);
+	r = &READ_ONCE(st->active)->regs;
 	if (pt_model_check_rdmsr(pt_model_prof, msr, &why)) {
 		pt_model_count_gp(st, msr, 0, why, false);
 		return -EIO;
@@ -307,6 +379,17 @@ static int pt_model_wrmsr(u32 msr, u64 val)
 	return pt_model_do_wrmsr(this_cpu_ptr(&pt_model_cpu), msr, val, false);
 }
 
+/*
+ * Bytes this CPU produced but could not write (stopped or in error),
+ * since load.  Silicon has no such counter; the model's lets streaming
+ * tests prove that loss records account for every byte.  NMI-safe: one
+ * atomic read.
+ */
+static u64 pt_model_lost_bytes(void)
+{
+	return atomic64_read(&this_cpu_ptr(&pt_model_cpu)->stats.lost_bytes);
+}
+
 /* The driver's "unmask LVTPC": the next PMI may be delivered. */
 static void pt_model_pmi_rearm(void)
 {
@@ -379,4 +462,5 @@ const struct pt_hw_ops pt_model_ops = {
 	.rdmsr		= pt_model_rdmsr,
 	.wrmsr		= pt_model_wrmsr,
 	.pmi_rearm	= pt_model_pmi_rearm,
+	.lost_bytes	= pt_model_lost_bytes,
 };

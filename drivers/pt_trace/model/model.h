@@ -9,10 +9,9 @@
  * Concurrency (see model.c for the full argument): all state is per CPU
  * and only ever touched by its own CPU, from the hrtimer tick (hardirq),
  * from MSR operations (the driver calls them with IRQs off, or in NMI)
- * and from NMI context.  No locks: an operation that finds itself nested
- * inside another model operation on the same CPU (an NMI that interrupted
- * the tick or an MSR write) is detected through a depth counter and a
- * generation number.
+ * and from NMI context.  No locks: each operation changes a private copy
+ * of the state and publishes it with one cmpxchg; one that an NMI
+ * overtook is redone (pt_model_update()).
  */
 #ifndef _PT_TRACE_MODEL_H
 #define _PT_TRACE_MODEL_H
@@ -80,6 +79,12 @@ struct pt_model_regs {
 	u64 cr3_match;		/* IA32_RTIT_CR3_MATCH */
 	u64 addr[4][2];		/* IA32_RTIT_ADDRn_A/B */
 	u64 global_status;	/* IA32_PERF_GLOBAL_STATUS, bit 55 only */
+	/*
+	 * Not architectural: the single-entry ToPA early PMI was signalled
+	 * in this lap of the region (cleared when it fills and on
+	 * TraceEn 0->1).
+	 */
+	bool int_early;
 };
 
 /* Why a write was refused (a modelled #GP). */
@@ -134,12 +139,47 @@ struct pt_model_out_result {
 	bool pmi;		/* an INT region filled */
 };
 
+/*
+ * Where one operation's bytes go in memory, computed before its state is
+ * published and copied after (see pt_model_update()).  A run never
+ * crosses an output region; ToPA regions are 4 KiB at least and a
+ * single-range write keeps only the last lap, so a tick of at most
+ * PT_MODEL_STAGE_MAX + PT_MODEL_STAGE_SLACK bytes needs 2 + 64 KiB / 4 KiB
+ * runs.
+ */
+#define PT_MODEL_MAX_SEGS	24
+
+struct pt_model_seg {
+	u64 phys;
+	u32 from;		/* offset in the operation's bytes */
+	u32 len;
+};
+
+struct pt_model_state;
+
+struct pt_model_pending {
+	/* The copy is due once this state is published (NULL: none). */
+	struct pt_model_state *state;
+	const u8 *data;
+	unsigned int nseg;
+	struct pt_model_seg seg[PT_MODEL_MAX_SEGS];
+};
+
 enum pt_model_operr pt_model_out_check(const struct pt_model_profile *p,
 				       const struct pt_model_regs *r);
+/* Place the bytes and store them at once (pure users, KUnit). */
 void pt_model_out_write(const struct pt_model_profile *p,
 			struct pt_model_regs *r, const u8 *data, u32 len,
 			struct pt_model_out_result *res,
 			enum pt_model_operr *operr);
+/* Place the bytes, recording the runs in @pend; store nothing yet. */
+void pt_model_out_place(const struct pt_model_profile *p,
+			struct pt_model_regs *r, u32 len,
+			struct pt_model_out_result *res,
+			enum pt_model_operr *operr,
+			struct pt_model_pending *pend);
+/* Store the runs recorded by pt_model_out_place() from pend->data. */
+void pt_model_out_copy(const struct pt_model_pending *pend);
 
 /* Per-CPU counters, all read by debugfs; atomic: NMIs update them too. */
 struct pt_model_stats {
@@ -156,7 +196,6 @@ struct pt_model_stats {
 	atomic64_t ticks;
 	atomic64_t psbs;
 	atomic64_t ovfs;
-	atomic64_t seq;			/* next PTW sequence number */
 	u32 last_gp_msr;
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
@@ -174,7 +213,9 @@ struct pt_model_stats {
 struct pt_model_state {
 	struct pt_model_regs regs;
 	u64 last_ip;		/* IP compression state of the stream */
-	u64 last_cr3;		/* for PIP on CR3 change */
+	u64 last_cr3;		/* the last CR3 a PIP announced */
+	u64 seen_cr3;		/* the CR3 the last tick sampled */
+	u64 seq;		/* the last PTW sequence number (model_seq) */
 	u64 lfsr;		/* pseudo-random TNT bits and targets */
 	u32 psb_cnt;		/* bytes since the last PSB */
 	u32 steps;
@@ -184,6 +225,7 @@ struct pt_model_state {
 	bool need_timing;	/* enable without PSB: TSC/TMA/CBR */
 	bool ovf_pending;	/* test hook: next tick overflows */
 	bool in_tx;		/* MODE.TSX state when model_tsx=1 */
+	bool trace_stopped;	/* STATUS.Stopped came from a TraceStop range */
 };
 
 #define PT_MODEL_DEPTHS		3	/* 0 unused, 1 tick/op, 2 NMI */
@@ -198,6 +240,9 @@ struct pt_model_cpu {
 	bool running;		/* timer armed */
 	bool lvtpc_masked;	/* a PMI was sent and not yet re-armed */
 	u8 *stage;		/* the packets of one tick */
+	/* Bytes placed by the operation at each depth, not yet stored. */
+	struct pt_model_pending pend[PT_MODEL_DEPTHS];
+	u8 flush[PT_MODEL_DEPTHS][16];	/* the bytes of a TraceEn 1->0 flush */
 	int cpu;
 	struct pt_model_stats stats;
 };
@@ -226,13 +271,17 @@ void pt_model_count_gp(struct pt_model_cpu *st, u32 msr, u64 val,
 		       enum pt_model_gp why, bool test);
 void pt_model_count_operr(struct pt_model_cpu *st, enum pt_model_operr e);
 struct pt_model_cpu *pt_model_cpu_ptr(int cpu);
+/* The pending copy of the operation running now (inside fn only). */
+struct pt_model_pending *pt_model_pending_now(struct pt_model_cpu *st);
+void pt_model_finish_interrupted(struct pt_model_cpu *st);
 
 /* generator.c */
 void pt_model_gen_init(struct pt_model_cpu *st);
 void pt_model_gen_exit(struct pt_model_cpu *st);
 /* TraceEn 0->1 and 1->0 on a scratch state (pmi-safe, no timer ops). */
 void pt_model_gen_on_enable(struct pt_model_state *s);
-void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s);
+void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,
+			     struct pt_model_out_result *out, u32 *packets);
 /* After the enable is published: make sure the tick runs. */
 void pt_model_gen_kick(struct pt_model_cpu *st);
 

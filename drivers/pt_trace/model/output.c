@@ -170,17 +170,58 @@ enum pt_model_operr pt_model_out_check(const struct pt_model_profile *p,
 	return PT_OPERR_NONE;
 }
 
-static void pt_single_write(struct pt_model_regs *r, const u8 *data, u32 len,
-			    struct pt_model_out_result *res)
+/*
+ * One run of bytes to physical memory: stored at once (o->data) or
+ * recorded for later (o->pend), or both.  A run never crosses an
+ * output region, so it is contiguous in the direct map.
+ */
+struct pt_out_ctx {
+	const u8 *data;
+	struct pt_model_pending *pend;
+	u32 from;		/* offset in the tick's bytes */
+};
+
+static bool pt_out_run(struct pt_out_ctx *o, u64 phys, u32 n)
+{
+	struct pt_model_pending *p = o->pend;
+
+	if (p) {
+		if (p->nseg >= PT_MODEL_MAX_SEGS)
+			return false;
+		p->seg[p->nseg].phys = phys;
+		p->seg[p->nseg].from = o->from;
+		p->seg[p->nseg].len = n;
+		p->nseg++;
+	}
+	if (o->data)
+		memcpy(phys_to_virt(phys), o->data + o->from, n);
+	o->from += n;
+	return true;
+}
+
+static void pt_single_write(struct pt_model_regs *r, struct pt_out_ctx *o,
+			    u32 len, struct pt_model_out_result *res)
 {
 	u64 m = pt_sr_mask(r);
 	u64 off = pt_out_offset(r);
 
+	/*
+	 * More than the region in one go: the first bytes are overwritten
+	 * by the last ones before anyone can see them, so only the last
+	 * mask + 1 bytes are stored (two runs at most).
+	 */
+	if (len > m + 1) {
+		u32 skip = len - (m + 1);
+
+		off = (off + skip) & m;
+		o->from += skip;
+		res->written += skip;
+		len -= skip;
+	}
 	while (len) {
 		u32 n = min_t(u64, len, m + 1 - off);
 
-		memcpy(phys_to_virt(r->base + off), data, n);
-		data += n;
+		pt_out_run(o, r->base + off, n);
 		len -= n;
 		res->written += n;
 		off += n;
@@ -219,8 +260,26 @@ static enum pt_model_operr pt_topa_resolve(const struct pt_model_profile *p,
 	return PT_OPERR_END_LOOP;
 }
 
+/*
+ * Does writing @n bytes at @off of an INT region of @size signal its PMI?
+ * Multi-entry ToPA: when the region fills.  Single-entry ToPA: @early
+ * bytes before the end (36.2.6.2: "before the output wraps"), once per
+ * lap; and if that point was never crossed in this lap, because tracing
+ * (re)started past it, when the region fills, so that a lap never wraps
+ * over the start of the region without a PMI.
+ */
+static bool pt_int_fires(struct pt_model_regs *r, u64 off, u64 n, u64 size,
+			 u64 early)
+{
+	if (off < size - early && off + n >= size - early) {
+		r->int_early = early != 0;
+		return true;
+	}
+	return early && off + n >= size && !r->int_early;
+}
+
 static void pt_topa_write(const struct pt_model_profile *p,
-			  struct pt_model_regs *r, const u8 *data, u32 len,
+			  struct pt_model_regs *r, struct pt_out_ctx *o, u32 len,
 			  struct pt_model_out_result *res,
 			  enum pt_model_operr *operr)
 {
@@ -243,18 +302,19 @@ static void pt_topa_write(const struct pt_model_profile *p,
 			break;
 		}
 		n = min_t(u64, len, size - off);
-		memcpy(phys_to_virt(base + off), data, n);
-		data += n;
+		/* Cannot happen: regions are 4 KiB at least (see model.h). */
+		if (!pt_out_run(o, base + off, n))
+			break;
 		len -= n;
 		res->written += n;
-		if ((e & PT_TOPA_INT) && off < size - early &&
-		    off + n >= size - early)
+		if ((e & PT_TOPA_INT) && pt_int_fires(r, off, n, size, early))
 			res->pmi = true;
 		off += n;
 		if (off < size) {
 			pt_set_ptrs(r, idx, off);
 			continue;
 		}
+		r->int_early = false;	/* the next lap may signal again */
 		if (e & PT_TOPA_STOP) {
 			/* ToPA Stop: pointers stay at the end of the region. */
 			pt_set_ptrs(r, idx, off);
@@ -271,10 +331,10 @@ static void pt_topa_write(const struct pt_model_profile *p,
 	res->lost += len;
 }
 
-void pt_model_out_write(const struct pt_model_profile *p,
-			struct pt_model_regs *r, const u8 *data, u32 len,
-			struct pt_model_out_result *res,
-			enum pt_model_operr *operr)
+static void pt_out_do(const struct pt_model_profile *p,
+		      struct pt_model_regs *r, struct pt_out_ctx *o, u32 len,
+		      struct pt_model_out_result *res,
+		      enum pt_model_operr *operr)
 {
 	*operr = PT_OPERR_NONE;
 	if (!(r->ctl & PT_CTL_TRACEEN) ||
@@ -284,11 +344,41 @@ void pt_model_out_write(const struct pt_model_profile *p,
 		return;
 	}
 	if (r->ctl & PT_CTL_TOPA)
-		pt_topa_write(p, r, data, len, res, operr);
+		pt_topa_write(p, r, o, len, res, operr);
 	else
-		pt_single_write(r, data, len, res);
+		pt_single_write(r, o, len, res);
 	if (*operr) {
 		r->status |= PT_STATUS_ERROR;
 		r->status &= ~PT_STATUS_TRIGGEREN;
 	}
+}
+
+void pt_model_out_write(const struct pt_model_profile *p,
+			struct pt_model_regs *r, const u8 *data, u32 len,
+			struct pt_model_out_result *res,
+			enum pt_model_operr *operr)
+{
+	struct pt_out_ctx o = { .data = data };
+
+	pt_out_do(p, r, &o, len, res, operr);
+}
+
+void pt_model_out_place(const struct pt_model_profile *p,
+			struct pt_model_regs *r, u32 len,
+			struct pt_model_out_result *res,
+			enum pt_model_operr *operr,
+			struct pt_model_pending *pend)
+{
+	struct pt_out_ctx o = { .pend = pend };
+
+	pt_out_do(p, r, &o, len, res, operr);
+}
+
+void pt_model_out_copy(const struct pt_model_pending *pend)
+{
+	unsigned int i;
+
+	for (i = 0; i < pend->nseg; i++)
+		memcpy(phys_to_virt(pend->seg[i].phys),
+		       pend->data + pend->seg[i].from, pend->seg[i].len);
 }

@@ -73,6 +73,14 @@ u32 pt_pkt_ovf(struct pt_pkt_buf *b)
 	return pt_put(b, p, sizeof(p));
 }
 
+/* TraceStop: 02 83 (Table 36-28). */
+u32 pt_pkt_stop(struct pt_pkt_buf *b)
+{
+	static const u8 p[] = { 0x02, 0x83 };
+
+	return pt_put(b, p, sizeof(p));
+}
+
 /* TSC: 19, then TSC[55:0]. */
 u32 pt_pkt_tsc(struct pt_pkt_buf *b, u64 tsc)
 {

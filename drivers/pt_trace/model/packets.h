@@ -40,6 +40,7 @@ u32 pt_pkt_pad(struct pt_pkt_buf *b);
 u32 pt_pkt_psb(struct pt_pkt_buf *b);
 u32 pt_pkt_psbend(struct pt_pkt_buf *b);
 u32 pt_pkt_ovf(struct pt_pkt_buf *b);
+u32 pt_pkt_stop(struct pt_pkt_buf *b);
 u32 pt_pkt_tsc(struct pt_pkt_buf *b, u64 tsc);
 u32 pt_pkt_tma(struct pt_pkt_buf *b, u16 ctc, u16 fc);
 u32 pt_pkt_cbr(struct pt_pkt_buf *b, u8 ratio);

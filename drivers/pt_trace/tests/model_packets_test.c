@@ -16,7 +16,7 @@
 static void pt_pkt_fixed_test(struct kunit *test)
 {
 	static const u8 misc[] = { 0x02, 0x23, 0x02, 0xf3, 0x02, 0x03, 0x20,
-				   0x00, 0x99, 0x01, 0x99, 0x21 };
+				   0x00, 0x99, 0x01, 0x99, 0x21, 0x02, 0x83 };
 	static const u8 psb[16] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
 				    2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
 	struct pt_pkt_buf b;
@@ -32,7 +32,8 @@ static void pt_pkt_fixed_test(struct kunit *test)
 	pt_pkt_cbr(&b, 0x20);
 	pt_pkt_mode_exec(&b, true, false);
 	pt_pkt_mode_tsx(&b, true, false);
-	KUNIT_EXPECT_EQ(test, b.len, 12U);
+	pt_pkt_stop(&b);
+	KUNIT_EXPECT_EQ(test, b.len, 14U);
 	PT_EXPECT_BYTES(test, buf, misc, sizeof(misc));
 }
 
