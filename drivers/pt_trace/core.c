@@ -222,6 +222,7 @@ static void pt_update_ctrl(struct pt_cpu *pc)
 	/* While streaming, only the traced CPU moves data_head. */
 	if (pc->running && pc->cfg.mode == PT_MODE_STREAM)
 		return;
+	WRITE_ONCE(c->lost_bytes, READ_ONCE(pc->stream.lost_bytes));
 	WRITE_ONCE(c->loss_records, READ_ONCE(pc->stream.losses));
 	/* Pairs with the reader's acquire load of data_head. */
 	smp_store_release(&c->data_head, pc->head);
@@ -295,7 +296,7 @@ int pt_core_open(struct pt_cpu *pc)
 	pc->ctl = pc->cfg.ctl;
 	if (pt_caps.quirks & PT_QUIRK_BRANCHEN_ALWAYS_ON)
 		pc->ctl |= PT_CTL_BRANCHEN;
-	pc->status_flags = 0;
+	pc->status_flags = pc->online ? 0 : PT_STATUS_CPU_OFFLINE;
 	pc->offset = 0;
 	pc->head = 0;
 	pc->rtit_status = 0;
@@ -707,6 +708,7 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 		st->stops = READ_ONCE(s->stops);
 		st->lost_ns = READ_ONCE(s->lost_ns);
 		st->errors = READ_ONCE(s->errors);
+		st->lost_bytes = READ_ONCE(s->lost_bytes);
 		if (READ_ONCE(s->stalled))
 			st->flags |= PT_STATUS_HW_STOPPED;
 		if (READ_ONCE(s->error))
@@ -746,11 +748,11 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled\n");
+	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes\n");
 	for_each_possible_cpu(cpu) {
 		struct pt_stream *s = &per_cpu_ptr(&pt_cpus, cpu)->stream;
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu\n",
 			   cpu, READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->stops), READ_ONCE(s->losses),
 			   READ_ONCE(s->errors), READ_ONCE(s->pad_bytes),
@@ -758,7 +760,7 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(s->handler_ns),
 			   READ_ONCE(s->handler_max_ns),
 			   READ_ONCE(s->nmis_foreign), READ_ONCE(s->head),
-			   READ_ONCE(s->stalled));
+			   READ_ONCE(s->stalled), READ_ONCE(s->lost_bytes));
 	}
 	return 0;
 }
@@ -782,17 +784,29 @@ int pt_core_autostart(struct pt_cpu *pc)
 
 /* ---- CPU hotplug ---- */
 
+/*
+ * A CPU that comes back does not resume a trace stopped by its offline:
+ * the owner sees PT_STATUS_CPU_OFFLINE and the end of the stream, and
+ * STARTs again (a new generation) once the CPU is back.
+ */
 static int pt_cpu_online(unsigned int cpu)
 {
 	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
 
 	mutex_lock(&pc->lock);
 	pc->online = true;
+	pc->status_flags &= ~PT_STATUS_CPU_OFFLINE;
+	pt_update_ctrl(pc);
 	mutex_unlock(&pc->lock);
 	return 0;
 }
 
-/* Runs on the outgoing CPU: stop, keep the buffer (it may be mapped). */
+/*
+ * Runs on the outgoing CPU, before it stops taking IPIs: stop exactly as
+ * PT_TRACE_IOC_STOP would (streaming closes any open gap as a loss
+ * record and wakes readers, who drain what is left and then see the end
+ * of the stream), and keep the buffer: it may be mapped or being read.
+ */
 static int pt_cpu_offline(unsigned int cpu)
 {
 	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
@@ -801,6 +815,8 @@ static int pt_cpu_offline(unsigned int cpu)
 	if (pc->running)
 		pt_stop_locked(pc);
 	pc->online = false;
+	pc->status_flags |= PT_STATUS_CPU_OFFLINE;
+	pt_update_ctrl(pc);
 	mutex_unlock(&pc->lock);
 	return 0;
 }

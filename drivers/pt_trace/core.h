@@ -52,9 +52,14 @@ struct pt_stream {
 	bool marks_set;
 	u64 rtit_status;
 	u64 stall_pos, stall_ns, stall_tsc;
+	u64 gap_bytes;			/* lost in the open gap, so far */
+	u64 run_ns, run_tsc;		/* when the hardware last started */
+	bool lost_known;		/* the backend counts lost bytes */
+	u64 lost_mark;			/* its count at the last accounting */
 	/* Counters. */
 	u64 pmis, nmis_foreign, bytes, stops, losses, errors, pad_bytes;
 	u64 lost_ns, handler_ns, handler_max_ns, resumes;
+	u64 lost_bytes;			/* sum over the records */
 	/* Process context. */
 	struct mutex read_lock;		/* one read(2) at a time */
 	wait_queue_head_t wq;		/* readers, poll */

@@ -19,9 +19,18 @@
  * Gaps.  When the hardware stops (STATUS.Stopped) or cannot be restarted
  * for lack of room, a gap opens at the current head; when tracing
  * resumes it is closed as a loss record (position, CLOCK_MONOTONIC and
- * TSC span) in the control page.  The hardware does not count the bytes
- * it could not write, so none are invented.  A gap resumes with
- * RTIT_STATUS = 0, so the next data starts with a PSB+.
+ * TSC span) in the control page.  A gap resumes with RTIT_STATUS = 0, so
+ * the next data starts with a PSB+.
+ *
+ * Lost bytes.  Silicon does not count the bytes it could not write, so
+ * there a record's bytes stay 0 and nothing is invented.  A backend that
+ * counts them (the model: pt_hw_lost_bytes()) is read at every
+ * accounting point (each halt of the hardware, on the traced CPU); what
+ * it counted since the previous one belongs to the gap open then, or,
+ * when none is (the hardware ran without stopping and still lost bytes;
+ * the model does not do that today), to a PT_LOSS_DROPPED record at the
+ * position the run began, the first place they can belong.  So every
+ * counted byte lands in exactly one record.
  */
 #include <linux/debugfs.h>
 #include <linux/errno.h>
@@ -92,34 +101,78 @@ static void pt_gap_open(struct pt_stream *s, u32 why)
 		s->stall_ns = pt_now_ns();
 		s->stall_tsc = rdtsc();
 		s->loss_flags = 0;
+		s->gap_bytes = 0;
 	}
 	s->loss_flags |= why;
 }
 
-static void pt_gap_close(struct pt_cpu *pc)
+/* Append a loss record ending now (returned); traced CPU, no lock. */
+static u64 pt_loss_record(struct pt_cpu *pc, u64 pos, u64 bytes, u32 flags,
+			  u64 start_ns, u64 start_tsc)
 {
 	struct pt_stream *s = &pc->stream;
 	struct pt_trace_mmap_page *c = pc->buf->ctrl;
 	struct pt_trace_loss *l;
 	u64 n = s->losses;
 
-	if (!s->stalled)
-		return;
 	l = pt_loss_slot(pc->buf, n);
-	l->pos = s->stall_pos;
-	l->bytes = 0;
-	l->start_ns = s->stall_ns;
+	l->pos = pos;
+	l->bytes = bytes;
+	l->start_ns = start_ns;
 	l->end_ns = pt_now_ns();
-	l->start_tsc = s->stall_tsc;
+	l->start_tsc = start_tsc;
 	l->end_tsc = rdtsc();
-	l->flags = s->loss_flags;
+	l->flags = flags | (s->lost_known ? PT_LOSS_BYTES_KNOWN : 0);
 	l->seq = (u32)n;
 	l->reserved = 0;
-	s->lost_ns += l->end_ns - l->start_ns;
-	s->stalled = false;
+	WRITE_ONCE(s->lost_bytes, s->lost_bytes + bytes);
+	WRITE_ONCE(c->lost_bytes, s->lost_bytes);
 	WRITE_ONCE(s->losses, n + 1);
 	/* The record before the count (readers acquire loss_records). */
 	smp_store_release(&c->loss_records, n + 1);
+	return l->end_ns;
+}
+
+static void pt_gap_close(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	if (!s->stalled)
+		return;
+	s->stalled = false;
+	/* Time not traced: only gaps (a drop happened while tracing). */
+	s->lost_ns += pt_loss_record(pc, s->stall_pos, s->gap_bytes,
+				     s->loss_flags, s->stall_ns,
+				     s->stall_tsc) - s->stall_ns;
+}
+
+/*
+ * An accounting point, on the traced CPU with the hardware off: what the
+ * backend counted as lost since the previous one goes to the open gap,
+ * or, with none open, into a record at the start of the run that lost it.
+ */
+static void pt_stream_account_lost(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 now, delta;
+
+	if (!s->lost_known || !pt_hw_lost_bytes(&now))
+		return;
+	delta = now - s->lost_mark;
+	s->lost_mark = now;
+	if (s->stalled)
+		s->gap_bytes += delta;
+	else if (delta)
+		pt_loss_record(pc, s->start_pos, delta, PT_LOSS_DROPPED,
+			       s->run_ns, s->run_tsc);
+}
+
+/* The hardware (re)starts a run at s->head: where a drop would belong. */
+static void pt_stream_run_begins(struct pt_stream *s)
+{
+	s->start_pos = s->head;
+	s->run_ns = pt_now_ns();
+	s->run_tsc = rdtsc();
 }
 
 static void pt_stream_publish(struct pt_cpu *pc)
@@ -194,6 +247,7 @@ static void pt_stream_halt(struct pt_cpu *pc)
 		s->stops++;
 		pt_gap_open(s, PT_LOSS_HW_STOP);
 	}
+	pt_stream_account_lost(pc);
 	if (buf->topa.single_entry && !s->error)
 		pt_stream_pad(pc);
 }
@@ -232,7 +286,7 @@ static void pt_stream_restart(struct pt_cpu *pc)
 		pt_gap_open(s, PT_LOSS_HW_ERROR);
 		return;
 	}
-	s->start_pos = s->head;
+	pt_stream_run_begins(s);
 	s->hw_on = true;
 	if (gap) {
 		s->resumes++;
@@ -304,7 +358,11 @@ int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
 	s->handler_ns = 0;
 	s->handler_max_ns = 0;
 	s->resumes = 0;
+	s->lost_bytes = 0;
+	s->gap_bytes = 0;
+	s->lost_known = false;
 	WRITE_ONCE(c->data_tail, 0);
+	WRITE_ONCE(c->lost_bytes, 0);
 	WRITE_ONCE(c->data_head, 0);
 	WRITE_ONCE(c->loss_records, 0);
 	memset((u8 *)c + PT_STREAM_LOSS_OFFSET, 0,
@@ -325,6 +383,9 @@ void pt_stream_started(struct pt_cpu *pc, u64 ctl)
 
 	s->ctl = ctl & ~PT_CTL_TRACEEN;
 	s->hw_on = true;
+	/* This CPU's count of lost bytes so far: the first accounting point. */
+	s->lost_known = pt_hw_lost_bytes(&s->lost_mark);
+	pt_stream_run_begins(s);
 	barrier();
 	WRITE_ONCE(s->handle_nmi, true);
 	/* Whatever masked LVTPC before us, the next PMI must get through. */
@@ -629,6 +690,9 @@ __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
 			       !pc->running ||
 			       READ_ONCE(pc->stream.stalled)))
 			mask |= EPOLLIN | EPOLLRDNORM;
+		/* read(2) says EIO: a poller must not wait for data forever. */
+		if (pc->running && READ_ONCE(pc->stream.error))
+			mask |= EPOLLIN | EPOLLRDNORM | EPOLLERR;
 		if (!pc->running && pc->started_since_open)
 			mask |= EPOLLHUP;
 	}

@@ -183,6 +183,7 @@ struct pt_trace_addr {
 #define PT_STATUS_HW_STOPPED		(1U << 2)	/* RTIT_STATUS.Stopped */
 #define PT_STATUS_HW_ERROR		(1U << 3)	/* RTIT_STATUS.Error */
 #define PT_STATUS_CONFIGURED		(1U << 4)	/* buffer allocated */
+#define PT_STATUS_CPU_OFFLINE		(1U << 5)	/* CPU offline: stopped */
 
 struct pt_trace_status {
 	__u32 size;
@@ -193,7 +194,7 @@ struct pt_trace_status {
 	__u64 head;			/* bytes produced since start */
 	__u64 offset;			/* head % buffer_size: next write */
 	__u64 rtit_status;		/* IA32_RTIT_STATUS at last stop */
-	__u64 lost_bytes;		/* stream: 0, uncounted (see loss records) */
+	__u64 lost_bytes;		/* stream: sum of the records' bytes */
 	__u64 loss_records;		/* stream: gaps recorded */
 	__u64 pmis;			/* PMIs handled on this CPU */
 	__u64 starts;			/* successful starts */
@@ -223,13 +224,19 @@ struct pt_trace_status {
  * 'pos' (bytes since start: data before it was written, data from it on
  * was produced after tracing resumed) and was not recorded from
  * 'start_ns' to 'end_ns' (CLOCK_MONOTONIC) / 'start_tsc' to 'end_tsc'.
- * The hardware does not count what it could not write, so 'bytes' is 0
- * (unknown) unless PT_LOSS_BYTES_KNOWN is set.
+ * Silicon does not count what it could not write, so 'bytes' is 0
+ * (unknown) unless PT_LOSS_BYTES_KNOWN is set; with it (a backend that
+ * counts, such as the model) 'bytes' is exactly what was produced and
+ * not written, and may be 0 (the trace was off: time lost, no bytes).
+ * PT_LOSS_DROPPED: bytes a backend counted as lost while the trace ran
+ * without stopping, recorded at 'pos' = where that run began, with
+ * 'start_*' the start of that run (not time lost: not in lost_ns).
  */
 #define PT_LOSS_HW_STOP			(1U << 0)	/* RTIT_STATUS.Stopped */
 #define PT_LOSS_NO_SPACE		(1U << 1)	/* held stopped: ring full */
 #define PT_LOSS_HW_ERROR		(1U << 2)	/* RTIT_STATUS.Error */
-#define PT_LOSS_BYTES_KNOWN		(1U << 3)
+#define PT_LOSS_BYTES_KNOWN		(1U << 3)	/* 'bytes' is exact */
+#define PT_LOSS_DROPPED			(1U << 4)	/* lost while running */
 
 struct pt_trace_loss {
 	__u64 pos;
@@ -252,7 +259,7 @@ struct pt_trace_mmap_page {
 	__u64 data_tail;		/* stream: bytes consumed */
 	__u32 flags;			/* PT_STATUS_* at last update */
 	__u32 mode;			/* PT_MODE_* */
-	__u64 lost_bytes;
+	__u64 lost_bytes;		/* stream: sum of the records' bytes */
 	__u64 loss_records;
 	__u64 generation;		/* bumped on every start */
 	/*
