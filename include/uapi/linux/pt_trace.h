@@ -265,8 +265,10 @@ struct pt_trace_mmap_page {
 	/*
 	 * Streaming: loss records (struct pt_trace_loss) live in this page
 	 * at loss_offset, a ring of loss_slots; record i (i < loss_records)
-	 * is in slot i % loss_slots and valid while loss_records - i <=
-	 * loss_slots.  loss_records is written last, with release.
+	 * is in slot i % loss_slots.  The driver fills a slot before it
+	 * publishes loss_records (release): copy record i, re-load
+	 * loss_records (acquire) and keep the copy only if
+	 * loss_records - i < loss_slots.
 	 */
 	__u32 loss_offset;
 	__u32 loss_slots;
