@@ -28,7 +28,7 @@ static const struct pt_counter_file pt_counters[] = {
 	PT_CTR(gp_faults), PT_CTR(gp_faults_test), PT_CTR(op_errors),
 	PT_CTR(bytes_written), PT_CTR(packets), PT_CTR(lost_bytes),
 	PT_CTR(pmis_raised), PT_CTR(pmis_masked), PT_CTR(nmi_races),
-	PT_CTR(ticks), PT_CTR(psbs), PT_CTR(ovfs),
+	PT_CTR(ticks), PT_CTR(psbs), PT_CTR(ovfs), PT_CTR(burst_bytes),
 };
 
 static int pt_counter_get(void *data, u64 *val)
@@ -51,6 +51,10 @@ static int pt_detail_show(struct seq_file *m, void *v)
 	int cpu, i;
 
 	seq_printf(m, "profile %s\n", pt_model_prof->name);
+	/* model_burst is a benchmark aid: say so wherever the model is read. */
+	seq_printf(m, "generator %s\n",
+		   READ_ONCE(pt_model_burst) ? "burst (repeated blocks, not silicon behaviour)" :
+					       "normal");
 	for_each_online_cpu(cpu) {
 		struct pt_model_cpu *st = pt_model_cpu_ptr(cpu);
 		const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;

@@ -272,6 +272,7 @@ struct pt_tick_res {
 	enum pt_model_operr operr;
 	u32 generated;
 	u32 packets;
+	u32 burst;		/* bytes that were copies of the block */
 	unsigned int psbs;
 	bool stop_timer;
 	bool ovf;
@@ -279,8 +280,77 @@ struct pt_tick_res {
 
 struct pt_tick_arg {
 	struct pt_ctx c;	/* sampled once; a redone tick reuses it */
+	bool burst;		/* model_burst, read once with the sample */
 	struct pt_tick_res res;
 };
+
+/* Where the last PSB+ of a tick's packets starts and ends. */
+struct pt_psb_mark {
+	u32 start;		/* b->len before it (0: none this tick) */
+	u32 end;		/* b->len after it (not kept by copies) */
+	u32 packets;		/* b->packets before it */
+};
+
+static void pt_psb_mark(struct pt_model_state *s, struct pt_pkt_buf *b,
+			const struct pt_ctx *c, bool ctx_en, bool pe,
+			struct pt_psb_mark *m, unsigned int *psbs)
+{
+	m->start = b->len;
+	m->packets = b->packets;
+	pt_psb_plus(s, b, c, ctx_en, pe, psbs);
+	m->end = b->len;
+}
+
+/*
+ * model_burst, a benchmark aid and not a behaviour of silicon (see
+ * Documentation/model.rst): encode one block of packets that starts with
+ * PSB+ and is one PSB period long, then fill the rest of the tick's
+ * budget with whole copies of it, so the output path sees trace at the
+ * rate of a memory copy instead of that of the encoder.  Each copy starts
+ * with PSB, which resets IP compression and the decoder's state, so it
+ * decodes on its own, and is one PSB period long, so PSBs keep their
+ * cadence.  Only whole copies are made: after the last one the encoder's
+ * state (last IP, MODE.TSX, MTC, PacketByteCnt) is the state at the
+ * end of the block, which is where every copy ends too.  The copies go
+ * through the same placement, output and loss accounting as any other
+ * byte.  Returns false, leaving @b as it was, when not even one block fits
+ * in the budget: the tick then generates normally.
+ */
+static bool pt_burst(struct pt_model_state *s, struct pt_pkt_buf *b,
+		     const struct pt_ctx *c, bool ctx_en, u32 budget,
+		     struct pt_psb_mark *m, struct pt_tick_res *res)
+{
+	u32 period = pt_psb_threshold(&s->regs);
+	u32 start = b->len, packets = b->packets, len;
+
+	/* A PSB+ that nothing followed yet can open the block. */
+	if (m->end && m->end == b->len) {
+		start = m->start;
+		packets = m->packets;
+	}
+	if (start + period > budget)
+		return false;
+	if (start == b->len)
+		pt_psb_mark(s, b, c, ctx_en, true, m, &res->psbs);
+	while (b->len - start < period) {
+		u32 before = b->len;
+
+		pt_step(s, b, c, true);
+		if (b->len == before)
+			return true;	/* too short to repeat: no copies */
+	}
+	len = b->len - start;
+	packets = b->packets - packets;
+	while (b->len + len <= budget) {
+		memcpy(b->buf + b->len, b->buf + start, len);
+		m->start = b->len;
+		b->len += len;
+		b->packets += packets;
+		res->psbs++;
+		res->burst += len;
+	}
+	return true;
+}
 
 static void pt_account_bytecnt(struct pt_model_state *s, u32 n)
 {
@@ -328,8 +398,8 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	struct pt_pkt_buf b;
 	struct pt_filter f;
 	bool pe, branch = r->ctl & PT_CTL_BRANCHEN;
-	bool discard = false, announced = false, stop = false;
-	u32 mark = 0;		/* bytes of b before the last PSB */
+	bool discard = false, announced = false, stop = false, burst;
+	struct pt_psb_mark m = { 0 };	/* the last PSB+ (for PacketByteCnt) */
 
 	memset(res, 0, sizeof(*res));
 	if (!(r->ctl & PT_CTL_TRACEEN)) {
@@ -379,9 +449,15 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	stop = f.stop && f.context_en && !discard;
 	if (stop)
 		pe = false;
-	if (s->need_psb || (!stop && s->psb_cnt >= pt_psb_threshold(r))) {
-		mark = b.len;
-		pt_psb_plus(s, &b, c, f.context_en, pe, &res->psbs);
+	/* With model_seq=1 PTW numbers must not repeat: never burst. */
+	burst = a->burst && pe && !READ_ONCE(pt_model_seq);
+	/*
+	 * In burst mode a PSB+ that is due opens the block below instead,
+	 * after PIP and TIP.PGE/PGD, which must not be part of the copies.
+	 */
+	if (s->need_psb ||
+	    (!stop && !burst && s->psb_cnt >= pt_psb_threshold(r))) {
+		pt_psb_mark(s, &b, c, f.context_en, pe, &m, &res->psbs);
 		announced = (r->ctl & PT_CTL_OS) && f.context_en;
 		s->need_psb = false;
 		s->need_timing = false;
@@ -413,14 +489,14 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	}
 	s->packet_en = pe;
 
+	if (burst && pt_burst(s, &b, c, f.context_en, budget, &m, res))
+		goto write;
 	while (b.len < budget) {
 		u32 before = b.len;
 
 		/* PSB+ every PSBFreq bytes of output. */
-		if (s->psb_cnt + (b.len - mark) >= pt_psb_threshold(r)) {
-			mark = b.len;
-			pt_psb_plus(s, &b, c, f.context_en, pe, &res->psbs);
-		}
+		if (s->psb_cnt + (b.len - m.start) >= pt_psb_threshold(r))
+			pt_psb_mark(s, &b, c, f.context_en, pe, &m, &res->psbs);
 		pt_step(s, &b, c, pe);
 		if (b.len == before)
 			break;		/* nothing more to say (filtered) */
@@ -431,14 +507,14 @@ write:
 	res->packets = b.packets;
 	if (discard) {
 		/* Nothing reaches memory, PacketByteCnt stays. */
-		s->psb_cnt += b.len - mark;
+		s->psb_cnt += b.len - m.start;
 		res->out.lost = b.len;
 		return 0;
 	}
 	pt_model_out_place(pt_model_prof, r, b.len, &res->out, &res->operr,
 			   pt_model_pending_now(st));
 	pt_model_pending_now(st)->data = b.buf;
-	pt_account_bytecnt(s, b.len - mark);
+	pt_account_bytecnt(s, b.len - m.start);
 	if (res->out.pmi)
 		r->global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
 	if (stop) {
@@ -462,12 +538,14 @@ static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 	}
 	atomic64_inc(&st->stats.ticks);
 	pt_sample(&a.c);
+	a.burst = READ_ONCE(pt_model_burst);
 	/* Redone on top of an NMI that published first: never dropped. */
 	pt_model_update(st, pt_tick_fn, &a, true);
 	atomic64_add(res->out.written, &st->stats.bytes_written);
 	atomic64_add(res->out.lost, &st->stats.lost_bytes);
 	atomic64_add(res->packets, &st->stats.packets);
 	atomic64_add(res->psbs, &st->stats.psbs);
+	atomic64_add(res->burst, &st->stats.burst_bytes);
 	if (res->ovf)
 		atomic64_inc(&st->stats.ovfs);
 	if (res->operr)

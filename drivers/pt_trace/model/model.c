@@ -61,8 +61,68 @@ module_param_named(model_tick_bytes, pt_model_tick_bytes, uint, 0644);
 MODULE_PARM_DESC(model_tick_bytes, "model: packet bytes generated per tick (64..65536)");
 
 bool pt_model_seq;
-module_param_named(model_seq, pt_model_seq, bool, 0644);
-MODULE_PARM_DESC(model_seq, "model: PTW payloads carry a running sequence number");
+bool pt_model_burst;
+
+/*
+ * model_seq and model_burst exclude each other: burst copies repeat the
+ * PTW payloads of their block, so sequence numbers would repeat.  A
+ * write that would set both fails with EINVAL (an insmod naming both
+ * fails).  Parameter writes of one module are serialised by
+ * kernel_param_lock(), so the check cannot race with the other write;
+ * the tick tests both flags again anyway.
+ */
+static int pt_model_set_excl(const char *val, const struct kernel_param *kp,
+			     bool *other, const char *other_name)
+{
+	bool on;
+	int ret;
+
+	/* As param_set_bool(): a bare "model_burst" means 1. */
+	ret = kstrtobool(val ? val : "1", &on);
+	if (ret)
+		return ret;
+	if (on && READ_ONCE(*other)) {
+		pr_warn("model: %s=1 refused while %s=1: burst copies would repeat PTW sequence numbers\n",
+			kp->name, other_name);
+		return -EINVAL;
+	}
+	/* Never silent: the log says when the generator changes. */
+	if (kp->arg == &pt_model_burst && on && !pt_model_burst)
+		pr_info("model: burst generator on: each tick repeats one encoded PSB period of packets (benchmark aid, not silicon behaviour)\n");
+	else if (kp->arg == &pt_model_burst && !on && pt_model_burst)
+		pr_info("model: burst generator off\n");
+	WRITE_ONCE(*(bool *)kp->arg, on);
+	return 0;
+}
+
+static int pt_model_set_seq(const char *val, const struct kernel_param *kp)
+{
+	return pt_model_set_excl(val, kp, &pt_model_burst, "model_burst");
+}
+
+static int pt_model_set_burst(const char *val, const struct kernel_param *kp)
+{
+	return pt_model_set_excl(val, kp, &pt_model_seq, "model_seq");
+}
+
+static const struct kernel_param_ops pt_model_seq_ops = {
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
+	.set	= pt_model_set_seq,
+	.get	= param_get_bool,
+};
+
+static const struct kernel_param_ops pt_model_burst_ops = {
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
+	.set	= pt_model_set_burst,
+	.get	= param_get_bool,
+};
+
+module_param_cb(model_seq, &pt_model_seq_ops, &pt_model_seq, 0644);
+MODULE_PARM_DESC(model_seq, "model: PTW payloads carry a running sequence number (not with model_burst)");
+
+module_param_cb(model_burst, &pt_model_burst_ops, &pt_model_burst, 0644);
+MODULE_PARM_DESC(model_burst,
+		 "model: benchmark aid: each tick repeats one encoded PSB period of packets up to model_tick_bytes (not with model_seq)");
 
 bool pt_model_tsx;
 module_param_named(model_tsx, pt_model_tsx, bool, 0644);
@@ -441,8 +501,9 @@ static int pt_model_init(void)
 		pt_model_gen_init(st);
 	}
 	pt_model_debugfs_init(pt_debugfs_root);
-	pr_info("software model of Intel PT, profile %s (%s): for testing only, no real trace hardware is used\n",
-		pt_model_prof->name, pt_model_prof->desc);
+	pr_info("software model of Intel PT, profile %s (%s), %s generator: for testing only, no real trace hardware is used\n",
+		pt_model_prof->name, pt_model_prof->desc,
+		READ_ONCE(pt_model_burst) ? "burst" : "normal");
 	return 0;
 }
 

@@ -196,6 +196,7 @@ struct pt_model_stats {
 	atomic64_t ticks;
 	atomic64_t psbs;
 	atomic64_t ovfs;
+	atomic64_t burst_bytes;		/* model_burst: bytes that were copies */
 	u32 last_gp_msr;
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
@@ -253,6 +254,7 @@ extern const struct pt_model_profile *pt_model_prof;
 extern unsigned int pt_model_period_us;
 extern unsigned int pt_model_tick_bytes;
 extern bool pt_model_seq;
+extern bool pt_model_burst;
 extern bool pt_model_tsx;
 extern bool pt_model_vmx_guest;
 extern bool pt_model_vmcs;
