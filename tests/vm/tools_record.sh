@@ -15,6 +15,8 @@
 #     error, and the recorder's summary and sideband must give the same
 #     loss figures as the records.  When the driver knows the bytes of
 #     every gap, they must add up to what the model says it dropped.
+#     'decode' must put a line at each gap and a "trace lost" span on
+#     the CPU's track of its timeline, whose spans nest.
 #
 # Exit 0 pass, 77 skip, 1 fail.
 
@@ -182,6 +184,46 @@ for dev in /dev/pt[0-9]*; do
 	total_lapped=$((total_lapped + lapped))
 done
 
+# decode: each gap a line where it lies and a "trace lost" span on its
+# CPU's track of the timeline, in which time never goes back and B/E
+# spans nest.  There are no ELF images of the traced code here, so each
+# stretch stops at its first IP with "no memory mapped": any other
+# decode error would be the decoder's or the gap's.
+"$PT" decode -q --timeline "$OUT/tl.json" "$B"/cpu*.pt >"$OUT/dec.q" 2>"$OUT/dec.err" ||
+	bad "decode -q --timeline exited $?: $(head -c 300 "$OUT/dec.err")"
+"$PT" decode "$B"/cpu*.pt >"$OUT/dec" 2>>"$OUT/dec.err" || bad "decode exited $?"
+sed 's/^/decode: /' "$OUT/dec.err"
+grep '^#' "$OUT/dec.q" | sed 's/^# /PTT-INFO decode: /'
+others=$(grep ': error: ' "$OUT/dec" | grep -vc 'error: no memory mapped at this address\]$')
+[ "$others" = 0 ] || bad "decode: $others errors other than the missing image: $(grep ': error: ' "$OUT/dec" | grep -v 'no memory mapped' | head -n 3)"
+grep -q '"tsc_hz_source":"sideband tsc_hz ' "$OUT/tl.json" || bad "timeline: the TSC rate is not the sideband's tsc_hz"
+awk '
+	/"ph":"[BEi]"/ {
+		match($0, /"tid":[0-9]+/); tid = substr($0, RSTART + 6, RLENGTH - 6)
+		match($0, /"ts":[0-9.]+/); ts = substr($0, RSTART + 5, RLENGTH - 5) + 0
+		match($0, /"ph":"[BEi]"/); ph = substr($0, RSTART + 6, 1)
+		if ((tid in last) && ts < last[tid]) { print "timeline: time goes back on tid " tid ": " $0; bad = 1 }
+		last[tid] = ts
+		if (ph == "B") depth[tid]++
+		if (ph == "E") { if (!depth[tid]) { print "timeline: E without B: " $0; bad = 1 } else depth[tid]-- }
+	}
+	END { for (t in depth) if (depth[t]) { print "timeline: " depth[t] " spans open on tid " t; bad = 1 }; exit bad }
+' "$OUT/tl.json" || bad "timeline: spans do not nest"
+for dev in /dev/pt[0-9]*; do
+	c=${dev#/dev/pt}
+	[ -f "$B/cpu$c.loss" ] || continue
+	gaps=$(awk '$1 == "loss" && $10 !~ /dropped/' "$B/cpu$c.loss" | wc -l)
+	# one summary line per trace, and the total (alone with one CPU)
+	got=$(sed -n -e "s|^# $B/cpu$c.pt: .*, \([0-9]*\) gap(s): .*|\1|p" "$OUT/dec.q")
+	[ -n "$got" ] || [ "$(ls "$B"/cpu*.pt | wc -l)" != 1 ] ||
+		got=$(sed -n 's|^# [0-9]* instructions, .*, \([0-9]*\) gap(s): .*|\1|p' "$OUT/dec.q")
+	[ "$got" = "$gaps" ] || bad "decode cpu$c: summary says '$got' gaps, the loss file $gaps"
+	lines=$(awk -v c="$c" '/^\[trace / { cur = $NF } cur == c "]" && /: loss: .*; trace lost here/' "$OUT/dec" | wc -l)
+	[ "$lines" = "$gaps" ] || bad "decode cpu$c: $lines gap lines, the loss file has $gaps gaps"
+	spans=$(grep -c "\"name\":\"trace lost\",\"cat\":\"loss\",\"ph\":\"B\",.*\"tid\":$c," "$OUT/tl.json")
+	[ "$spans" = "$gaps" ] || bad "timeline cpu$c: $spans 'trace lost' spans, the loss file has $gaps gaps"
+done
+
 want=$(printf 'losses: %s loss records, %s bytes lost (known), %s of unknown size, %s ms not traced' \
 	"$total_rec" "$total_known" "$total_unknown" \
 	"$(awk -v ns="$total_ns" 'BEGIN { printf "%.3f", ns / 1e6 }')")
@@ -202,6 +244,7 @@ if [ -n "$PTT_OUT" ] && [ -d "$PTT_OUT" ]; then
 	cp "$A/sideband.txt" "$PTT_OUT/flight-sideband.txt" 2>/dev/null
 	cp "$B/sideband.txt" "$PTT_OUT/stream-sideband.txt" 2>/dev/null
 	cp "$B"/cpu*.loss "$OUT/b.err" "$PTT_OUT/" 2>/dev/null
+	cp "$OUT/tl.json" "$PTT_OUT/stream-timeline.json" 2>/dev/null
 fi
 rm -rf "$OUT"
 exit $fail

@@ -46,6 +46,37 @@ const char *ptl_flags_str(uint32_t flags, char *buf, size_t len)
 	return buf;
 }
 
+const char *ptl_describe(const struct ptl_record *r, char *buf, size_t len)
+{
+	uint64_t ns = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	char flags[128], bytes[48];
+
+	ptl_flags_str(r->flags, flags, sizeof(flags));
+	if (r->flags & PT_LOSS_DROPPED) {
+		snprintf(buf, len,
+			 "%llu bytes dropped while tracing ran, somewhere in the stretch from here (record %llu, stream position 0x%llx, run from tsc 0x%llx to 0x%llx, %s)",
+			 (unsigned long long)r->bytes,
+			 (unsigned long long)r->seq,
+			 (unsigned long long)r->pos,
+			 (unsigned long long)r->start_tsc,
+			 (unsigned long long)r->end_tsc, flags);
+		return buf;
+	}
+	if (r->bytes_known)
+		snprintf(bytes, sizeof(bytes), "%llu bytes lost",
+			 (unsigned long long)r->bytes);
+	else
+		snprintf(bytes, sizeof(bytes), "bytes unknown");
+	snprintf(buf, len,
+		 "%s, %llu.%06llu ms not traced (record %llu, stream position 0x%llx, tsc 0x%llx-0x%llx, %s)",
+		 bytes, (unsigned long long)(ns / 1000000),
+		 (unsigned long long)(ns % 1000000),
+		 (unsigned long long)r->seq, (unsigned long long)r->pos,
+		 (unsigned long long)r->start_tsc,
+		 (unsigned long long)r->end_tsc, flags);
+	return buf;
+}
+
 static int ptl_parse_flags(const char *s, uint32_t *flags)
 {
 	char buf[256], *tok, *save = NULL, *end;

@@ -74,6 +74,14 @@ void ptl_add(struct ptl_sum *sum, const struct ptl_record *r);
 const char *ptl_flags_str(uint32_t flags, char *buf, size_t len);
 
 /*
+ * One record in words, as dump and decode print it after "OFFSET: loss: "
+ * ("4096 bytes lost, 2.000000 ms not traced (record 0, ...)"); @buf of
+ * PTL_DESCRIBE_MAX bytes holds any record.
+ */
+#define PTL_DESCRIBE_MAX	512
+const char *ptl_describe(const struct ptl_record *r, char *buf, size_t len);
+
+/*
  * Read a loss file: 0, or -errno (-EINVAL: not a loss file, or a
  * malformed line; *line is its number).  Records are sorted by offset.
  */

@@ -4,56 +4,121 @@
  * instruction decoder over ELF images (from --elf or the recorder's
  * sideband memory map).  Prints instructions with symbols, or a call
  * tree (--calls), and can write a Chrome/Perfetto timeline.
+ *
+ * With the recorder's loss records (cpuN.loss) each stretch between two
+ * gaps is decoded on its own, from its first PSB: the data just before a
+ * gap may end inside a packet and the data after it starts with a new
+ * PSB+, so decoding across the gap would read the PSB as the rest of the
+ * cut packet and report errors that are only the gap's.  Each gap is a
+ * line in the listing and a "trace lost" span in the timeline.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/pt_trace.h>
+
 #include "decode_out.h"
 #include "dump_format.h"
 #include "elf_image.h"
+#include "lossfile.h"
 #include "outbuf.h"
 #include "sideband.h"
 #include "tool.h"
 #include "trace_config.h"
+
+#define DECODE_MAX_TRACES	256
 
 struct decode_opts {
 	int calls;
 	int events;
 	int show_time;
 	int quiet;
+	int no_loss;
 	const char *timeline;
-	int tid;
+	const char *loss_path;
+	double tsc_hz;		/* --tsc-hz, 0 when not given */
 };
 
 struct decode_stats {
 	uint64_t insns;
 	uint64_t errors;
 	uint64_t events;
+	uint64_t gaps;		/* loss records that are gaps */
+	uint64_t gap_bytes;	/* their known bytes */
+	uint64_t gap_unknown;	/* gaps of unknown size */
+	uint64_t gap_ns;	/* time not traced */
+	uint64_t dropped;	/* bytes dropped while tracing ran */
+	uint64_t dropped_errors; /* errors in stretches that dropped bytes */
+	uint64_t lapped;	/* records nobody read: position unknown */
+	int have_loss;
+};
+
+/* One trace file and where its decoding is. */
+struct decode_trace {
+	const char *path;
+	int cpu;		/* from cpuN.pt or the loss file, else -1 */
+	uint8_t *buf;
+	size_t len;
+	struct ptl_file lf;
+	int have_loss;
+	int64_t tsc_offset;
+	struct decode_stats stats;
+	struct tl_track track;
+	/* the stretch being decoded */
+	uint64_t base;		/* its file offset */
+	uint64_t dropped;	/* bytes dropped somewhere in it */
+	/* the call tree */
+	int depth;
+	int pending_call;
+	int restart;		/* the next instruction is a new root */
+	uint64_t call_next;
+};
+
+struct decode_ctx {
+	struct decode_opts o;
+	struct outbuf ob;
+	struct elf_symtab st;
+	struct pt_image *image;
+	struct timeline tl;
+	struct pt_config config;
+	int ntraces;
 };
 
 static void decode_usage(FILE *f)
 {
-	fputs("usage: pt-trace decode [options] FILE.pt\n"
+	fputs("usage: pt-trace decode [options] FILE.pt [FILE.pt...]\n"
 	      "\n"
 	      "Reconstruct the executed instructions of a trace with libipt's\n"
 	      "instruction decoder.  Code comes from the ELF files given with --elf and\n"
 	      "from the memory map in sideband.txt next to the trace (pt-trace record\n"
 	      "writes it); CPU and timing parameters come from the same sideband or\n"
-	      "from the options.\n"
+	      "from the options.  Several traces of one recording (one per CPU) are\n"
+	      "decoded one after the other, into one timeline with a track per CPU.\n"
+	      "\n"
+	      "When cpuN.loss lies beside cpuN.pt (pt-trace record -m stream writes\n"
+	      "it), each stretch between two gaps is decoded on its own from its first\n"
+	      "PSB, and each gap is a line [OFFSET: loss: ...] where it lies: a packet\n"
+	      "cut by a gap is not a decode error.  After a gap the call tree restarts.\n"
 	      "\n"
 	      "options:\n"
 	      "      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
 	      "                            position-independent files); repeatable\n"
-	      "      --sideband FILE       sideband file (default: next to the trace)\n"
+	      "      --sideband FILE       sideband file (default: next to the first trace)\n"
+	      "      --loss FILE           loss records (default: cpuN.loss beside cpuN.pt);\n"
+	      "                            one trace only\n"
+	      "      --no-loss             ignore loss files: decode each file in one piece\n"
 	      "      --cpu F/M[/S]         CPU family/model/stepping, e.g. 6/85/4\n"
 	      "      --mtc-freq N          IA32_RTIT_CTL.MTCFreq used when recording\n"
 	      "      --nom-freq N          nominal (max non-turbo) ratio, MSR_PLATFORM_INFO[15:8]\n"
 	      "      --cpuid-0x15-eax N    CPUID.15H:EAX (TSC/core crystal denominator)\n"
 	      "      --cpuid-0x15-ebx N    CPUID.15H:EBX (numerator)\n"
+	      "      --tsc-hz HZ           TSC rate for the timeline (default: the\n"
+	      "                            sideband's tsc_hz, CPUID 0x15, nominal ratio)\n"
 	      "      --calls               print the call/return tree, not instructions\n"
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
 	      "                            (open in ui.perfetto.dev or chrome://tracing)\n"
@@ -66,11 +131,13 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --elf hello --cpu 6/85/4 --mtc-freq 3 --nom-freq 37 \\\n"
 	      "                  --cpuid-0x15-eax 2 --cpuid-0x15-ebx 308 pt.bin\n"
 	      "  pt-trace decode --calls out/cpu0.pt\n"
-	      "  pt-trace decode --timeline trace.json -q out/cpu0.pt\n"
+	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
+	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "\n"
-	      "exit status: 0 decoded, 1 bad usage, 2 unreadable trace or ELF,\n"
-	      "5 internal error.  Decode errors are printed as [OFFSET, IP: error: ...]\n"
-	      "and decoding resumes at the next PSB.\n", f);
+	      "exit status: 0 decoded, 1 bad usage, 2 unreadable trace, ELF, loss\n"
+	      "file named with --loss, or timeline file, 5 internal error.  Decode\n"
+	      "errors are output, not failures: [OFFSET, IP: error: ...], and\n"
+	      "decoding resumes at the next PSB.\n", f);
 }
 
 static int decode_add_elf(struct pt_image *image, struct elf_symtab *st,
@@ -228,24 +295,43 @@ static void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 		  "", (unsigned long long)ip, sym);
 }
 
-static void decode_error(struct outbuf *ob, struct pt_insn_decoder *dec,
-			 uint64_t ip, int err, struct decode_stats *stats)
+static void decode_error(struct decode_ctx *c, struct decode_trace *t,
+			 struct pt_insn_decoder *dec, uint64_t ip, int err)
 {
+	const char *why = pt_errstr(pt_errcode(err));
 	uint64_t offset = 0;
 
-	stats->errors++;
+	t->stats.errors++;
 	pt_insn_get_offset(dec, &offset);
-	ob_printf(ob, "[%llx, %llx: error: %s]\n", (unsigned long long)offset,
-		  (unsigned long long)ip, pt_errstr(pt_errcode(err)));
+	offset += t->base;
+	ob_printf(&c->ob, "[%llx, %llx: error: %s", (unsigned long long)offset,
+		  (unsigned long long)ip, why);
+	/* Bytes dropped while running: somewhere in here, errors expected. */
+	if (t->dropped) {
+		t->stats.dropped_errors++;
+		ob_printf(&c->ob,
+			  " (expected: %llu bytes were dropped in this stretch)",
+			  (unsigned long long)t->dropped);
+	}
+	ob_puts(&c->ob, "]\n");
+	if (c->tl.f) {
+		uint64_t tsc = 0;
+		uint32_t lost_mtc, lost_cyc;
+		int have_tsc = pt_insn_time(dec, &tsc, &lost_mtc,
+					    &lost_cyc) >= 0;
+
+		tl_error(&t->track, offset, why, tsc, have_tsc);
+	}
+	/* The stack after the resync is unknown: the tree restarts. */
+	t->restart = 1;
+	t->pending_call = 0;
 }
 
-static void decode_walk(struct pt_insn_decoder *dec, struct outbuf *ob,
-			const struct decode_opts *o,
-			const struct elf_symtab *st, struct timeline *tl,
-			struct decode_stats *stats)
+static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
+			struct pt_insn_decoder *dec)
 {
-	int depth = 0, pending_call = 0;
-	uint64_t call_next = 0, last_ip = 0;
+	const struct decode_opts *o = &c->o;
+	uint64_t last_ip = 0;
 
 	for (;;) {
 		struct pt_insn insn;
@@ -254,7 +340,7 @@ static void decode_walk(struct pt_insn_decoder *dec, struct outbuf *ob,
 		status = pt_insn_sync_forward(dec);
 		if (status < 0) {
 			if (status != -pte_eos)
-				decode_error(ob, dec, 0, status, stats);
+				decode_error(c, t, dec, 0, status);
 			return;
 		}
 		memset(&insn, 0, sizeof(insn));
@@ -268,9 +354,9 @@ static void decode_walk(struct pt_insn_decoder *dec, struct outbuf *ob,
 				status = pt_insn_event(dec, &ev, sizeof(ev));
 				if (status < 0)
 					break;
-				stats->events++;
-				if (o->events)
-					decode_print_event(ob, &ev);
+				t->stats.events++;
+				if (o->events && !o->quiet)
+					decode_print_event(&c->ob, &ev);
 			}
 			if (status < 0)
 				break;
@@ -284,48 +370,380 @@ static void decode_walk(struct pt_insn_decoder *dec, struct outbuf *ob,
 
 				have_tsc = pt_insn_time(dec, &tsc, &lost_mtc,
 							&lost_cyc) >= 0;
-				stats->insns++;
+				t->stats.insns++;
 				if (o->calls) {
-					if (pending_call && insn.ip != call_next)
-						decode_print_call(ob, st, insn.ip,
-								  ++depth);
-					else if (stats->insns == 1)
-						decode_print_call(ob, st, insn.ip,
-								  0);
+					if (t->restart) {
+						t->depth = 0;
+						decode_print_call(&c->ob, &c->st,
+								  insn.ip, 0);
+					} else if (t->pending_call &&
+						   insn.ip != t->call_next) {
+						decode_print_call(&c->ob, &c->st,
+								  insn.ip,
+								  ++t->depth);
+					}
 				} else if (!o->quiet) {
-					decode_print_insn(ob, o, st, &insn, tsc);
+					decode_print_insn(&c->ob, o, &c->st,
+							  &insn, tsc);
 				}
-				pending_call = insn.iclass == ptic_call ||
-					       insn.iclass == ptic_far_call;
-				call_next = insn.ip + insn.size;
+				t->restart = 0;
+				t->pending_call = insn.iclass == ptic_call ||
+						  insn.iclass == ptic_far_call;
+				t->call_next = insn.ip + insn.size;
 				if ((insn.iclass == ptic_return ||
-				     insn.iclass == ptic_far_return) && depth > 0)
-					depth--;
-				if (tl->f)
-					tl_insn(tl, st, &insn, tsc, have_tsc);
+				     insn.iclass == ptic_far_return) &&
+				    t->depth > 0)
+					t->depth--;
+				if (c->tl.f)
+					tl_insn(&t->track, &c->st, &insn, tsc,
+						have_tsc);
 			}
 			if (status < 0)
 				break;
 		}
 		if (status == -pte_eos)
 			return;
-		decode_error(ob, dec, insn.iclass != ptic_error ? insn.ip :
-			     last_ip, status, stats);
+		decode_error(c, t, dec, insn.iclass != ptic_error ? insn.ip :
+			     last_ip, status);
 	}
+}
+
+/*
+ * The end of the stretch that starts at @start: the next loss record
+ * past it inside the file, else the end of the file.  *i walks the
+ * records (sorted by offset).
+ */
+static uint64_t decode_stretch_end(const struct decode_trace *t,
+				   uint64_t start, size_t *i)
+{
+	while (*i < t->lf.n && t->lf.rec[*i].offset <= start)
+		++*i;
+	if (*i < t->lf.n && t->lf.rec[*i].offset < t->len)
+		return t->lf.rec[*i].offset;
+	return t->len;
+}
+
+/* A gap, or bytes dropped while tracing ran, where the record lies. */
+static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
+			const struct ptl_record *r)
+{
+	char text[PTL_DESCRIBE_MAX];
+	int show = !c->o.quiet;
+
+	ptl_describe(r, text, sizeof(text));
+	if (r->flags & PT_LOSS_DROPPED) {
+		t->stats.dropped += r->bytes;
+		t->dropped += r->bytes;
+		if (show)
+			ob_printf(&c->ob,
+				  "[%llx: loss: %s; decode errors in it are expected]\n",
+				  (unsigned long long)r->offset, text);
+		if (c->tl.f)
+			tl_drop(&t->track, r);
+		return;
+	}
+	t->stats.gaps++;
+	if (r->bytes_known)
+		t->stats.gap_bytes += r->bytes;
+	else
+		t->stats.gap_unknown++;
+	if (r->end_ns > r->start_ns)
+		t->stats.gap_ns += r->end_ns - r->start_ns;
+	if (show)
+		ob_printf(&c->ob, "[%llx: loss: %s; %s]\n",
+			  (unsigned long long)r->offset, text,
+			  r->offset >= t->len ? "trace lost here, at the end of the file" :
+			  c->o.calls ? "trace lost here, the call tree restarts after the gap" :
+			  "trace lost here, decoding restarts at the PSB after the gap");
+	if (c->tl.f)
+		tl_gap(&t->track, r);
+	t->restart = 1;
+	t->pending_call = 0;
+	t->depth = 0;
+}
+
+/* One stretch [start, end) of a trace, with its own decoder. */
+static int decode_stretch(struct decode_ctx *c, struct decode_trace *t,
+			  uint64_t start, uint64_t end)
+{
+	struct pt_config config = c->config;
+	struct pt_insn_decoder *dec;
+
+	config.begin = t->buf + start;
+	config.end = t->buf + end;
+	t->base = start;
+	dec = pt_insn_alloc_decoder(&config);
+	if (!dec || pt_insn_set_image(dec, c->image) < 0) {
+		pt_insn_free_decoder(dec);
+		ptt_err("libipt could not set up the instruction decoder");
+		return PTT_EXIT_INTERNAL;
+	}
+	decode_walk(c, t, dec);
+	pt_insn_free_decoder(dec);
+	return PTT_EXIT_OK;
+}
+
+static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
+{
+	uint64_t start = 0, end;
+	size_t i = 0, next = 0;
+	int ret = PTT_EXIT_OK;
+
+	if (c->ntraces > 1 && !c->o.quiet && t->cpu >= 0)
+		ob_printf(&c->ob, "[trace %s, cpu %d]\n", t->path, t->cpu);
+	else if (c->ntraces > 1 && !c->o.quiet)
+		ob_printf(&c->ob, "[trace %s]\n", t->path);
+	if (t->lf.lapped && !c->o.quiet)
+		ob_printf(&c->ob,
+			  "[loss: %llu more records were overwritten before the recorder read them: where they lie is unknown]\n",
+			  (unsigned long long)t->lf.lapped);
+	t->restart = 1;
+	for (;;) {
+		end = decode_stretch_end(t, start, &i);
+		/* The records at or before this stretch's start. */
+		t->dropped = 0;
+		while (next < t->lf.n && t->lf.rec[next].offset <= start)
+			decode_loss(c, t, &t->lf.rec[next++]);
+		ret = decode_stretch(c, t, start, end);
+		if (ret || end == t->len)
+			break;
+		start = end;
+	}
+	/* Gaps at the end of the file, after the last byte. */
+	while (!ret && next < t->lf.n)
+		decode_loss(c, t, &t->lf.rec[next++]);
+	if (c->tl.f)
+		tl_track_end(&t->track);
+	return ret;
+}
+
+/*
+ * The first timestamp of a trace on the first CPU's clock: the first TSC
+ * packet of each stretch and the start of each gap, whichever is first.
+ */
+static int decode_first_tsc(const struct decode_ctx *c,
+			    const struct decode_trace *t, uint64_t *first)
+{
+	uint64_t start = 0, end;
+	size_t i = 0;
+	int found = 0;
+
+	for (i = 0; i < t->lf.n; i++) {
+		const struct ptl_record *r = &t->lf.rec[i];
+		uint64_t v = r->start_tsc - (uint64_t)t->tsc_offset;
+
+		if ((r->flags & PT_LOSS_DROPPED) || !r->start_tsc)
+			continue;
+		if (!found || v < *first)
+			*first = v;
+		found = 1;
+	}
+	for (i = 0;; start = end) {
+		struct pt_config config = c->config;
+		struct pt_packet_decoder *dec;
+		struct pt_packet pkt;
+
+		end = decode_stretch_end(t, start, &i);
+		config.begin = t->buf + start;
+		config.end = t->buf + end;
+		dec = pt_pkt_alloc_decoder(&config);
+		if (dec && pt_pkt_sync_forward(dec) >= 0) {
+			for (;;) {
+				if (pt_pkt_next(dec, &pkt, sizeof(pkt)) < 0) {
+					if (pt_pkt_sync_forward(dec) < 0)
+						break;
+					continue;
+				}
+				if (pkt.type != ppt_tsc)
+					continue;
+				pkt.payload.tsc.tsc -= (uint64_t)t->tsc_offset;
+				if (!found || pkt.payload.tsc.tsc < *first)
+					*first = pkt.payload.tsc.tsc;
+				found = 1;
+				break;
+			}
+		}
+		pt_pkt_free_decoder(dec);
+		if (end == t->len)
+			break;
+	}
+	return found;
+}
+
+static void decode_sum(struct decode_stats *sum, const struct decode_stats *s)
+{
+	sum->insns += s->insns;
+	sum->errors += s->errors;
+	sum->events += s->events;
+	sum->gaps += s->gaps;
+	sum->gap_bytes += s->gap_bytes;
+	sum->gap_unknown += s->gap_unknown;
+	sum->gap_ns += s->gap_ns;
+	sum->dropped += s->dropped;
+	sum->dropped_errors += s->dropped_errors;
+	sum->lapped += s->lapped;
+	sum->have_loss |= s->have_loss;
+}
+
+static void decode_print_stats(struct outbuf *ob, const char *what,
+			       const struct decode_stats *s)
+{
+	ob_printf(ob, "# %s%s%llu instructions, %llu events, %llu errors",
+		  what ? what : "", what ? ": " : "",
+		  (unsigned long long)s->insns, (unsigned long long)s->events,
+		  (unsigned long long)s->errors);
+	if (s->have_loss) {
+		ob_printf(ob,
+			  ", %llu gap(s): %llu bytes lost (known), %llu of unknown size, %llu.%03llu ms not traced",
+			  (unsigned long long)s->gaps,
+			  (unsigned long long)s->gap_bytes,
+			  (unsigned long long)s->gap_unknown,
+			  (unsigned long long)(s->gap_ns / 1000000),
+			  (unsigned long long)(s->gap_ns / 1000 % 1000));
+		if (s->dropped)
+			ob_printf(ob,
+				  ", %llu bytes dropped while tracing ran (%llu errors in those stretches)",
+				  (unsigned long long)s->dropped,
+				  (unsigned long long)s->dropped_errors);
+		if (s->lapped)
+			ob_printf(ob, ", %llu loss records lapped",
+				  (unsigned long long)s->lapped);
+	}
+	ob_puts(ob, "\n");
+}
+
+/* The CPU a trace is of: cpuN.pt, else the loss file's "cpu N". */
+static int decode_trace_cpu(const char *path, const struct ptl_file *lf)
+{
+	char *copy = strdup(path);
+	const char *base;
+	int cpu = -1, n = 0;
+
+	if (copy) {
+		base = basename(copy);
+		if (sscanf(base, "cpu%d.pt%n", &cpu, &n) != 1 || base[n] ||
+		    cpu < 0)
+			cpu = -1;
+		free(copy);
+	}
+	return cpu >= 0 ? cpu : lf->cpu;
+}
+
+/* "2.1G", "2100000000", "2100M": the TSC rate in Hz. */
+static int decode_parse_hz(const char *s, double *hz)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v <= 0)
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		v *= 1e3;
+	else if (*end == 'M')
+		v *= 1e6;
+	else if (*end == 'G')
+		v *= 1e9;
+	if (*end && end[1])
+		return -EINVAL;
+	if ((*end && !strchr("kKMG", *end)) || v < 1e6 || v > 1e11)
+		return -EINVAL;
+	*hz = v;
+	return 0;
+}
+
+/* Timeline: the TSC rate, time 0 and one track per trace. */
+static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
+				const struct ptsb *sb)
+{
+	const char *cmd = sb ? ptsb_get(sb, "cmd") : NULL, *source;
+	uint64_t origin = 0, first = 0;
+	int have_origin = 0, i, err;
+	char name[4200];
+	double hz;
+
+	snprintf(name, sizeof(name), "pt-trace: %s", cmd ? cmd : tr[0].path);
+	err = tl_open(&c->tl, c->o.timeline, name);
+	if (err) {
+		ptt_err("cannot create %s: %s", c->o.timeline, strerror(-err));
+		return PTT_EXIT_INPUT;
+	}
+	if (c->o.tsc_hz > 0) {
+		hz = c->o.tsc_hz;
+		source = "--tsc-hz";
+	} else {
+		ptt_tsc_hz(sb, &c->config, &hz, &source);
+	}
+	for (i = 0; i < c->ntraces; i++) {
+		if (decode_first_tsc(c, &tr[i], &first) &&
+		    (!have_origin || first < origin)) {
+			origin = first;
+			have_origin = 1;
+		}
+	}
+	if (have_origin && !strncmp(source, "unknown", 7))
+		ptt_warn("no TSC rate in the sideband or the options: the timeline assumes 1 GHz (give --tsc-hz)");
+	if (!have_origin)
+		ptt_warn("the trace has no timestamps (TSC packets): the timeline counts 1 ns per instruction");
+	tl_set_clock(&c->tl, hz, source, origin, have_origin);
+	for (i = 0; i < c->ntraces; i++) {
+		/* Traces of unknown CPUs go after any CPU number. */
+		int tid = tr[i].cpu >= 0 ? tr[i].cpu : 100000 + i;
+
+		if (tr[i].cpu >= 0)
+			snprintf(name, sizeof(name), "cpu %d", tr[i].cpu);
+		else
+			snprintf(name, sizeof(name), "%s", tr[i].path);
+		tl_track_init(&c->tl, &tr[i].track, tid, name,
+			      tr[i].tsc_offset);
+	}
+	return PTT_EXIT_OK;
+}
+
+static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
+			      char **paths, const struct ptsb *sb)
+{
+	int i, ret, err;
+
+	for (i = 0; i < c->ntraces; i++) {
+		struct decode_trace *t = &tr[i];
+
+		t->path = paths[i];
+		err = ptt_load_file(t->path, &t->buf, &t->len);
+		if (err) {
+			ptt_err("cannot read %s: %s", t->path, strerror(-err));
+			return PTT_EXIT_INPUT;
+		}
+		if (!c->o.no_loss) {
+			ret = ptt_load_loss(t->path, c->o.loss_path, &t->lf,
+					    &t->have_loss);
+			if (ret)
+				return ret;
+		}
+		t->stats.have_loss = t->have_loss;
+		t->stats.lapped = t->lf.lapped;
+		t->cpu = decode_trace_cpu(t->path, &t->lf);
+		ptt_tsc_offset(sb, t->cpu, &t->tsc_offset);
+	}
+	return PTT_EXIT_OK;
 }
 
 int cmd_decode(int argc, char **argv)
 {
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
-	       O_TL, O_EVENTS, O_TIME };
+	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
+		{ "loss", required_argument, NULL, O_LOSS },
+		{ "no-loss", no_argument, NULL, O_NO_LOSS },
 		{ "cpu", required_argument, NULL, O_CPU },
 		{ "mtc-freq", required_argument, NULL, O_MTC },
 		{ "nom-freq", required_argument, NULL, O_NOM },
 		{ "cpuid-0x15-eax", required_argument, NULL, O_EAX },
 		{ "cpuid-0x15-ebx", required_argument, NULL, O_EBX },
+		{ "tsc-hz", required_argument, NULL, O_HZ },
 		{ "calls", no_argument, NULL, O_CALLS },
 		{ "timeline", required_argument, NULL, O_TL },
 		{ "events", no_argument, NULL, O_EVENTS },
@@ -334,25 +752,18 @@ int cmd_decode(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct decode_opts o = { 0 };
-	struct decode_stats stats = { 0 };
-	struct elf_symtab st = { 0 };
-	struct timeline tl = { 0 };
-	struct pt_insn_decoder *dec = NULL;
-	struct pt_config config;
-	struct pt_image *image;
-	const char *elfs[64], *sb_path = NULL, *path, *cpu_arg = NULL;
+	struct decode_ctx c;
+	struct decode_stats total = { 0 };
+	struct decode_trace *tr = NULL;
+	const char *elfs[64], *sb_path = NULL, *cpu_arg = NULL;
 	const char *num_arg[4] = { NULL, NULL, NULL, NULL };
 	struct ptsb sb = { 0 };
-	int nelf = 0, c, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
-	uint8_t *buf = NULL;
-	size_t len;
-	struct outbuf ob;
-	double ticks_per_us;
+	int nelf = 0, opt, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
 
+	memset(&c, 0, sizeof(c));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-		switch (c) {
+	while ((opt = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+		switch (opt) {
 		case O_ELF:
 			if (nelf == 64) {
 				ptt_err("at most 64 --elf files");
@@ -362,6 +773,12 @@ int cmd_decode(int argc, char **argv)
 			break;
 		case O_SB:
 			sb_path = optarg;
+			break;
+		case O_LOSS:
+			c.o.loss_path = optarg;
+			break;
+		case O_NO_LOSS:
+			c.o.no_loss = 1;
 			break;
 		case O_CPU:
 			cpu_arg = optarg;
@@ -378,20 +795,27 @@ int cmd_decode(int argc, char **argv)
 		case O_EBX:
 			num_arg[3] = optarg;
 			break;
+		case O_HZ:
+			if (decode_parse_hz(optarg, &c.o.tsc_hz)) {
+				ptt_err("--tsc-hz: bad rate '%s' (Hz, or with k/M/G, 1 MHz to 100 GHz)",
+					optarg);
+				return PTT_EXIT_USAGE;
+			}
+			break;
 		case O_CALLS:
-			o.calls = 1;
+			c.o.calls = 1;
 			break;
 		case O_TL:
-			o.timeline = optarg;
+			c.o.timeline = optarg;
 			break;
 		case O_EVENTS:
-			o.events = 1;
+			c.o.events = 1;
 			break;
 		case O_TIME:
-			o.show_time = 1;
+			c.o.show_time = 1;
 			break;
 		case 'q':
-			o.quiet = 1;
+			c.o.quiet = 1;
 			break;
 		case 'h':
 			decode_usage(stdout);
@@ -401,13 +825,18 @@ int cmd_decode(int argc, char **argv)
 			return PTT_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		ptt_err("expected exactly one trace file (try --help)");
+	c.ntraces = argc - optind;
+	if (c.ntraces < 1 || c.ntraces > DECODE_MAX_TRACES) {
+		ptt_err("expected one trace file, or up to %d of one recording (try --help)",
+			DECODE_MAX_TRACES);
 		return PTT_EXIT_USAGE;
 	}
-	path = argv[optind];
+	if (c.o.loss_path && (c.ntraces > 1 || c.o.no_loss)) {
+		ptt_err("--loss FILE names the loss file of one trace: give one trace and no --no-loss");
+		return PTT_EXIT_USAGE;
+	}
 
-	pt_config_init(&config);
+	pt_config_init(&c.config);
 	if (sb_path) {
 		err = ptsb_read(sb_path, &sb);
 		if (err) {
@@ -418,11 +847,11 @@ int cmd_decode(int argc, char **argv)
 		}
 		have_sb = 1;
 	} else {
-		have_sb = !ptt_find_sideband(path, &sb, &sb_cpu);
+		have_sb = !ptt_find_sideband(argv[optind], &sb, &sb_cpu);
 	}
 	if (have_sb)
-		ptt_config_from_sideband(&config, &sb);
-	if (cpu_arg && ptt_config_set_cpu(&config, cpu_arg)) {
+		ptt_config_from_sideband(&c.config, &sb);
+	if (cpu_arg && ptt_config_set_cpu(&c.config, cpu_arg)) {
 		ptt_err("--cpu wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
 		ret = PTT_EXIT_USAGE;
 		goto out_sb;
@@ -441,22 +870,24 @@ int cmd_decode(int argc, char **argv)
 			goto out_sb;
 		}
 		if (i == 0)
-			config.mtc_freq = (uint8_t)v;
+			c.config.mtc_freq = (uint8_t)v;
 		else if (i == 1)
-			config.nom_freq = (uint8_t)v;
+			c.config.nom_freq = (uint8_t)v;
 		else if (i == 2)
-			config.cpuid_0x15_eax = v;
+			c.config.cpuid_0x15_eax = v;
 		else
-			config.cpuid_0x15_ebx = v;
+			c.config.cpuid_0x15_ebx = v;
 	}
 
-	image = pt_image_alloc(NULL);
-	if (!image) {
+	c.image = pt_image_alloc(NULL);
+	tr = calloc((size_t)c.ntraces, sizeof(*tr));
+	if (!c.image || !tr) {
+		ptt_err("out of memory");
 		ret = PTT_EXIT_INTERNAL;
-		goto out_sb;
+		goto out_image;
 	}
 	for (i = 0; i < nelf; i++) {
-		err = decode_add_elf(image, &st, elfs[i]);
+		err = decode_add_elf(c.image, &c.st, elfs[i]);
 		if (err) {
 			ptt_err("cannot load ELF %s: %s", elfs[i],
 				err == -ENOEXEC ? "not a 64-bit little-endian ELF file" :
@@ -466,57 +897,46 @@ int cmd_decode(int argc, char **argv)
 		}
 	}
 	if (have_sb)
-		decode_add_maps(image, &st, &sb);
-	elf_symtab_finish(&st);
+		decode_add_maps(c.image, &c.st, &sb);
+	elf_symtab_finish(&c.st);
 
-	err = ptt_load_file(path, &buf, &len);
-	if (err) {
-		ptt_err("cannot read %s: %s", path, strerror(-err));
-		ret = PTT_EXIT_INPUT;
-		goto out_image;
+	ret = decode_load_traces(&c, tr, argv + optind, have_sb ? &sb : NULL);
+	if (ret)
+		goto out_traces;
+	if (c.o.timeline) {
+		ret = decode_open_timeline(&c, tr, have_sb ? &sb : NULL);
+		if (ret)
+			goto out_traces;
 	}
-	config.begin = buf;
-	config.end = buf + len;
-	dec = pt_insn_alloc_decoder(&config);
-	if (!dec || pt_insn_set_image(dec, image) < 0) {
-		ptt_err("libipt could not set up the instruction decoder");
-		ret = PTT_EXIT_INTERNAL;
-		goto out_buf;
-	}
-	/* TSC ticks at the nominal frequency: ratio x 100 MHz. */
-	ticks_per_us = config.nom_freq ? config.nom_freq * 100.0 : 0;
-	if (o.timeline) {
-		err = tl_open(&tl, o.timeline, ticks_per_us,
-			      sb_cpu >= 0 ? sb_cpu : 0);
-		if (err) {
-			ptt_err("cannot create %s: %s", o.timeline,
-				strerror(-err));
-			ret = PTT_EXIT_INPUT;
-			goto out_buf;
-		}
-	}
-	if (ob_init(&ob, STDOUT_FILENO, 1 << 20)) {
+	if (ob_init(&c.ob, STDOUT_FILENO, 1 << 20)) {
+		ptt_err("out of memory");
 		ret = PTT_EXIT_INTERNAL;
 		goto out_tl;
 	}
-	decode_walk(dec, &ob, &o, &st, &tl, &stats);
-	if (o.quiet || o.calls || o.timeline)
-		ob_printf(&ob, "# %llu instructions, %llu events, %llu errors\n",
-			  (unsigned long long)stats.insns,
-			  (unsigned long long)stats.events,
-			  (unsigned long long)stats.errors);
-	ob_free(&ob);
-out_tl:
-	if (tl.f && tl_close(&tl)) {
-		ptt_err("writing %s failed", o.timeline);
-		ret = PTT_EXIT_INPUT;
+	for (i = 0; i < c.ntraces && !ret; i++) {
+		ret = decode_trace(&c, &tr[i]);
+		decode_sum(&total, &tr[i].stats);
+		if (c.ntraces > 1 && (c.o.quiet || c.o.calls || c.o.timeline))
+			decode_print_stats(&c.ob, tr[i].path, &tr[i].stats);
 	}
-out_buf:
-	pt_insn_free_decoder(dec);
-	free(buf);
+	if (c.o.quiet || c.o.calls || c.o.timeline)
+		decode_print_stats(&c.ob, NULL, &total);
+	ob_free(&c.ob);
+out_tl:
+	if (c.tl.f && tl_close(&c.tl)) {
+		ptt_err("writing %s failed", c.o.timeline);
+		if (!ret)
+			ret = PTT_EXIT_INPUT;
+	}
+out_traces:
+	for (i = 0; i < c.ntraces; i++) {
+		free(tr[i].buf);
+		ptl_free(&tr[i].lf);
+	}
 out_image:
-	pt_image_free(image);
-	elf_symtab_free(&st);
+	free(tr);
+	pt_image_free(c.image);
+	elf_symtab_free(&c.st);
 out_sb:
 	ptsb_free(&sb);
 	return ret;

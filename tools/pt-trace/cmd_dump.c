@@ -103,55 +103,14 @@ static void dump_usage(FILE *f)
 	      "1 bad usage, 2 unreadable input, 5 internal error.\n", f);
 }
 
-/*
- * The loss file: given, or found beside the trace.  A given file must
- * load; a found one that does not is only a warning.
- */
-static int dump_load_loss(struct dump_ctx *d, const char *path, int given)
-{
-	char *auto_path = NULL;
-	int err, line;
-
-	if (!path) {
-		auto_path = ptl_path_for(d->path);
-		if (!auto_path)
-			return PTT_EXIT_INTERNAL;
-		path = auto_path;
-	}
-	err = ptl_read(path, &d->lf, &line);
-	if (err) {
-		char why[512];
-
-		if (err == -EINVAL)
-			snprintf(why, sizeof(why),
-				 "%s, line %d: not a pt-trace loss file, or a malformed line (see Documentation/tools.rst)",
-				 path, line);
-		else
-			snprintf(why, sizeof(why),
-				 "cannot read the loss file %s: %s", path,
-				 strerror(-err));
-		if (given)
-			ptt_err("%s", why);
-		else if (err != -ENOENT)
-			ptt_warn("%s; ignored", why);
-		free(auto_path);
-		return given ? PTT_EXIT_INPUT : 0;
-	}
-	d->have_loss = 1;
-	free(auto_path);
-	return 0;
-}
-
 /* Loss records are printed before the first packet at or after them. */
 static void dump_emit_loss(struct dump_ctx *d, uint64_t offset)
 {
-	char flags[128];
+	char flags[128], text[PTL_DESCRIBE_MAX];
 
 	while (d->next_loss < d->lf.n &&
 	       d->lf.rec[d->next_loss].offset <= offset) {
 		const struct ptl_record *l = &d->lf.rec[d->next_loss++];
-		uint64_t ns = l->end_ns > l->start_ns ?
-			      l->end_ns - l->start_ns : 0;
 
 		if (d->stats)
 			continue;
@@ -177,34 +136,10 @@ static void dump_emit_loss(struct dump_ctx *d, uint64_t offset)
 			d->json_first = 0;
 			continue;
 		}
-		if (!(d->annotate & DUMP_ANN_LOSS))
-			continue;
-		if (l->flags & PT_LOSS_DROPPED) {
-			ob_printf(&d->ob,
-				  "[%llx: loss: %llu bytes dropped while tracing ran, somewhere in the stretch from here (record %llu, stream position 0x%llx, run from tsc 0x%llx to 0x%llx, %s)]\n",
+		if (d->annotate & DUMP_ANN_LOSS)
+			ob_printf(&d->ob, "[%llx: loss: %s]\n",
 				  (unsigned long long)l->offset,
-				  (unsigned long long)l->bytes,
-				  (unsigned long long)l->seq,
-				  (unsigned long long)l->pos,
-				  (unsigned long long)l->start_tsc,
-				  (unsigned long long)l->end_tsc, flags);
-			continue;
-		}
-		if (l->bytes_known)
-			ob_printf(&d->ob, "[%llx: loss: %llu bytes lost",
-				  (unsigned long long)l->offset,
-				  (unsigned long long)l->bytes);
-		else
-			ob_printf(&d->ob, "[%llx: loss: bytes unknown",
-				  (unsigned long long)l->offset);
-		ob_printf(&d->ob,
-			  ", %llu.%06llu ms not traced (record %llu, stream position 0x%llx, tsc 0x%llx-0x%llx, %s)]\n",
-			  (unsigned long long)(ns / 1000000),
-			  (unsigned long long)(ns % 1000000),
-			  (unsigned long long)l->seq,
-			  (unsigned long long)l->pos,
-			  (unsigned long long)l->start_tsc,
-			  (unsigned long long)l->end_tsc, flags);
+				  ptl_describe(l, text, sizeof(text)));
 	}
 }
 
@@ -820,7 +755,7 @@ int cmd_dump(int argc, char **argv)
 	}
 	/* The text shows losses only when asked; stats and JSON always. */
 	if (loss_path || d.stats || d.json || (d.annotate & DUMP_ANN_LOSS)) {
-		ret = dump_load_loss(&d, loss_path, !!loss_path);
+		ret = ptt_load_loss(d.path, loss_path, &d.lf, &d.have_loss);
 		if (ret)
 			return ret;
 	}

@@ -34,7 +34,11 @@ static void main_usage(FILE *f)
 		"  pt-trace record -C 0 -o out -- ./workload\n"
 		"  pt-trace dump out/cpu0.pt | less\n"
 		"  pt-trace decode --elf ./workload out/cpu0.pt\n"
-		"See Documentation/tools.rst.\n");
+		"\n"
+		"exit status: the command's (see its --help): 0 success, 1 bad usage,\n"
+		"2 unreadable or unwritable file, 3 device missing/busy/refused,\n"
+		"4 no Intel PT on this CPU, 5 internal error, 130 interrupted; 1 for\n"
+		"an unknown command.  See Documentation/tools.rst.\n");
 }
 
 int main(int argc, char **argv)

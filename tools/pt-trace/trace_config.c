@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lossfile.h"
 #include "tool.h"
 #include "trace_config.h"
 
@@ -60,6 +61,14 @@ void ptt_config_from_sideband(struct pt_config *config,
 		config->mtc_freq = (uint8_t)v;
 	if (!ptsb_get_u64(sb, "nom_freq", &v) && v <= UINT8_MAX)
 		config->nom_freq = (uint8_t)v;
+	/*
+	 * Without MSR_PLATFORM_INFO the nominal frequency from CPUID 0x16 or
+	 * cpufreq is the same ratio times the 100 MHz bus clock; CYC timing
+	 * needs it.
+	 */
+	else if (!ptsb_get_u64(sb, "nominal_mhz", &v) && v >= 100 &&
+		 (v + 50) / 100 <= UINT8_MAX)
+		config->nom_freq = (uint8_t)((v + 50) / 100);
 	if (!ptsb_get_u64(sb, "cpuid15.eax", &v) && v <= UINT32_MAX)
 		config->cpuid_0x15_eax = (uint32_t)v;
 	if (!ptsb_get_u64(sb, "cpuid15.ebx", &v) && v <= UINT32_MAX)
@@ -88,4 +97,109 @@ int ptt_find_sideband(const char *trace_path, struct ptsb *sb, int *cpu)
 	free(a);
 	free(b);
 	return err;
+}
+
+int ptt_load_loss(const char *trace_path, const char *given,
+		  struct ptl_file *lf, int *have)
+{
+	char *auto_path = NULL, why[512];
+	const char *path = given;
+	int err, line;
+
+	*have = 0;
+	memset(lf, 0, sizeof(*lf));
+	lf->cpu = -1;
+	if (!path) {
+		auto_path = ptl_path_for(trace_path);
+		if (!auto_path) {
+			ptt_err("out of memory");
+			return PTT_EXIT_INTERNAL;
+		}
+		path = auto_path;
+	}
+	err = ptl_read(path, lf, &line);
+	if (!err) {
+		*have = 1;
+		free(auto_path);
+		return PTT_EXIT_OK;
+	}
+	if (err == -EINVAL)
+		snprintf(why, sizeof(why),
+			 "%s, line %d: not a pt-trace loss file, or a malformed line (see Documentation/tools.rst)",
+			 path, line);
+	else
+		snprintf(why, sizeof(why), "cannot read the loss file %s: %s",
+			 path, strerror(-err));
+	if (given)
+		ptt_err("%s", why);
+	else if (err != -ENOENT)
+		ptt_warn("%s; ignored", why);
+	free(auto_path);
+	return given ? PTT_EXIT_INPUT : PTT_EXIT_OK;
+}
+
+/* The value after the CPU number of a per-CPU key ("N VALUE..."). */
+static const char *ptt_sb_cpu_value(const struct ptsb *sb, const char *key,
+				    int cpu)
+{
+	size_t pos = 0;
+	const char *v;
+
+	while ((v = ptsb_next(sb, key, &pos))) {
+		char *end;
+		long c;
+
+		errno = 0;
+		c = strtol(v, &end, 10);
+		if (!errno && end != v && *end == ' ' && c == cpu)
+			return end + 1;
+	}
+	return NULL;
+}
+
+int ptt_tsc_hz(const struct ptsb *sb, const struct pt_config *config,
+	       double *hz, const char **source)
+{
+	uint64_t v;
+
+	if (sb && !ptsb_get_u64(sb, "tsc_hz", &v) && v) {
+		*hz = (double)v;
+		*source = "sideband tsc_hz (measured against CLOCK_MONOTONIC)";
+		return 0;
+	}
+	if (sb && !ptsb_get_u64(sb, "tsc_hz.cpuid15", &v) && v) {
+		*hz = (double)v;
+		*source = "sideband tsc_hz.cpuid15 (CPUID 0x15 crystal x EBX/EAX)";
+		return 0;
+	}
+	/* The invariant TSC runs at the nominal (max non-turbo) frequency. */
+	if (config->nom_freq) {
+		*hz = config->nom_freq * 100e6;
+		*source = "nominal ratio x 100 MHz (nom_freq)";
+		return 0;
+	}
+	if (sb && !ptsb_get_u64(sb, "nominal_mhz", &v) && v) {
+		*hz = (double)v * 1e6;
+		*source = "sideband nominal_mhz";
+		return 0;
+	}
+	*hz = 1e9;
+	*source = "unknown: 1 GHz assumed (give --tsc-hz)";
+	return -ENOENT;
+}
+
+int ptt_tsc_offset(const struct ptsb *sb, int cpu, int64_t *offset)
+{
+	const char *v = sb && cpu >= 0 ?
+			ptt_sb_cpu_value(sb, "tsc_offset", cpu) : NULL;
+	long long ticks;
+	unsigned long long err;
+
+	*offset = 0;
+	if (!v || sscanf(v, "%lld %llu", &ticks, &err) != 2)
+		return -ENOENT;
+	/* Within the measurement error the TSCs are synchronised. */
+	if ((unsigned long long)llabs(ticks) > err)
+		*offset = ticks;
+	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef PT_TRACE_TRACE_CONFIG_H
 #define PT_TRACE_TRACE_CONFIG_H
 
+#include <stdint.h>
+
 #include <intel-pt.h>
 
 #include "sideband.h"
@@ -23,5 +25,31 @@ void ptt_config_from_sideband(struct pt_config *config,
  * sets *cpu (-1 when the name says nothing) or -errno when there is none.
  */
 int ptt_find_sideband(const char *trace_path, struct ptsb *sb, int *cpu);
+
+/*
+ * The loss file of a trace: @given (which must load: PTT_EXIT_INPUT
+ * otherwise, after saying why) or X.loss beside X.pt (a damaged one is
+ * a warning, a missing one nothing).  *have says whether @lf holds one;
+ * @lf is empty otherwise.  PTT_EXIT_OK or an exit code.
+ */
+struct ptl_file;
+int ptt_load_loss(const char *trace_path, const char *given,
+		  struct ptl_file *lf, int *have);
+
+/*
+ * The TSC rate for turning timestamps into time: the sideband's measured
+ * tsc_hz, else CPUID 0x15's, else the nominal frequency (config->nom_freq
+ * or nominal_mhz).  @source names where it came from.  0, or -ENOENT
+ * with 1 GHz when nothing says.
+ */
+int ptt_tsc_hz(const struct ptsb *sb, const struct pt_config *config,
+	       double *hz, const char **source);
+
+/*
+ * CPU @cpu's TSC minus the first traced CPU's (sideband tsc_offset), or 0
+ * when it is within the measurement error.  0, or -ENOENT (offset 0)
+ * when the sideband has none for @cpu.
+ */
+int ptt_tsc_offset(const struct ptsb *sb, int cpu, int64_t *offset);
 
 #endif /* PT_TRACE_TRACE_CONFIG_H */
