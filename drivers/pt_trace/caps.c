@@ -10,9 +10,11 @@
 #include <linux/pt_trace.h>
 
 #include "caps.h"
+#include "regs.h"
 
 struct pt_caps pt_caps;
 
+#define LEAF1_ECX_VMX			BIT(5)
 #define LEAF7_EBX_INTEL_PT		BIT(25)
 
 /* CPUID.(EAX=14H,ECX=1) fields. */
@@ -55,24 +57,33 @@ static bool pt_is_broadwell(const struct pt_caps *caps)
 }
 
 /*
- * Tiger Lake, Alder Lake and Raptor Lake cannot use single-range output
- * beyond 4 KiB: errata TGL052, ADL037, RPL017.
+ * Errata TGL052, ADL037 and RPL017, "Trace May Contain Incorrect Data
+ * When Configured With Single Range Output Larger Than 4KB": silently
+ * wrong data, not a fault.  Later cores share those designs and their
+ * specification updates may list it under other numbers, so (as perf's
+ * pt.c, which limits every CPU) the limit applies to every CPU except
+ * the generations released before Tiger Lake, listed here.  A CPU
+ * missing from the list loses only single range above 4 KiB (ToPA is
+ * used instead); one wrongly listed would corrupt traces.
  */
 static bool pt_single_range_4k_only(const struct pt_caps *caps)
 {
-	static const u8 models[] = {
-		0x8c, 0x8d,		/* Tiger Lake */
-		0x97, 0x9a, 0xbe,	/* Alder Lake */
-		0xb7, 0xba, 0xbf,	/* Raptor Lake */
+	static const u8 before_tgl[] = {
+		0x3d, 0x47, 0x4f, 0x56,		/* Broadwell */
+		0x4e, 0x5e, 0x55,		/* Skylake, Skylake-X */
+		0x8e, 0x9e, 0xa5, 0xa6,		/* Kaby/Coffee/Comet Lake */
+		0x66,				/* Cannon Lake */
+		0x7d, 0x7e, 0x6a, 0x6c,		/* Ice Lake */
+		0x5c, 0x5f, 0x7a,		/* Goldmont, Goldmont Plus */
 	};
 	unsigned int i;
 
 	if (caps->family != 6)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(models); i++)
-		if (caps->model == models[i])
-			return true;
-	return false;
+		return true;
+	for (i = 0; i < ARRAY_SIZE(before_tgl); i++)
+		if (caps->model == before_tgl[i])
+			return false;
+	return true;
 }
 
 /* The RTIT_CTL bits user space may set, given what the CPU enumerates. */
@@ -110,6 +121,8 @@ enum pt_caps_verdict pt_caps_decode(const struct pt_cpuid_raw *raw,
 	memset(caps, 0, sizeof(*caps));
 	caps->raw = *raw;
 	pt_decode_fms(raw->leaf1.eax, caps);
+
+	caps->vmx = raw->leaf1.ecx & LEAF1_ECX_VMX;
 
 	if (!pt_vendor_is_intel(&raw->leaf0))
 		return PT_CAPS_NOT_INTEL;
@@ -159,6 +172,12 @@ enum pt_caps_verdict pt_caps_decode(const struct pt_cpuid_raw *raw,
 	if (!pt_cap(caps, PT_CAP_TOPA) && !pt_cap(caps, PT_CAP_SINGLE_RANGE))
 		return PT_CAPS_NO_OUTPUT;
 	return PT_CAPS_OK;
+}
+
+void pt_caps_set_vmx_misc(struct pt_caps *caps, u64 vmx_misc)
+{
+	caps->vmx_blocks_trace = caps->vmx &&
+				 !(vmx_misc & PT_VMX_MISC_PT_IN_VMX);
 }
 
 const char *pt_caps_verdict_str(enum pt_caps_verdict v)

@@ -29,6 +29,14 @@ struct pt_caps {
 	u32 psb_periods;
 	u32 family, model, stepping;
 	u64 ctl_valid;			/* RTIT_CTL bits that may be set */
+	/*
+	 * VMX (CPUID.1:ECX[5]) without IA32_VMX_MISC[14]: VMXON clears
+	 * TraceEn and a WRMSR setting it in VMX operation #GPs (SDM Vol.
+	 * 3C, ch. 23 "Restrictions on VMX Operation", and Appendix A.6),
+	 * so nothing may be traced while CR4.VMXE is set.
+	 */
+	bool vmx;
+	bool vmx_blocks_trace;
 };
 
 /* Why pt_caps_decode() refused, for the one log line at load. */
@@ -43,6 +51,8 @@ enum pt_caps_verdict {
 enum pt_caps_verdict pt_caps_decode(const struct pt_cpuid_raw *raw,
 				    struct pt_caps *caps);
 const char *pt_caps_verdict_str(enum pt_caps_verdict v);
+/* Fold IA32_VMX_MISC (read only when caps->vmx) into the caps. */
+void pt_caps_set_vmx_misc(struct pt_caps *caps, u64 vmx_misc);
 void pt_caps_read_raw(struct pt_cpuid_raw *raw);
 
 extern struct pt_caps pt_caps;		/* the boot CPU's, set at load */

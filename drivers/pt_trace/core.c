@@ -7,7 +7,9 @@
  * and always under pt_cpu.lock):
  *
  *  start: read RTIT_CTL and refuse if TraceEn is already set (another
- *         owner); then, with TraceEn=0, write OUTPUT_BASE,
+ *         owner) or if VMX operation forbids it (caps.h); save the
+ *         other PT MSRs as found (see pt_hw_save()); then, with
+ *         TraceEn=0, write OUTPUT_BASE,
  *         OUTPUT_MASK_PTRS, CR3_MATCH (only when CPUID lists the CR3
  *         filter), ADDRn_A/ADDRn_B (only for the ranges CPUID lists) and
  *         RTIT_STATUS = 0 (each START begins a new trace: stale Stopped,
@@ -16,7 +18,8 @@
  *  stop:  write RTIT_CTL with the same value minus TraceEn (the only bit
  *         that may change while tracing), which makes the hardware flush
  *         its packets; wmb() so they are globally visible before the
- *         buffer is read; then read STATUS, OUTPUT_BASE and MASK_PTRS.
+ *         buffer is read; then read STATUS, OUTPUT_BASE and MASK_PTRS,
+ *         and write back the MSRs saved at start.
  *
  * Every value written has been validated beforehand (rtit_ctl.c,
  * buffer.c), so no write can #GP.  Configuration only changes while
@@ -31,16 +34,21 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
+#include <linux/reboot.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/suspend.h>
 #include <asm/cpufeature.h>
 #include <asm/page.h>
+#include <asm/processor-flags.h>
+#include <asm/special_insns.h>
 
 #include "buffer.h"
 #include "caps.h"
@@ -100,6 +108,12 @@ static unsigned int pt_cfg_output(const struct pt_trace_config *cfg)
 	return cfg->output;
 }
 
+/*
+ * Set while a suspend, hibernation or reboot is under way: every trace
+ * has been stopped and START fails (see pt_core_freeze()).
+ */
+static bool pt_frozen;
+
 /* ---- The hardware sequence, on the target CPU (IRQs off) ---- */
 
 struct pt_hw_args {
@@ -107,7 +121,68 @@ struct pt_hw_args {
 	u64 base, mask, ctl;
 	u64 status;
 	int ret;
+	bool vmx;		/* refused: VMX operation (caps.h) */
 };
+
+/*
+ * NMI-safe.  CR4 itself rather than the kernel's shadow: any hypervisor,
+ * not only KVM, may have executed VMXON on this CPU.
+ */
+bool pt_core_vmx_blocks_trace(void)
+{
+	return pt_caps.vmx_blocks_trace && (__read_cr4() & X86_CR4_VMXE);
+}
+
+/*
+ * Leave the PT MSRs as we found them.  perf's intel_pt caches, per CPU,
+ * what it last wrote to OUTPUT_BASE, OUTPUT_MASK_PTRS and ADDRn_A/B and
+ * skips a write that would not change the cached value; our START
+ * writes them behind its back, so if we left our values there (our ToPA
+ * table, freed at close) a later perf start on this CPU could keep our
+ * OUTPUT_BASE and make the hardware write through freed memory.  STATUS
+ * too: perf clears it only on an event's first start, and a Stopped or
+ * Error bit left by us would silence its trace.  So START saves them
+ * (TraceEn=0, a read-back value is always writable) and the final stop
+ * writes them back, after reading our own pointers.
+ */
+static int pt_hw_save(struct pt_cpu *pc)
+{
+	struct pt_hw_saved *sv = &pc->saved;
+	unsigned int n;
+	int ret;
+
+	ret = pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &sv->base);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &sv->mask);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_STATUS, &sv->status);
+	if (pt_cap(&pt_caps, PT_CAP_CR3_FILTER))
+		ret = ret ?: pt_rdmsr(PT_MSR_RTIT_CR3_MATCH, &sv->cr3_match);
+	for (n = 0; n < pt_caps.num_addr_ranges; n++) {
+		ret = ret ?: pt_rdmsr(PT_MSR_RTIT_ADDR_A(n), &sv->addr[n][0]);
+		ret = ret ?: pt_rdmsr(PT_MSR_RTIT_ADDR_B(n), &sv->addr[n][1]);
+	}
+	sv->valid = !ret;
+	return ret;
+}
+
+/* TraceEn is 0 here (we stopped, or never started). */
+void pt_core_hw_restore(struct pt_cpu *pc)
+{
+	struct pt_hw_saved *sv = &pc->saved;
+	unsigned int n;
+
+	if (!sv->valid)
+		return;
+	sv->valid = false;
+	pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, sv->base);
+	pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, sv->mask);
+	pt_wrmsr(PT_MSR_RTIT_STATUS, sv->status);
+	if (pt_cap(&pt_caps, PT_CAP_CR3_FILTER))
+		pt_wrmsr(PT_MSR_RTIT_CR3_MATCH, sv->cr3_match);
+	for (n = 0; n < pt_caps.num_addr_ranges; n++) {
+		pt_wrmsr(PT_MSR_RTIT_ADDR_A(n), sv->addr[n][0]);
+		pt_wrmsr(PT_MSR_RTIT_ADDR_B(n), sv->addr[n][1]);
+	}
+}
 
 static void pt_hw_start_ipi(void *info)
 {
@@ -124,7 +199,13 @@ static void pt_hw_start_ipi(void *info)
 		ret = -EBUSY;	/* someone else (perf?) is tracing here */
 		goto out;
 	}
-	ret = pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, a->base);
+	if (pt_core_vmx_blocks_trace()) {
+		a->vmx = true;
+		ret = -EBUSY;	/* the WRMSR below would #GP */
+		goto out;
+	}
+	ret = pt_hw_save(a->pc);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, a->base);
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, a->mask);
 	if (pt_cap(&pt_caps, PT_CAP_CR3_FILTER))
 		ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CR3_MATCH, cfg->cr3_match);
@@ -140,6 +221,8 @@ static void pt_hw_start_ipi(void *info)
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl | PT_CTL_TRACEEN);
 	if (!ret && cfg->mode == PT_MODE_STREAM)
 		pt_stream_started(a->pc, a->ctl | PT_CTL_TRACEEN);
+	if (ret)
+		pt_core_hw_restore(a->pc);
 out:
 	a->ret = ret;
 }
@@ -162,7 +245,10 @@ static void pt_hw_read(struct pt_hw_args *a, bool stop)
 
 static void pt_hw_stop_ipi(void *info)
 {
-	pt_hw_read(info, true);
+	struct pt_hw_args *a = info;
+
+	pt_hw_read(a, true);
+	pt_core_hw_restore(a->pc);
 }
 
 static void pt_hw_peek_ipi(void *info)
@@ -613,6 +699,10 @@ int pt_core_start(struct pt_cpu *pc)
 	ret = -EBUSY;
 	if (pc->running)
 		goto out;
+	/* Paired with the mutex: pt_core_freeze() stops after setting it. */
+	ret = -EAGAIN;
+	if (READ_ONCE(pt_frozen))
+		goto out;
 	/* The opener may have lost the privilege since configuring. */
 	ret = -EPERM;
 	if ((pc->ctl & PT_CTL_NEEDS_PRIV) && !perfmon_capable())
@@ -644,6 +734,9 @@ int pt_core_start(struct pt_cpu *pc)
 	ret = smp_call_function_single(pc->cpu, pt_hw_start_ipi, &a, 1);
 	pc->start_ns = ktime_get_ns() - t0;
 	ret = ret ?: a.ret;
+	if (a.vmx)
+		pr_notice_ratelimited("CPU %u is in VMX operation and cannot trace there (IA32_VMX_MISC[14]=0): START refused\n",
+				      pc->cpu);
 	if (ret)
 		goto out;
 	pc->hw_ctl = a.ctl | PT_CTL_TRACEEN;
@@ -821,6 +914,68 @@ static int pt_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/* ---- Suspend, hibernation, reboot and kexec ---- */
+
+/*
+ * Stop every trace (exactly as PT_TRACE_IOC_STOP: readers drain what is
+ * left and then see the end) and refuse START with EAGAIN until resume.
+ *  - Suspend to RAM and hibernation power the boot CPU off (the others
+ *    go through CPU hotplug, which stops them anyway): its PT MSRs come
+ *    back at their reset values, and a trace believed running would
+ *    then be accounted from meaningless output pointers.
+ *  - Restoring a hibernation image replaces the memory a trace in the
+ *    restoring kernel would still be writing.
+ *  - kexec enters the new kernel without resetting the CPU: a trace
+ *    left enabled would go on writing into memory the new kernel owns
+ *    (perf stops its events from a reboot notifier for the same reason).
+ * A suspend to idle keeps the CPU state, but the notifier cannot tell
+ * it apart, so it stops too.
+ */
+static void pt_core_freeze(bool frozen)
+{
+	unsigned int cpu;
+
+	WRITE_ONCE(pt_frozen, frozen);
+	if (!frozen)
+		return;
+	for_each_possible_cpu(cpu)
+		pt_core_stop(per_cpu_ptr(&pt_cpus, cpu));
+}
+
+static int pt_pm_notify(struct notifier_block *nb, unsigned long action,
+			void *data)
+{
+	switch (action) {
+	case PM_SUSPEND_PREPARE:
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+		pt_core_freeze(true);
+		break;
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		pt_core_freeze(false);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pt_pm_nb = {
+	.notifier_call = pt_pm_notify,
+};
+
+/* Restart, halt, power off and kexec: frozen for good. */
+static int pt_reboot_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	pt_core_freeze(true);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block pt_reboot_nb = {
+	.notifier_call = pt_reboot_notify,
+};
+
 int pt_core_init(void)
 {
 	unsigned int cpu;
@@ -846,17 +1001,31 @@ int pt_core_init(void)
 		return ret;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pt_trace:online",
 				pt_cpu_online, pt_cpu_offline);
-	if (ret < 0) {
-		pt_pmi_exit();
-		return ret;
-	}
+	if (ret < 0)
+		goto err_pmi;
 	pt_cpuhp_state = ret;
+	ret = register_pm_notifier(&pt_pm_nb);
+	if (ret)
+		goto err_cpuhp;
+	ret = register_reboot_notifier(&pt_reboot_nb);
+	if (ret)
+		goto err_pm;
 	return 0;
+
+err_pm:
+	unregister_pm_notifier(&pt_pm_nb);
+err_cpuhp:
+	cpuhp_remove_state(pt_cpuhp_state);
+err_pmi:
+	pt_pmi_exit();
+	return ret;
 }
 
 /* Module exit: no file is open (each pins the module), nothing runs. */
 void pt_core_exit(void)
 {
+	unregister_reboot_notifier(&pt_reboot_nb);
+	unregister_pm_notifier(&pt_pm_nb);
 	cpuhp_remove_state(pt_cpuhp_state);
 	pt_pmi_exit();
 }

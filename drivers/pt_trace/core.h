@@ -68,6 +68,16 @@ struct pt_stream {
 };
 
 /*
+ * The PT MSRs as the previous owner left them, read at START (TraceEn=0)
+ * and written back at the final stop (pt_core_hw_restore()): see core.c.
+ */
+struct pt_hw_saved {
+	bool valid;
+	u64 base, mask, status, cr3_match;
+	u64 addr[PT_TRACE_MAX_ADDR_RANGES][2];
+};
+
+/*
  * One per possible CPU.  'lock' serialises every configuration change,
  * start and stop (ioctls, release, CPU hotplug); lock order:
  * cpu_hotplug_lock (cpus_read_lock) before 'lock'.
@@ -91,6 +101,7 @@ struct pt_cpu {
 	u64 generation;
 	u64 start_ns, stop_ns;		/* duration of the last IPI */
 	bool started_since_open;
+	struct pt_hw_saved saved;	/* traced CPU only, IRQs off */
 	struct pt_stream stream;
 };
 
@@ -122,6 +133,14 @@ ssize_t pt_core_read(struct pt_cpu *pc, char __user *ubuf, size_t len,
 		     bool nonblock);
 __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
 		      struct poll_table_struct *wait);
+
+/*
+ * On the traced CPU with IRQs off, after the final stop: write back the
+ * PT MSRs saved at START.
+ */
+void pt_core_hw_restore(struct pt_cpu *pc);
+/* True when VMX operation forbids setting TraceEn on this CPU now. */
+bool pt_core_vmx_blocks_trace(void);
 
 /* The buffer to map, allocated if needed; a reference for the caller. */
 struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc);

@@ -79,6 +79,16 @@ static int __init pt_trace_init(void)
 		goto err_hw;
 	}
 
+	/* VMX without IA32_VMX_MISC[14]: see caps.h (an unreadable one too). */
+	if (pt_caps.vmx) {
+		u64 misc = 0;
+
+		pt_rdmsr(PT_MSR_VMX_MISC, &misc);
+		pt_caps_set_vmx_misc(&pt_caps, misc);
+		if (pt_caps.vmx_blocks_trace)
+			pr_info("this CPU cannot trace in VMX operation (IA32_VMX_MISC[14]=0): START fails with EBUSY while a hypervisor has VMX on\n");
+	}
+
 	ret = pt_check_not_in_use();
 	if (ret)
 		goto err_hw;

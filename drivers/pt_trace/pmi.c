@@ -3,11 +3,15 @@
  * The ToPA PMI: one NMI_LOCAL handler for the module, registered at load.
  * The PMI arrives as an NMI on the traced CPU; the work is in
  * pt_stream_nmi() (stream.c), which decides from this CPU's own state
- * whether the NMI is ours: a streaming session is armed here AND either
- * IA32_PERF_GLOBAL_STATUS bit 55 is set, or (perf's handler may have
- * acknowledged bit 55 first) RTIT_STATUS/OUTPUT_MASK_PTRS show the INT
- * region filled or the hardware stopped.  Anything else is left to the
- * other handlers: claiming a foreign NMI would hide it.
+ * whether the NMI is ours: a streaming session is armed here, the PT
+ * MSRs hold our state (RTIT_CTL and OUTPUT_BASE, not a KVM guest's or
+ * perf's), AND either IA32_PERF_GLOBAL_STATUS bit 55 is set, or (perf's
+ * handler may have acknowledged bit 55 first) RTIT_STATUS/
+ * OUTPUT_MASK_PTRS show the INT region filled or the hardware stopped.
+ * Anything else is left to the other handlers: claiming a foreign NMI
+ * would hide it.  (While an IPI services the hardware, or after the
+ * stop, a set bit 55 is claimed as ours, as perf does with its
+ * "dangling" bit.)
  */
 #include <linux/smp.h>
 #include <asm/nmi.h>

@@ -264,6 +264,13 @@ static void pt_stream_restart(struct pt_cpu *pc)
 
 	if (s->error)
 		return;
+	/* VMX came on (caps.h): setting TraceEn would #GP; end the trace. */
+	if (pt_core_vmx_blocks_trace()) {
+		s->errors++;
+		s->error = true;
+		pt_gap_open(s, PT_LOSS_HW_ERROR);
+		return;
+	}
 	ret = pt_topa_stream_marks(&buf->topa, s->head, pt_stream_tail(pc),
 				   s->wm, &m);
 	if (ret) {
@@ -404,6 +411,8 @@ void pt_stream_stop_ipi(void *info)
 	/* A gap still open at the end of the trace is a loss too. */
 	pt_gap_close(pc);
 	pt_stream_publish(pc);
+	/* The pointers are read: leave the MSRs as START found them. */
+	pt_core_hw_restore(pc);
 }
 
 static void pt_stream_kick_ipi(void *info)
@@ -512,6 +521,28 @@ static bool pt_stream_int_due(struct pt_cpu *pc)
 	return s->start_pos + n >= s->marks.int_end;
 }
 
+/*
+ * Do the PT MSRs hold our state right now?  An NMI can find someone
+ * else's there: a KVM guest's (kvm_intel pt_mode=1 swaps it in around VM
+ * entry, and KVM since 6.3, by our reading, handles the VM-exit NMI
+ * before it puts the host's back) or perf's, if it took PT over.  A bit
+ * 55 raised by that state is theirs, and servicing it would write our
+ * state into theirs (KVM would then save our ToPA as the guest's).  Our
+ * own state while handle_nmi is set: exactly our RTIT_CTL with TraceEn
+ * (only we write it, and Stopped leaves it), OUTPUT_BASE one of our
+ * tables.
+ */
+static bool pt_stream_hw_ours(struct pt_cpu *pc)
+{
+	u64 ctl, base;
+
+	if (pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) ||
+	    pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base))
+		return false;
+	return ctl == (pc->stream.ctl | PT_CTL_TRACEEN) &&
+	       pt_topa_owns_base(&pc->buf->topa, base);
+}
+
 int pt_stream_nmi(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
@@ -533,6 +564,10 @@ int pt_stream_nmi(struct pt_cpu *pc)
 		if (pt_hw->pmi_rearm)
 			pt_hw->pmi_rearm();
 		return NMI_HANDLED;
+	}
+	if (!pt_stream_hw_ours(pc)) {
+		s->nmis_foreign++;
+		return NMI_DONE;
 	}
 	/* perf's handler may have acked bit 55 already: ask our state. */
 	if (!pmi && !pt_stream_int_due(pc)) {

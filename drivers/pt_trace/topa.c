@@ -86,6 +86,16 @@ static u64 pt_topa_size(const struct pt_topa *t)
 	return t->chunk_off[t->nr_chunks];
 }
 
+bool pt_topa_owns_base(const struct pt_topa *t, u64 output_base)
+{
+	unsigned int tbl;
+
+	for (tbl = 0; tbl < t->nr_tables; tbl++)
+		if (t->table_phys[tbl] == (output_base & PT_TOPA_BASE_MASK))
+			return true;
+	return false;
+}
+
 u64 pt_topa_ptrs_to_offset(const struct pt_topa *t, u64 output_base,
 			   u64 mask_ptrs)
 {

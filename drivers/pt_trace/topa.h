@@ -57,6 +57,9 @@ int pt_topa_build(const struct pt_topa *t);
 u64 pt_topa_ptrs_to_offset(const struct pt_topa *t, u64 output_base,
 			   u64 mask_ptrs);
 
+/* Is @output_base one of this layout's tables (is the hardware ours)? */
+bool pt_topa_owns_base(const struct pt_topa *t, u64 output_base);
+
 /* The register values that make the hardware write next at @offset. */
 int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
 			   u64 *output_base, u64 *mask_ptrs);

@@ -112,11 +112,75 @@ static void caps_decode_errata(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, c.quirks & PT_QUIRK_BRANCHEN_ALWAYS_ON);
 }
 
+/*
+ * TGL052/ADL037/RPL017 ("incorrect data with single range output larger
+ * than 4KB"): limited everywhere except the generations before Tiger
+ * Lake, so a newer CPU that no list names yet is limited too.
+ */
+static void caps_decode_single_range_4k(struct kunit *test)
+{
+	static const u32 limited[] = {
+		0x806c1,	/* Tiger Lake 06_8C */
+		0x90672,	/* Alder Lake 06_97 */
+		0xb06f2,	/* Raptor Lake 06_BF */
+		0xa06a4,	/* Meteor Lake 06_AA, in no erratum list */
+		0x806f8,	/* Sapphire Rapids 06_8F */
+		0xc06f1,	/* Emerald Rapids 06_CF */
+		0x400f01,	/* a family 19 CPU */
+	};
+	static const u32 before_tgl[] = {
+		0x306d4,	/* Broadwell 06_3D */
+		0x506e3,	/* Skylake 06_5E */
+		0x906ea,	/* Coffee Lake 06_9E */
+		0x706e5,	/* Ice Lake 06_7E */
+		0x506c9,	/* Goldmont 06_5C */
+	};
+	struct pt_cpuid_raw r = skl;
+	struct pt_caps c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(limited); i++) {
+		r.leaf1.eax = limited[i];
+		KUNIT_ASSERT_EQ(test, pt_caps_decode(&r, &c), PT_CAPS_OK);
+		KUNIT_EXPECT_TRUE_MSG(test, c.quirks & PT_QUIRK_SINGLE_RANGE_4K,
+				      "cpuid 1 eax %#x", limited[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(before_tgl); i++) {
+		r.leaf1.eax = before_tgl[i];
+		KUNIT_ASSERT_EQ(test, pt_caps_decode(&r, &c), PT_CAPS_OK);
+		KUNIT_EXPECT_FALSE_MSG(test, c.quirks & PT_QUIRK_SINGLE_RANGE_4K,
+				       "cpuid 1 eax %#x", before_tgl[i]);
+	}
+}
+
+/* TraceEn in VMX operation needs IA32_VMX_MISC[14] (only with VMX). */
+static void caps_decode_vmx(struct kunit *test)
+{
+	struct pt_cpuid_raw r = skl;
+	struct pt_caps c;
+
+	KUNIT_ASSERT_EQ(test, pt_caps_decode(&r, &c), PT_CAPS_OK);
+	KUNIT_EXPECT_FALSE(test, c.vmx);
+	pt_caps_set_vmx_misc(&c, 0);
+	KUNIT_EXPECT_FALSE(test, c.vmx_blocks_trace);
+
+	r.leaf1.ecx = BIT(5);		/* CPUID.1:ECX.VMX */
+	KUNIT_ASSERT_EQ(test, pt_caps_decode(&r, &c), PT_CAPS_OK);
+	KUNIT_EXPECT_TRUE(test, c.vmx);
+	KUNIT_EXPECT_FALSE(test, c.vmx_blocks_trace);
+	pt_caps_set_vmx_misc(&c, BIT_ULL(14));
+	KUNIT_EXPECT_FALSE(test, c.vmx_blocks_trace);
+	pt_caps_set_vmx_misc(&c, GENMASK_ULL(63, 0) & ~BIT_ULL(14));
+	KUNIT_EXPECT_TRUE(test, c.vmx_blocks_trace);
+}
+
 static struct kunit_case caps_cases[] = {
 	KUNIT_CASE(caps_decode_skylake),
 	KUNIT_CASE(caps_decode_refusals),
 	KUNIT_CASE(caps_decode_subleaf_gating),
 	KUNIT_CASE(caps_decode_errata),
+	KUNIT_CASE(caps_decode_single_range_4k),
+	KUNIT_CASE(caps_decode_vmx),
 	{}
 };
 

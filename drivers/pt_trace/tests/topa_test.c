@@ -115,6 +115,25 @@ static void topa_two_tables(struct kunit *test)
 			511ULL * 4096);
 }
 
+/* The PMI acts only when OUTPUT_BASE is one of our tables. */
+static void topa_owns_base(struct kunit *test)
+{
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	fixture(test, f, 600, NULL, false);
+	KUNIT_ASSERT_EQ(test, f->t.nr_tables, 2U);
+	KUNIT_EXPECT_TRUE(test, pt_topa_owns_base(&f->t, f->table_phys[0]));
+	KUNIT_EXPECT_TRUE(test, pt_topa_owns_base(&f->t, f->table_phys[1]));
+	KUNIT_EXPECT_FALSE(test, pt_topa_owns_base(&f->t, 0));
+	KUNIT_EXPECT_FALSE(test, pt_topa_owns_base(&f->t,
+						   f->table_phys[1] + 4096));
+	KUNIT_EXPECT_FALSE(test, pt_topa_owns_base(&f->t, f->chunks[0].phys));
+	/* A single-entry layout has its one table. */
+	fixture(test, f, 4, NULL, true);
+	KUNIT_EXPECT_TRUE(test, pt_topa_owns_base(&f->t, f->table_phys[0]));
+	KUNIT_EXPECT_FALSE(test, pt_topa_owns_base(&f->t, f->table_phys[1]));
+}
+
 static void topa_single_entry(struct kunit *test)
 {
 	static const unsigned int shifts[] = { 20 };
@@ -251,6 +270,7 @@ static struct kunit_case topa_cases[] = {
 	KUNIT_CASE(topa_nr_tables),
 	KUNIT_CASE(topa_one_table),
 	KUNIT_CASE(topa_two_tables),
+	KUNIT_CASE(topa_owns_base),
 	KUNIT_CASE(topa_single_entry),
 	KUNIT_CASE(topa_misaligned),
 	KUNIT_CASE(topa_single_range),
