@@ -55,6 +55,10 @@ if "$PT" record -C 0 -o "$A" -- sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1))
 		grep -q "^$key=" "$A/sideband.txt" || bad "sideband lacks $key="
 	done
 	grep -q '^exit_status=0$' "$A/sideband.txt" || bad "the command's exit status is not 0"
+	# The icl and min profiles enumerate CPUID 0x15 (bdw stops at 0x14,
+	# as Broadwell does): the driver passes it on through GET_CAPS.
+	[ "$PTT_PROFILE" = bdw ] || grep -q '^cpuid15.source=driver$' "$A/sideband.txt" ||
+		bad "cpuid15 not taken from GET_CAPS: $(grep '^cpuid15' "$A/sideband.txt" | tr '\n' ' ')"
 	[ -e "$A/cpu0.loss" ] && bad "flight mode wrote a loss file"
 	[ -s "$A/cpu0.pt" ] || bad "cpu0.pt is empty"
 	"$PT" dump --stats "$A/cpu0.pt" >"$OUT/a.stats" || bad "dump --stats exited $?"

@@ -629,10 +629,24 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 		 caps->cpuid_14[1][0], caps->cpuid_14[1][1],
 		 caps->cpuid_14[1][2], caps->cpuid_14[1][3]);
 	if (caps->backend == PT_BACKEND_MODEL)
-		fputs("# backend=model: cpuid15.*, nom_freq, nominal_mhz and tsc.* describe\n"
-		      "# the CPU pt-trace ran on, not the modelled one (cpu.*, caps.*)\n",
+		fputs("# backend=model: nom_freq, nominal_mhz and tsc.* describe the CPU\n"
+		      "# pt-trace ran on, not the modelled one (cpu.*, caps.*, cpuid15.*)\n",
 		      sb);
-	cpu_cpuid_0x15(&eax, &ebx, &ecx);
+	/*
+	 * CPUID 0x15 as the driver sees it (a driver with caps size >= 128;
+	 * on the model, the profile's values, which its MTC packets use),
+	 * else as this program sees it.
+	 */
+	if (caps->size >= PT_TRACE_CAPS_SIZE_VER1 && caps->cpuid_15[0] &&
+	    caps->cpuid_15[1]) {
+		eax = caps->cpuid_15[0];
+		ebx = caps->cpuid_15[1];
+		ecx = caps->cpuid_15[2];
+		ptsb_put(sb, "cpuid15.source", "driver");
+	} else {
+		cpu_cpuid_0x15(&eax, &ebx, &ecx);
+		ptsb_put(sb, "cpuid15.source", "cpuid");
+	}
 	ptsb_put(sb, "cpuid15.eax", "%u", eax);
 	ptsb_put(sb, "cpuid15.ebx", "%u", ebx);
 	ptsb_put(sb, "cpuid15.ecx", "%u", ecx);

@@ -105,9 +105,12 @@ struct pt_trace_caps {
 	__u64 ctl_valid;		/* RTIT_CTL bits user space may set */
 	__u64 max_buffer_size;		/* per CPU, bytes */
 	__u64 min_buffer_size;		/* bytes */
+	/* Since size 128: what a decoder needs for MTC and CYC timing. */
+	__u32 cpuid_15[4];		/* raw CPUID 0x15 (TSC/crystal ratio) */
 };
 
 #define PT_TRACE_CAPS_SIZE_VER0		112
+#define PT_TRACE_CAPS_SIZE_VER1		128	/* + cpuid_15 */
 
 /* struct pt_trace_config.output */
 #define PT_OUTPUT_AUTO			0	/* driver picks, see status */
