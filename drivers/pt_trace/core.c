@@ -440,6 +440,11 @@ void pt_core_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
 	c->ctl_valid = pt_caps.ctl_valid;
 	c->max_buffer_size = pt_buffer_max_size();
 	c->min_buffer_size = PT_BUF_MIN_SIZE;
+	/* The backend's answer: on the model, the profile's crystal ratio. */
+	c->cpuid_15[0] = pt_caps.raw.leaf15.eax;
+	c->cpuid_15[1] = pt_caps.raw.leaf15.ebx;
+	c->cpuid_15[2] = pt_caps.raw.leaf15.ecx;
+	c->cpuid_15[3] = pt_caps.raw.leaf15.edx;
 }
 
 /* Validate and commit a whole configuration; pc->lock held. */
