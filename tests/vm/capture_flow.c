@@ -85,32 +85,30 @@ static pid_t spawn_competitor(void)
 	return pid;
 }
 
-/* Count PIPs and those whose CR3 differs from @cr3 (bits 51:5). */
+struct pip_check {
+	__u64 cr3, pips, bad;
+};
+
+/* Count PIPs and those whose CR3 differs from the filter's (bits 51:5). */
+static void pip_fn(const struct pt_packet *pkt, void *ctx)
+{
+	struct pip_check *c = ctx;
+
+	if (pkt->type != ppt_pip)
+		return;
+	c->pips++;
+	if ((pkt->payload.pip.cr3 & ~0x1fULL) != (c->cr3 & 0xfffffffffffe0ULL))
+		c->bad++;
+}
+
 static void check_pips(const __u8 *buf, size_t len, __u64 cr3,
 		       __u64 *pips, __u64 *bad)
 {
-	struct pt_packet_decoder *dec;
-	struct pt_config cfg;
-	struct pt_packet pkt;
+	struct pip_check c = { .cr3 = cr3 };
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.size = sizeof(cfg);
-	cfg.begin = (__u8 *)buf;
-	cfg.end = (__u8 *)buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	if (!dec)
-		return;
-	while (pt_pkt_sync_forward(dec) >= 0) {
-		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0) {
-			if (pkt.type != ppt_pip)
-				continue;
-			(*pips)++;
-			if ((pkt.payload.pip.cr3 & ~0x1fULL) !=
-			    (cr3 & 0xfffffffffffe0ULL))
-				(*bad)++;
-		}
-	}
-	pt_pkt_free_decoder(dec);
+	ptt_walk_packets(buf, len, NULL, pip_fn, &c);
+	*pips += c.pips;
+	*bad += c.bad;
 }
 
 int main(void)

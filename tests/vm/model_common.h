@@ -64,14 +64,7 @@ static inline long long mc_model(const char *name)
 
 static inline int mc_write(const char *path, const char *val)
 {
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n < 0 ? -errno : 0;
+	return ptt_write_str(path, val);
 }
 
 /* Set a module parameter (the model's are writable at run time). */

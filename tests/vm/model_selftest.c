@@ -44,18 +44,6 @@ static long long result(const char *res, const char *key)
 	return p ? strtoll(p + strlen(k), NULL, 0) : -1;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
 static __u8 trace[8 << 20];
 
 static long long run_lost, stop_lost;
@@ -65,33 +53,13 @@ static unsigned long long ptws, ptw_first, ptw_last, ptw_breaks;
 
 static void scan_ptw(const __u8 *buf, size_t len)
 {
-	struct pt_packet_decoder *dec;
-	struct pt_config cfg;
-	struct pt_packet pkt;
+	struct ptt_seq q;
 
-	ptws = 0;
-	ptw_first = 0;
-	ptw_last = 0;
-	ptw_breaks = 0;
-	pt_config_init(&cfg);
-	cfg.begin = (__u8 *)buf;
-	cfg.end = (__u8 *)buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	if (!dec)
-		return;
-	while (pt_pkt_sync_forward(dec) >= 0) {
-		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0) {
-			if (pkt.type != ppt_ptw)
-				continue;
-			if (ptws && pkt.payload.ptw.payload != ptw_last + 1)
-				ptw_breaks++;
-			if (!ptws)
-				ptw_first = pkt.payload.ptw.payload;
-			ptw_last = pkt.payload.ptw.payload;
-			ptws++;
-		}
-	}
-	pt_pkt_free_decoder(dec);
+	ptt_ptw_seq(buf, len, &q);
+	ptws = q.ptws;
+	ptw_first = q.first;
+	ptw_last = q.last;
+	ptw_breaks = q.breaks;
 }
 
 /* run() flags */
@@ -109,7 +77,7 @@ static void run(const char *mode, unsigned long long ctl, unsigned int size,
 	for (;;) {
 		snprintf(cmd, sizeof(cmd), "%s %#llx %u %u 0", mode, ctl, size,
 			 ms);
-		ret = write_str(MD "selftest", cmd);
+		ret = ptt_write_str(MD "selftest", cmd);
 		REQUIRE(ret == 0, "selftest '%s': %s", cmd, strerror(-ret));
 		REQUIRE(ptt_read_str(MD "selftest", res, sizeof(res)) == 0,
 			"result");
@@ -211,7 +179,7 @@ int main(void)
 	if (strcmp(buf, "model"))
 		SKIP("backend is %s", buf);
 
-	REQUIRE(write_str(MD "nmi_selftest", "0") == 0, "nmi_selftest cpu");
+	REQUIRE(ptt_write_str(MD "nmi_selftest", "0") == 0, "nmi_selftest cpu");
 	CHECK(ptt_read_ll(MD "nmi_selftest") == 1,
 	      "the model's NMI did not arrive in NMI context");
 
@@ -233,8 +201,8 @@ int main(void)
 		unsigned long long ptwctl = ctl | PT_CTL_PTWEN;
 		unsigned long long last, missing;
 
-		REQUIRE(write_str("/sys/module/pt_trace/parameters/model_seq",
-				  "1") == 0, "model_seq");
+		REQUIRE(ptt_write_str("/sys/module/pt_trace/parameters/model_seq",
+				      "1") == 0, "model_seq");
 		run("topa_stop", ptwctl, 16384, 80, 0);
 		last = ptw_last;
 		CHECK(ptws > 0 && ptw_breaks == 0,
@@ -257,7 +225,7 @@ int main(void)
 		CHECK((long long)missing * 10 <= stop_lost,
 		      "%llu PTWs missing but only %lld bytes counted lost",
 		      missing, stop_lost);
-		write_str("/sys/module/pt_trace/parameters/model_seq", "0");
+		ptt_write_str("/sys/module/pt_trace/parameters/model_seq", "0");
 	}
 
 	/* Every optional packet the profile offers, at once. */

@@ -128,33 +128,13 @@ struct st_seq {
 static inline void st_seq_scan(const unsigned char *buf, size_t len,
 			       struct st_seq *s)
 {
-	struct pt_packet_decoder *dec;
-	struct pt_config cfg;
-	struct pt_packet pkt;
+	struct ptt_seq q;
 
-	memset(s, 0, sizeof(*s));
-	if (!len)
-		return;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.size = sizeof(cfg);
-	cfg.begin = (unsigned char *)buf;
-	cfg.end = (unsigned char *)buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	if (!dec)
-		return;
-	while (pt_pkt_sync_forward(dec) >= 0) {
-		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0) {
-			if (pkt.type != ppt_ptw)
-				continue;
-			if (s->ptws && pkt.payload.ptw.payload != s->last + 1)
-				s->breaks++;
-			if (!s->ptws)
-				s->first = pkt.payload.ptw.payload;
-			s->last = pkt.payload.ptw.payload;
-			s->ptws++;
-		}
-	}
-	pt_pkt_free_decoder(dec);
+	ptt_ptw_seq(buf, len, &q);
+	s->ptws = q.ptws;
+	s->breaks = q.breaks;
+	s->first = q.first;
+	s->last = q.last;
 }
 
 #endif /* STREAM_COMMON_H */

@@ -157,13 +157,17 @@ static void ptt_count(struct ptt_packet_stats *s, const struct pt_packet *p)
 	}
 }
 
-int ptt_decode_packets(const __u8 *buf, size_t len,
-		       struct ptt_packet_stats *stats)
+int ptt_walk_packets(const __u8 *buf, size_t len,
+		     struct ptt_packet_stats *stats, ptt_packet_fn fn,
+		     void *ctx)
 {
+	struct ptt_packet_stats dummy;
 	struct pt_config config;
 	struct pt_packet_decoder *dec;
 	int ret;
 
+	if (!stats)
+		stats = &dummy;
 	memset(stats, 0, sizeof(*stats));
 	pt_config_init(&config);
 	config.begin = (__u8 *)buf;
@@ -197,7 +201,49 @@ int ptt_decode_packets(const __u8 *buf, size_t len,
 		}
 		stats->packets++;
 		ptt_count(stats, &pkt);
+		if (fn)
+			fn(&pkt, ctx);
 	}
 	pt_pkt_free_decoder(dec);
 	return 0;
+}
+
+int ptt_decode_packets(const __u8 *buf, size_t len,
+		       struct ptt_packet_stats *stats)
+{
+	return ptt_walk_packets(buf, len, stats, NULL, NULL);
+}
+
+static void ptt_seq_fn(const struct pt_packet *pkt, void *ctx)
+{
+	struct ptt_seq *s = ctx;
+	__u64 v = pkt->payload.ptw.payload;
+
+	if (pkt->type != ppt_ptw)
+		return;
+	if (s->ptws && v != s->last + 1)
+		s->breaks++;
+	if (!s->ptws)
+		s->first = v;
+	s->last = v;
+	s->ptws++;
+}
+
+void ptt_ptw_seq(const __u8 *buf, size_t len, struct ptt_seq *seq)
+{
+	memset(seq, 0, sizeof(*seq));
+	if (len)
+		ptt_walk_packets(buf, len, NULL, ptt_seq_fn, seq);
+}
+
+int ptt_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n < 0 ? -errno : 0;
 }

@@ -79,4 +79,27 @@ struct ptt_packet_stats {
 int ptt_decode_packets(const __u8 *buf, size_t len,
 		       struct ptt_packet_stats *stats);
 
+struct pt_packet;
+typedef void (*ptt_packet_fn)(const struct pt_packet *pkt, void *ctx);
+
+/*
+ * The same walk, calling @fn (if not NULL) for every packet decoded;
+ * @stats may be NULL.  Returns -1 when @buf holds no PSB, else 0.
+ */
+int ptt_walk_packets(const __u8 *buf, size_t len,
+		     struct ptt_packet_stats *stats, ptt_packet_fn fn,
+		     void *ctx);
+
+/* The model's PTW sequence numbers (model_seq=1) in a buffer. */
+struct ptt_seq {
+	unsigned long long ptws;	/* PTW packets */
+	unsigned long long breaks;	/* payloads that are not last + 1 */
+	unsigned long long first, last;
+};
+
+void ptt_ptw_seq(const __u8 *buf, size_t len, struct ptt_seq *seq);
+
+/* Write @s to a sysfs/debugfs file: 0 or -errno. */
+int ptt_write_str(const char *path, const char *s);
+
 #endif /* PTT_TEST_H */
