@@ -120,6 +120,7 @@ struct pt_hw_args {
 	struct pt_cpu *pc;
 	u64 base, mask, ctl;
 	u64 status;
+	u64 laps;		/* ToPA flight: wraps counted by the PMI */
 	int ret;
 	bool vmx;		/* refused: VMX operation (caps.h) */
 };
@@ -214,13 +215,15 @@ static void pt_hw_start_ipi(void *info)
 		ret = ret ?: pt_wrmsr(PT_MSR_RTIT_ADDR_B(n), cfg->addr[n].end);
 	}
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, 0);
-	/* Streaming: no stale ToPA PMI bit from an earlier session. */
-	if (cfg->mode == PT_MODE_STREAM)
+	/* PMIs counted: no stale ToPA PMI bit from an earlier session. */
+	if (cfg->mode == PT_MODE_STREAM || a->pc->stream.flight)
 		ret = ret ?: pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 				      PT_GLOBAL_STATUS_TOPA_PMI);
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl | PT_CTL_TRACEEN);
 	if (!ret && cfg->mode == PT_MODE_STREAM)
 		pt_stream_started(a->pc, a->ctl | PT_CTL_TRACEEN);
+	else if (!ret && a->pc->stream.flight)
+		pt_flight_started(a->pc, a->ctl | PT_CTL_TRACEEN);
 	if (ret)
 		pt_core_hw_restore(a->pc);
 out:
@@ -247,26 +250,40 @@ static void pt_hw_stop_ipi(void *info)
 {
 	struct pt_hw_args *a = info;
 
-	pt_hw_read(a, true);
+	if (a->pc->stream.flight)
+		a->ret = pt_flight_read(a->pc, true, &a->status, &a->base,
+					&a->mask, &a->laps);
+	else
+		pt_hw_read(a, true);
 	pt_core_hw_restore(a->pc);
 }
 
 static void pt_hw_peek_ipi(void *info)
 {
-	pt_hw_read(info, false);
+	struct pt_hw_args *a = info;
+
+	if (a->pc->stream.flight)
+		a->ret = pt_flight_read(a->pc, false, &a->status, &a->base,
+					&a->mask, &a->laps);
+	else
+		pt_hw_read(a, false);
 }
 
 /* ---- Bookkeeping ---- */
 
 /*
- * Did the flight recorder wrap?  The hardware does not say (RTIT_STATUS.
- * PacketByteCnt counts only since the last PSB and no PMI is asked for),
- * so the driver zeroes the last PT_WRAP_WINDOW bytes of the buffer before
- * every start: after a wrap the bytes from the write offset to the end
- * hold trace from the previous lap, without one they are still zero.  PT
- * pads only with single 0x00 bytes, so a window of more than a few bytes
- * of trace is never all zero; the answer can be wrong only when the
- * write offset lies within a few bytes of the end.
+ * Did the flight recorder wrap?  With ToPA output the PMI of the INT on
+ * the last region counts the laps (stream.c).  Single-range output has
+ * no INT, and the hardware does not say (RTIT_STATUS.PacketByteCnt
+ * counts only since the last PSB), so the driver zeroes the last
+ * PT_WRAP_WINDOW bytes of the buffer before every start: after a wrap
+ * the bytes from the write offset to the end hold trace from the
+ * previous lap, without one they are still zero.  PT pads only with
+ * single 0x00 bytes, so a window of more than a few bytes of trace is
+ * never all zero; the answer can be wrong only when the write offset
+ * lies within a few bytes of the end.  With ToPA the same check backs
+ * the count up at STOP: a wrap it sees while no lap was counted (every
+ * PMI lost) is one lap.
  */
 static bool pt_wrapped(struct pt_buffer *buf, u64 offset)
 {
@@ -314,7 +331,9 @@ static void pt_update_ctrl(struct pt_cpu *pc)
 	smp_store_release(&c->data_head, pc->head);
 }
 
-static void pt_account(struct pt_cpu *pc, const struct pt_hw_args *a)
+/* @live: read while tracing (GET_STATUS), the hardware still writing. */
+static void pt_account(struct pt_cpu *pc, const struct pt_hw_args *a,
+		       bool live)
 {
 	struct pt_buffer *buf = pc->buf;
 
@@ -326,7 +345,19 @@ static void pt_account(struct pt_cpu *pc, const struct pt_hw_args *a)
 		pc->status_flags |= PT_STATUS_HW_STOPPED;
 	if (a->status & PT_STATUS_ERROR)
 		pc->status_flags |= PT_STATUS_HW_ERROR;
-	if (pt_wrapped(buf, pc->offset)) {
+	if (pc->stream.flight) {
+		u64 laps = a->laps;
+
+		/*
+		 * A lap whose PMI never came.  Only once stopped: while the
+		 * hardware writes, bytes past the offset read are new ones.
+		 */
+		if (!laps && !live && pt_wrapped(buf, pc->offset))
+			laps = 1;
+		if (laps)
+			pc->status_flags |= PT_STATUS_WRAPPED;
+		pc->head = laps * buf->size + pc->offset;
+	} else if (pt_wrapped(buf, pc->offset)) {
 		pc->status_flags |= PT_STATUS_WRAPPED;
 		pc->head = buf->size + pc->offset;
 	} else {
@@ -367,7 +398,7 @@ static int pt_stop_locked(struct pt_cpu *pc)
 	pc->status_flags &= ~PT_STATUS_RUNNING;
 	if (ret)
 		return ret;
-	pt_account(pc, &a);
+	pt_account(pc, &a, false);
 	return 0;
 }
 
@@ -725,6 +756,8 @@ int pt_core_start(struct pt_cpu *pc)
 		if (ret)
 			goto out;
 		pt_clear_wrap_window(pc->buf);
+		/* ToPA: lap PMIs (stream.c); from here they may come. */
+		pt_flight_prepare(pc);
 	}
 	a.ctl = pc->ctl;
 	if (pc->buf->output == PT_OUTPUT_TOPA)
@@ -785,7 +818,7 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 		ret = smp_call_function_single(pc->cpu, pt_hw_peek_ipi, &a, 1);
 		ret = ret ?: a.ret;
 		if (!ret)
-			pt_account(pc, &a);
+			pt_account(pc, &a, true);
 	}
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
@@ -811,6 +844,9 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 			st->flags |= PT_STATUS_HW_STOPPED;
 		if (READ_ONCE(s->error))
 			st->flags |= PT_STATUS_HW_ERROR;
+	} else if (pc->buf && pc->stream.flight) {
+		/* The flight recorder's lap PMIs (ToPA output). */
+		st->pmis = READ_ONCE(pc->stream.pmis);
 	}
 	mutex_unlock(&pc->lock);
 	cpus_read_unlock();
@@ -846,11 +882,11 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes\n");
+	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps\n");
 	for_each_possible_cpu(cpu) {
 		struct pt_stream *s = &per_cpu_ptr(&pt_cpus, cpu)->stream;
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu\n",
 			   cpu, READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->stops), READ_ONCE(s->losses),
 			   READ_ONCE(s->errors), READ_ONCE(s->pad_bytes),
@@ -858,7 +894,8 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(s->handler_ns),
 			   READ_ONCE(s->handler_max_ns),
 			   READ_ONCE(s->nmis_foreign), READ_ONCE(s->head),
-			   READ_ONCE(s->stalled), READ_ONCE(s->lost_bytes));
+			   READ_ONCE(s->stalled), READ_ONCE(s->lost_bytes),
+			   READ_ONCE(s->watchdog), READ_ONCE(s->laps));
 	}
 	return 0;
 }

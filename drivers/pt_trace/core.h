@@ -8,6 +8,7 @@
 #ifndef _PT_TRACE_CORE_H
 #define _PT_TRACE_CORE_H
 
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -37,6 +38,7 @@ extern struct dentry *pt_debugfs_root;
  */
 struct pt_stream {
 	bool armed;			/* a stream session: bit-55 PMIs are ours */
+	bool flight;			/* ... or a ToPA flight session (laps) */
 	bool handle_nmi;		/* the PMI may service the hardware */
 	bool hw_on;			/* TraceEn set by us */
 	bool stalled;			/* not tracing: a gap is open */
@@ -56,10 +58,18 @@ struct pt_stream {
 	u64 run_ns, run_tsc;		/* when the hardware last started */
 	bool lost_known;		/* the backend counts lost bytes */
 	u64 lost_mark;			/* its count at the last accounting */
+	u64 services;			/* runs of the service routine */
+	/* The watchdog (a PMI that never came), see stream.c. */
+	bool wd_on;			/* its timer may re-arm itself */
+	bool wd_suspect;		/* the last tick saw a PMI due */
+	u64 wd_services;		/* 'services' at that tick */
 	/* Counters. */
 	u64 pmis, nmis_foreign, bytes, stops, losses, errors, pad_bytes;
 	u64 lost_ns, handler_ns, handler_max_ns, resumes;
 	u64 lost_bytes;			/* sum over the records */
+	u64 watchdog;			/* services the watchdog had to run */
+	u64 laps;			/* flight: wraps of the buffer */
+	struct hrtimer wd_timer;	/* pinned to the traced CPU, hardirq */
 	/* Process context. */
 	struct mutex read_lock;		/* one read(2) at a time */
 	wait_queue_head_t wq;		/* readers, poll */

@@ -9,9 +9,19 @@
  * handler may have acknowledged bit 55 first) RTIT_STATUS/
  * OUTPUT_MASK_PTRS show the INT region filled or the hardware stopped.
  * Anything else is left to the other handlers: claiming a foreign NMI
- * would hide it.  (While an IPI services the hardware, or after the
- * stop, a set bit 55 is claimed as ours, as perf does with its
- * "dangling" bit.)
+ * would hide it.  (While an IPI services the hardware a set bit 55 is
+ * claimed as ours and left to the IPI, as perf does with its "dangling"
+ * bit; after the final stop nothing is claimed.)
+ *
+ * Registered first on the chain (NMI_FLAG_FIRST): perf's PMI handler,
+ * present on every Intel CPU with a PMU, acknowledges the whole of
+ * IA32_PERF_GLOBAL_STATUS, bit 55 included, before the handlers after
+ * it run.  Streaming could do without the bit, but the flight
+ * recorder's lap PMI has nothing else to tell it apart.  Bit 55 is
+ * cleared only when the PT MSRs hold our state or one of our IPIs is
+ * at work on them, so perf and a KVM guest keep theirs; and a late PMI
+ * of ours that we leave (after the final stop) is claimed by perf's
+ * handler, which takes any bit 55.
  */
 #include <linux/smp.h>
 #include <asm/nmi.h>
@@ -29,7 +39,8 @@ static int pt_pmi_handler(unsigned int type, struct pt_regs *regs)
 
 int pt_pmi_init(void)
 {
-	return register_nmi_handler(NMI_LOCAL, pt_pmi_handler, 0, "pt_trace");
+	return register_nmi_handler(NMI_LOCAL, pt_pmi_handler, NMI_FLAG_FIRST,
+				    "pt_trace");
 }
 
 void pt_pmi_exit(void)

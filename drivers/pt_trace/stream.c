@@ -31,9 +31,24 @@
  * the model does not do that today), to a PT_LOSS_DROPPED record at the
  * position the run began, the first place they can belong.  So every
  * counted byte lands in exactly one record.
+ *
+ * Watchdog.  A PMI can fail to come: LVTPC masked by someone else, a PMI
+ * that found an IPI at work after perf had already acknowledged bit 55,
+ * a hypervisor or firmware that swallows it.  The ring would then stay
+ * stalled until STOP.  So while streaming, a timer pinned to the traced
+ * CPU (hardirq, IRQs off: excluded from the IPIs as they are from each
+ * other, and from the PMI by handle_nmi like them) looks at the live
+ * RTIT_STATUS and output pointers every PT_STREAM_WD_PERIOD_NS.  Only
+ * when two ticks in a row see a state the PMI should have handled (the
+ * INT region filled, or Stopped/Error while no gap is open), with no
+ * service in between, does it run the service routine itself and count
+ * it in 'watchdog'.  A PMI is delivered within microseconds, so in
+ * normal operation it never fires; when PMIs are lost the stream goes
+ * on, with gaps (loss records) where the hardware stopped meanwhile.
  */
 #include <linux/debugfs.h>
 #include <linux/errno.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -53,6 +68,13 @@
 #include "hw.h"
 #include "regs.h"
 #include "stream.h"
+
+/*
+ * Long against the microseconds a PMI takes to arrive (the watchdog
+ * waits two periods before it acts), short against a human's patience;
+ * the cost is three MSR reads per period.
+ */
+#define PT_STREAM_WD_PERIOD_NS	(50 * NSEC_PER_MSEC)
 
 static u64 pt_now_ns(void)
 {
@@ -312,6 +334,7 @@ static void pt_stream_wake(struct pt_cpu *pc)
 
 static void pt_stream_service(struct pt_cpu *pc, bool restart)
 {
+	pc->stream.services++;
 	pt_stream_halt(pc);
 	if (restart)
 		pt_stream_restart(pc);
@@ -368,6 +391,12 @@ int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
 	s->lost_bytes = 0;
 	s->gap_bytes = 0;
 	s->lost_known = false;
+	s->services = 0;
+	s->wd_suspect = false;
+	s->wd_services = 0;
+	s->watchdog = 0;
+	s->laps = 0;
+	WRITE_ONCE(s->flight, false);
 	WRITE_ONCE(c->data_tail, 0);
 	WRITE_ONCE(c->lost_bytes, 0);
 	WRITE_ONCE(c->data_head, 0);
@@ -398,6 +427,10 @@ void pt_stream_started(struct pt_cpu *pc, u64 ctl)
 	/* Whatever masked LVTPC before us, the next PMI must get through. */
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
+	/* On this CPU, in hardirq: the stop IPI can cancel it synchronously. */
+	WRITE_ONCE(s->wd_on, true);
+	hrtimer_start(&s->wd_timer, ns_to_ktime(PT_STREAM_WD_PERIOD_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 void pt_stream_stop_ipi(void *info)
@@ -406,6 +439,12 @@ void pt_stream_stop_ipi(void *info)
 	struct pt_stream *s = &pc->stream;
 
 	WRITE_ONCE(s->handle_nmi, false);
+	/*
+	 * Its callback runs in hardirq on this CPU, so it is not running
+	 * now and the cancel cannot fail; wd_on also stops a re-arm.
+	 */
+	WRITE_ONCE(s->wd_on, false);
+	hrtimer_try_to_cancel(&s->wd_timer);
 	barrier();
 	pt_stream_halt(pc);
 	/* A gap still open at the end of the trace is a loss too. */
@@ -413,6 +452,12 @@ void pt_stream_stop_ipi(void *info)
 	pt_stream_publish(pc);
 	/* The pointers are read: leave the MSRs as START found them. */
 	pt_core_hw_restore(pc);
+	/*
+	 * A later bit 55 is someone else's (perf's, a KVM guest's): not
+	 * claimed.  A PMI of ours raised before the stop was taken inside
+	 * this IPI (NMIs are not masked here) as pmi_pending.
+	 */
+	WRITE_ONCE(s->armed, false);
 }
 
 static void pt_stream_kick_ipi(void *info)
@@ -477,13 +522,21 @@ static void pt_stream_wake_fn(struct irq_work *w)
 void pt_stream_quiesce(struct pt_cpu *pc)
 {
 	WRITE_ONCE(pc->stream.armed, false);
+	/* Before the irq_work: the watchdog may queue it. */
+	WRITE_ONCE(pc->stream.wd_on, false);
+	hrtimer_cancel(&pc->stream.wd_timer);
 	irq_work_sync(&pc->stream.wake_work);
 	cancel_delayed_work_sync(&pc->stream.kick_work);
 	wake_up_interruptible_all(&pc->stream.wq);
 }
 
+static enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t);
+
 void pt_stream_init(struct pt_cpu *pc)
 {
+	hrtimer_init(&pc->stream.wd_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	pc->stream.wd_timer.function = pt_stream_wd_fn;
 	mutex_init(&pc->stream.read_lock);
 	init_waitqueue_head(&pc->stream.wq);
 	init_irq_work(&pc->stream.wake_work, pt_stream_wake_fn);
@@ -543,15 +596,18 @@ static bool pt_stream_hw_ours(struct pt_cpu *pc)
 	       pt_topa_owns_base(&pc->buf->topa, base);
 }
 
+static void pt_flight_lap(struct pt_cpu *pc);
+
 int pt_stream_nmi(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
 	u64 gs = 0, t0, dt;
-	bool pmi;
+	bool pmi, flight;
 
 	if (!READ_ONCE(s->armed))
 		return NMI_DONE;
 	t0 = pt_now_ns();
+	flight = READ_ONCE(s->flight);
 	pmi = !pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
 	      (gs & PT_GLOBAL_STATUS_TOPA_PMI);
 	if (!READ_ONCE(s->handle_nmi)) {
@@ -569,8 +625,12 @@ int pt_stream_nmi(struct pt_cpu *pc)
 		s->nmis_foreign++;
 		return NMI_DONE;
 	}
-	/* perf's handler may have acked bit 55 already: ask our state. */
-	if (!pmi && !pt_stream_int_due(pc)) {
+	/*
+	 * Should another handler have acked bit 55 first (pmi.c registers
+	 * this one first for that reason), streaming asks its own state; a
+	 * flight lap has no state to ask and relies on the bit.
+	 */
+	if (!pmi && (flight || !pt_stream_int_due(pc))) {
 		s->nmis_foreign++;
 		return NMI_DONE;
 	}
@@ -579,7 +639,10 @@ int pt_stream_nmi(struct pt_cpu *pc)
 			 PT_GLOBAL_STATUS_TOPA_PMI);
 	WRITE_ONCE(s->handle_nmi, false);
 	barrier();
-	pt_stream_service(pc, true);
+	if (flight)
+		pt_flight_lap(pc);
+	else
+		pt_stream_service(pc, true);
 	barrier();
 	WRITE_ONCE(s->handle_nmi, s->hw_on);
 	if (pt_hw->pmi_rearm)
@@ -589,8 +652,305 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	s->handler_ns += dt;
 	if (dt > s->handler_max_ns)
 		s->handler_max_ns = dt;
-	pt_stream_wake(pc);
+	if (!flight)
+		pt_stream_wake(pc);
 	return NMI_HANDLED;
+}
+
+/* ---- Flight recorder laps (ToPA) ---- */
+
+/*
+ * pt_topa_flight_marks() put INT on the last region of the ring, so each
+ * lap raises one PMI and the driver counts laps instead of guessing:
+ * head = laps * size + offset, and WRAPPED is exact.  Multi-entry ToPA
+ * signals when the last region fills, i.e. at the wrap: the PMI only
+ * counts, the hardware runs on untouched.  Single-entry ToPA signals up
+ * to PT_TOPA_PMI_MARGIN bytes before the wrap, and a stop in that margin
+ * could not tell a lap whose PMI came from one whose PMI is still to
+ * come; so there the PMI stops the hardware, completes the region with
+ * zeros (PAD) when it has not wrapped yet, counts the lap and restarts
+ * at the start of the buffer (PacketByteCnt kept: PSBs stay on their
+ * period), as streaming does with its margin: every lap then ends at
+ * the PMI.  Same exclusion as streaming: handle_nmi is cleared while an
+ * IPI reads, and a PMI meanwhile is left to it (pmi_pending).
+ *
+ * Laps merge when the hardware completes a lap before the previous lap's
+ * PMI was handled (bit 55 is one bit, and LVTPC stays masked until the
+ * handler re-arms it): only with buffers that the trace fills in about
+ * the PMI's latency (microseconds).  A lap whose PMI was lost entirely
+ * is seen by the zeroed-window check at STOP when no lap was counted
+ * (core.c), so WRAPPED is never missed.
+ */
+
+/* Single-entry ToPA: stop, pad a region not yet wrapped, count, restart. */
+static void pt_flight_se_lap(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	u64 st = 0, base = 0, mask = 0, off, o;
+	int ret;
+
+	ret = pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl);
+	/* The disabling WRMSR flushed the packets; before the pad. */
+	wmb();
+	s->hw_on = false;
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_STATUS, &st);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &mask);
+	if (ret || (st & (PT_STATUS_ERROR | PT_STATUS_STOPPED)))
+		goto err;
+	off = pt_buffer_offset(buf, base, mask);
+	if (!pt_topa_lap_done(&buf->topa, off)) {
+		for (o = off; o < buf->size; o = round_up(o + 1, PAGE_SIZE))
+			memset((void *)pt_buffer_ptr(buf, o), 0,
+			       min_t(u64, buf->size - o,
+				     PAGE_SIZE - offset_in_page(o)));
+		s->pad_bytes += buf->size - off;
+		off = 0;
+	}
+	s->laps++;
+	/* VMX came on (caps.h): setting TraceEn would #GP; end the trace. */
+	if (pt_core_vmx_blocks_trace())
+		goto err;
+	ret = pt_buffer_ptrs(buf, off, &base, &mask);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, base);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, mask);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, st & PT_STATUS_BYTECNT_MASK);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl | PT_CTL_TRACEEN);
+	if (ret)
+		goto err;
+	s->hw_on = true;
+	return;
+err:
+	/* Stays stopped; STOP reports it as HW_ERROR. */
+	s->rtit_status = st | PT_STATUS_ERROR;
+	s->errors++;
+	s->error = true;
+}
+
+/* A lap PMI came; traced CPU, hardware running, handle_nmi clear. */
+static void pt_flight_lap(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	if (!s->hw_on)
+		return;
+	if (pc->buf->topa.single_entry)
+		pt_flight_se_lap(pc);
+	else
+		s->laps++;
+}
+
+/*
+ * A PMI raised and not yet handled: bit 55 still set (acked here), or
+ * taken by an NMI while handle_nmi was clear.  The bit first: an NMI
+ * that comes between the two reads then finds it clear, or finds it set
+ * and leaves pmi_pending for the second read; either way one PMI.
+ */
+static bool pt_flight_take_pmi(struct pt_stream *s)
+{
+	bool due = false;
+	u64 gs = 0;
+
+	if (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
+	    (gs & PT_GLOBAL_STATUS_TOPA_PMI)) {
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
+		due = true;
+	}
+	barrier();
+	if (READ_ONCE(s->pmi_pending)) {
+		WRITE_ONCE(s->pmi_pending, false);
+		due = true;
+	}
+	return due;
+}
+
+static bool pt_flight_pmi_waiting(struct pt_stream *s)
+{
+	u64 gs = 0;
+
+	return READ_ONCE(s->pmi_pending) ||
+	       (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
+		(gs & PT_GLOBAL_STATUS_TOPA_PMI));
+}
+
+static int pt_flight_ptrs(u64 *status, u64 *base, u64 *mask)
+{
+	int ret;
+
+	ret = pt_rdmsr(PT_MSR_RTIT_STATUS, status);
+	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, base);
+	return ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, mask);
+}
+
+void pt_flight_prepare(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	WRITE_ONCE(s->flight, pc->buf->output == PT_OUTPUT_TOPA);
+	if (!s->flight)
+		return;
+	WRITE_ONCE(s->handle_nmi, false);
+	s->hw_on = false;
+	s->error = false;
+	s->pmi_pending = false;
+	s->rtit_status = 0;
+	s->laps = 0;
+	s->pmis = 0;
+	s->nmis_foreign = 0;
+	s->pad_bytes = 0;
+	s->errors = 0;
+	s->handler_ns = 0;
+	s->handler_max_ns = 0;
+	s->watchdog = 0;
+	/* From here the CPU may take PMIs for this session. */
+	WRITE_ONCE(s->armed, true);
+}
+
+void pt_flight_started(struct pt_cpu *pc, u64 ctl)
+{
+	struct pt_stream *s = &pc->stream;
+
+	s->ctl = ctl & ~PT_CTL_TRACEEN;
+	s->hw_on = true;
+	barrier();
+	WRITE_ONCE(s->handle_nmi, true);
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+}
+
+int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
+		   u64 *mask, u64 *laps)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	unsigned int tries = 0;
+	int ret = 0;
+
+	WRITE_ONCE(s->handle_nmi, false);
+	barrier();
+	if (stop) {
+		ret = pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl);
+		/* The WRMSR flushed the packets; make them visible. */
+		wmb();
+		s->hw_on = false;
+		ret = ret ?: pt_flight_ptrs(status, base, mask);
+		/* Its PMI not handled: the lap counts if it wrapped. */
+		if (pt_flight_take_pmi(s) && !ret &&
+		    pt_topa_lap_done(&buf->topa,
+				     pt_buffer_offset(buf, *base, *mask)))
+			s->laps++;
+		if (s->error)
+			*status |= PT_STATUS_ERROR;
+		*laps = s->laps;
+		/* As pt_stream_stop_ipi(): later PMIs are not ours. */
+		WRITE_ONCE(s->armed, false);
+		return ret;
+	}
+	/*
+	 * Running: the pointers and the laps at one instant, i.e. no PMI
+	 * raised while the pointers were read (a few tries, then as is).
+	 */
+	do {
+		if (pt_flight_take_pmi(s))
+			pt_flight_lap(pc);
+		ret = pt_flight_ptrs(status, base, mask);
+	} while (!ret && pt_flight_pmi_waiting(s) && ++tries < 4);
+	*laps = s->laps;
+	/* As pt_stream_ipi_service(): a PMI that came meanwhile is ours. */
+	for (;;) {
+		barrier();
+		WRITE_ONCE(s->handle_nmi, s->hw_on);
+		barrier();
+		if (!READ_ONCE(s->pmi_pending))
+			break;
+		WRITE_ONCE(s->handle_nmi, false);
+		barrier();
+		if (pt_flight_take_pmi(s))
+			pt_flight_lap(pc);
+	}
+	return ret;
+}
+
+/* ---- The watchdog ---- */
+
+/*
+ * A PMI the hardware asked for and nobody delivered: acknowledge it (so
+ * a later foreign NMI is not taken for ours) and do what the PMI does.
+ * Hardirq on the traced CPU, handle_nmi clear.
+ */
+static void pt_stream_wd_service(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 gs = 0;
+
+	if (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
+	    (gs & PT_GLOBAL_STATUS_TOPA_PMI))
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
+	s->watchdog++;
+	pt_stream_ipi_service(pc, true);
+	/* If LVTPC was left masked, let the next PMI through. */
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+}
+
+/*
+ * Does the hardware show what a PMI should have handled?  Multi-entry
+ * ToPA raises INT when the INT region fills: the position reached it.
+ * Single-entry ToPA raises it somewhere in the last PT_TOPA_PMI_MARGIN
+ * bytes, so a position there is normal (an idle CPU may rest there):
+ * only the region filled (Stopped) says the PMI is overdue.
+ */
+static bool pt_stream_wd_due(struct pt_cpu *pc)
+{
+	u64 st;
+
+	if (!pt_stream_hw_ours(pc))
+		return false;
+	if (!pc->buf->topa.single_entry)
+		return pt_stream_int_due(pc);
+	return !pt_rdmsr(PT_MSR_RTIT_STATUS, &st) &&
+	       (st & (PT_STATUS_STOPPED | PT_STATUS_ERROR));
+}
+
+static enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t)
+{
+	struct pt_stream *s = container_of(t, struct pt_stream, wd_timer);
+	struct pt_cpu *pc = container_of(s, struct pt_cpu, stream);
+	bool due, fire;
+
+	/* Stopped, or moved off a CPU going down: nothing to watch. */
+	if (!READ_ONCE(s->wd_on) || pc->cpu != smp_processor_id())
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(PT_STREAM_WD_PERIOD_NS));
+	/* In a gap or in error the kick work and STOP are in charge. */
+	if (!s->hw_on) {
+		s->wd_suspect = false;
+		return HRTIMER_RESTART;
+	}
+	/* As the IPIs: a PMI now is deferred, not run over our reads. */
+	WRITE_ONCE(s->handle_nmi, false);
+	barrier();
+	due = pt_stream_wd_due(pc);
+	/* Due at the previous tick already, and no service since. */
+	fire = due && s->wd_suspect && s->wd_services == s->services;
+	s->wd_suspect = due && !fire;
+	s->wd_services = s->services;
+	if (fire) {
+		pt_stream_wd_service(pc);
+	} else {
+		barrier();
+		WRITE_ONCE(s->handle_nmi, s->hw_on);
+		barrier();
+		/* A PMI that came during the reads was left to us. */
+		if (!READ_ONCE(s->pmi_pending))
+			return HRTIMER_RESTART;
+		pt_stream_ipi_service(pc, true);
+	}
+	irq_work_queue(&s->wake_work);
+	return HRTIMER_RESTART;
 }
 
 /* ---- read(2) and poll(2) ---- */

@@ -32,4 +32,21 @@ int pt_stream_nmi(struct pt_cpu *pc);
 /* Fill the control page's streaming fields (pc->lock held). */
 void pt_stream_update_ctrl(struct pt_cpu *pc);
 
+/*
+ * The flight recorder with ToPA output counts the laps of its ring
+ * through the PMI of the INT on its last region (the same NMI handler).
+ * Before a flight START (pc->lock held, hardware off):
+ */
+void pt_flight_prepare(struct pt_cpu *pc);
+/* In the start IPI, once TraceEn is set with @ctl (ToPA flight only). */
+void pt_flight_started(struct pt_cpu *pc, u64 ctl);
+/*
+ * In the stop (@stop) or status IPI of a ToPA flight session: stop if
+ * asked, and read RTIT_STATUS, the output pointers and the number of
+ * laps at one instant (a lap whose PMI has not been handled yet is
+ * counted).  0 or an MSR error.
+ */
+int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
+		   u64 *mask, u64 *laps);
+
 #endif /* _PT_TRACE_STREAM_H */

@@ -255,6 +255,20 @@ void pt_topa_apply_marks(const struct pt_topa *t,
 	*pt_topa_entry(t, new->stop) |= PT_TOPA_INT | PT_TOPA_STOP;
 }
 
+void pt_topa_flight_marks(const struct pt_topa *t)
+{
+	if (t->single_entry)
+		t->tables[0][0] |= PT_TOPA_INT;
+	else
+		*pt_topa_entry(t, t->nr_chunks - 1) |= PT_TOPA_INT;
+}
+
+bool pt_topa_lap_done(const struct pt_topa *t, u64 offset)
+{
+	return !t->single_entry ||
+	       offset < pt_topa_size(t) - PT_TOPA_PMI_MARGIN;
+}
+
 /*
  * Single range: bits 31:7 of MASK_PTRS are the mask (size - 1), bits
  * 63:32 the offset; bits 6:0 read as ones.

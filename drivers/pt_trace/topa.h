@@ -48,8 +48,9 @@ unsigned int pt_topa_nr_tables(unsigned int nr_chunks, bool single_entry);
 /*
  * Write the entries: one per chunk, in order, each full table ending
  * with END to the next, the last END back to the first (a ring without
- * INT or STOP: the flight recorder).  Checks every chunk is aligned to
- * its size and describable; -EINVAL otherwise.
+ * INT or STOP, which the flight recorder and streaming then mark).
+ * Checks every chunk is aligned to its size and describable; -EINVAL
+ * otherwise.
  */
 int pt_topa_build(const struct pt_topa *t);
 
@@ -96,6 +97,19 @@ void pt_topa_apply_marks(const struct pt_topa *t,
 			 const struct pt_topa_marks *new);
 /* Bytes from @offset to the end of its region. */
 u64 pt_topa_region_left(const struct pt_topa *t, u64 offset);
+
+/*
+ * Flight recorder (the ring of pt_topa_build(), no STOP): INT on the
+ * last region, so that each lap of the buffer raises one PMI and the
+ * driver can count laps exactly.
+ */
+void pt_topa_flight_marks(const struct pt_topa *t);
+/*
+ * A lap PMI found the next write at @offset: has the output wrapped yet?
+ * Multi-entry ToPA signals when the last region fills, at the wrap;
+ * single-entry ToPA may signal up to PT_TOPA_PMI_MARGIN bytes before it.
+ */
+bool pt_topa_lap_done(const struct pt_topa *t, u64 offset);
 
 /* Single-range output: OUTPUT_MASK_PTRS for a 2^n-byte buffer. */
 u64 pt_single_mask_ptrs(u64 size, u64 offset);

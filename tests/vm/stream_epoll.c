@@ -17,6 +17,7 @@
 #include <sys/epoll.h>
 
 #include "stream_common.h"
+#include "stream_wd.h"
 
 #define BUF	(64u << 10)
 #define WM	(32u << 10)
@@ -179,6 +180,7 @@ int main(void)
 	CHECK(ps.errors == 0, "%llu decode errors",
 	      (unsigned long long)ps.errors);
 
+	ST_CHECK_NO_WATCHDOG(0);
 	st_restore_model();
 	close(lt);
 	close(et);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "stream_common.h"
+#include "stream_wd.h"
 
 #define ONLINE	"/sys/devices/system/cpu/cpu1/online"
 #define BUF	(256u << 10)
@@ -230,6 +231,7 @@ int main(void)
 	      "faulting MSR accesses");
 	CHECK(st_model("gp_faults") == 0, "modelled #GP");
 
+	ST_CHECK_NO_WATCHDOG(1);
 	st_restore_model();
 	munmap(map, 4096 + BUF);
 	close(fd);

@@ -7,6 +7,7 @@
  * libipt.  Also: EAGAIN before data, EOF and POLLHUP after STOP.
  */
 #include "stream_common.h"
+#include "stream_wd.h"
 
 #define CAP	(32u << 20)
 
@@ -89,6 +90,7 @@ int main(void)
 		CHECK(seq.breaks == 0, "sequence breaks: %llu",
 		      (unsigned long long)seq.breaks);
 	}
+	ST_CHECK_NO_WATCHDOG(0);
 	st_restore_model();
 	close(fd);
 	free(out);

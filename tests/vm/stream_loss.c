@@ -16,6 +16,7 @@
  * (silicon) the records must say 0 bytes, not BYTES_KNOWN.
  */
 #include "stream_common.h"
+#include "stream_wd.h"
 
 #define CAP	(16u << 20)
 
@@ -195,6 +196,7 @@ int main(void)
 		CHECK(breaks_at > 0 || (nknown && sum == 0),
 		      "PTW numbers missing across the gaps");
 	}
+	ST_CHECK_NO_WATCHDOG(0);
 	st_restore_model();
 	munmap(pg, 4096);
 	close(fd);

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 
 #include "stream_common.h"
+#include "stream_wd.h"
 
 static int done;
 static int fd;
@@ -53,6 +54,8 @@ int main(void)
 	st_status(fd, &st);
 	CHECK(st.starts >= 60, "starts %llu", (unsigned long long)st.starts);
 	CHECK(!(st.flags & PT_STATUS_HW_ERROR), "no STATUS.Error");
+	/* The last session's (each START resets the counters). */
+	ST_CHECK_NO_WATCHDOG(0);
 	close(fd);
 
 	/*

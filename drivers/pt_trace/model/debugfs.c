@@ -8,6 +8,9 @@
  *                 file returns the last value read.
  *   ovf           "CPU": the next tick on CPU overflows (OVF packet).
  *   nmi_selftest  read "CPU": 1 when a model NMI arrived in NMI context.
+ *   drop_pmis     write N: the next N PMIs (any CPU) are swallowed, as
+ *                 lost interrupts (bit 55 set, no NMI); reads what is
+ *                 left.  pmis_dropped counts those swallowed.
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -208,6 +211,9 @@ void pt_model_debugfs_init(struct dentry *parent)
 	debugfs_create_file_unsafe("ovf", 0200, dir, NULL, &pt_ovf_fops);
 	debugfs_create_file_unsafe("nmi_selftest", 0600, dir, NULL,
 				   &pt_nmi_test_fops);
+	debugfs_create_atomic_t("drop_pmis", 0600, dir, &pt_model_drop_pmis);
+	debugfs_create_atomic_t("pmis_dropped", 0444, dir,
+				&pt_model_pmis_dropped);
 	pt_model_selftest_init(dir);
 }
 

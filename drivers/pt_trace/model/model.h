@@ -289,6 +289,9 @@ void pt_model_gen_kick(struct pt_model_cpu *st);
 
 /* pmi.c */
 void pt_model_pmi_send(struct pt_model_cpu *st);
+/* Test hook: PMIs still to swallow, and how many were (debugfs). */
+extern atomic_t pt_model_drop_pmis;
+extern atomic_t pt_model_pmis_dropped;
 int pt_model_pmi_selftest(int cpu);
 
 /* debugfs.c, selftest.c */

@@ -30,11 +30,23 @@ static void pt_model_nmi_self(void)
 	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 }
 
+/*
+ * Test hook (debugfs drop_pmis): swallow the next N PMIs, on any CPU,
+ * as a lost interrupt would be lost: bit 55 stays set, no NMI is sent
+ * and LVTPC is left as it was.  For the driver's streaming watchdog.
+ */
+atomic_t pt_model_drop_pmis = ATOMIC_INIT(0);
+atomic_t pt_model_pmis_dropped = ATOMIC_INIT(0);
+
 void pt_model_pmi_send(struct pt_model_cpu *st)
 {
 	atomic64_inc(&st->stats.pmis_raised);
 	if (READ_ONCE(st->lvtpc_masked)) {
 		atomic64_inc(&st->stats.pmis_masked);
+		return;
+	}
+	if (atomic_add_unless(&pt_model_drop_pmis, -1, 0)) {
+		atomic_inc(&pt_model_pmis_dropped);
 		return;
 	}
 	WRITE_ONCE(st->lvtpc_masked, true);

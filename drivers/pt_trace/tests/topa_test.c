@@ -246,6 +246,48 @@ static void topa_stream_single(struct kunit *test)
 						   100, 0, &m), -ENOSPC);
 }
 
+/*
+ * Flight recorder: INT on the last region only (a PMI per lap), no
+ * STOP, END entries untouched; with two tables the last region is in
+ * the second.  Single-entry: the one entry.
+ */
+static void topa_flight_marks(struct kunit *test)
+{
+	static const unsigned int shifts[] = { 14 };
+	struct topa_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	unsigned int i;
+
+	fixture(test, f, 600, NULL, false);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	pt_topa_flight_marks(&f->t);
+	for (i = 0; i < 600; i++) {
+		u64 e = f->tables[i / 511][i % 511];
+
+		KUNIT_EXPECT_EQ(test, !!(e & PT_TOPA_INT), i == 599);
+		KUNIT_EXPECT_FALSE(test, e & (PT_TOPA_STOP | PT_TOPA_END));
+	}
+	KUNIT_EXPECT_EQ(test, f->tables[0][511], f->table_phys[1] | PT_TOPA_END);
+	KUNIT_EXPECT_EQ(test, f->tables[1][89], f->table_phys[0] | PT_TOPA_END);
+	/* Multi-entry signals at the wrap: any offset is after it. */
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 600 * 4096 - 1));
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 0));
+
+	fixture(test, f, 1, shifts, true);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	pt_topa_flight_marks(&f->t);
+	KUNIT_EXPECT_EQ(test, f->tables[0][0],
+			f->chunks[0].phys | (2ULL << PT_TOPA_SIZE_SHIFT) |
+			PT_TOPA_INT);
+	KUNIT_EXPECT_EQ(test, f->tables[0][1], f->table_phys[0] | PT_TOPA_END);
+	/* Single-entry may signal inside the margin, before the wrap. */
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 16384 -
+						 PT_TOPA_PMI_MARGIN - 1));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_done(&f->t, 16384 -
+						  PT_TOPA_PMI_MARGIN));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_done(&f->t, 16383));
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 0));
+}
+
 static void topa_misaligned(struct kunit *test)
 {
 	static const unsigned int shifts[] = { 13 };
@@ -276,6 +318,7 @@ static struct kunit_case topa_cases[] = {
 	KUNIT_CASE(topa_single_range),
 	KUNIT_CASE(topa_stream_marks),
 	KUNIT_CASE(topa_stream_single),
+	KUNIT_CASE(topa_flight_marks),
 	{}
 };
 
