@@ -235,15 +235,9 @@ static void pt_hw_read(struct pt_hw_args *a, bool stop)
 {
 	int ret = 0;
 
-	if (stop) {
-		ret = pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl & ~PT_CTL_TRACEEN);
-		/* The WRMSR flushed the packets; make them visible. */
-		wmb();
-	}
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_STATUS, &a->status);
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &a->base);
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &a->mask);
-	a->ret = ret;
+	if (stop)
+		ret = pt_hw_disable(a->ctl);
+	a->ret = ret ?: pt_hw_read_output(&a->status, &a->base, &a->mask);
 }
 
 static void pt_hw_stop_ipi(void *info)

@@ -74,5 +74,8 @@ static inline bool pt_hw_lost_bytes(u64 *bytes)
 
 int pt_rdmsr(u32 msr, u64 *val);
 int pt_wrmsr(u32 msr, u64 val);
+/* The two sequences every stop and every pointer read share. */
+int pt_hw_disable(u64 ctl);
+int pt_hw_read_output(u64 *status, u64 *base, u64 *mask);
 
 #endif /* _PT_TRACE_HW_H */

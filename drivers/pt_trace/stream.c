@@ -230,29 +230,33 @@ static void pt_stream_pad(struct pt_cpu *pc)
 	s->head += left;
 }
 
+/* Bytes written since the hardware was started at start_pos (< a lap). */
+static u64 pt_stream_written(struct pt_cpu *pc, u64 base, u64 mask)
+{
+	struct pt_buffer *buf = pc->buf;
+	u64 off = pt_buffer_offset(buf, base, mask);
+
+	return (off + buf->size - pc->stream.start_pos % buf->size) % buf->size;
+}
+
 /* Stop the hardware and account what it wrote. */
 static void pt_stream_halt(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
 	struct pt_buffer *buf = pc->buf;
-	u64 st = 0, base = 0, mask = 0, off, n, room;
+	u64 st = 0, base = 0, mask = 0, n, room;
 	int ret;
 
 	if (!s->hw_on)
 		return;
-	ret = pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl);
-	/* The disabling WRMSR flushed the packets; make them visible. */
-	wmb();
+	ret = pt_hw_disable(s->ctl);
 	s->hw_on = false;
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_STATUS, &st);
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base);
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &mask);
+	ret = ret ?: pt_hw_read_output(&st, &base, &mask);
 	if (ret) {
 		st = PT_STATUS_ERROR;	/* an MSR fault: a driver bug */
 		n = 0;
 	} else {
-		off = pt_buffer_offset(buf, base, mask);
-		n = (off + buf->size - s->start_pos % buf->size) % buf->size;
+		n = pt_stream_written(pc, base, mask);
 		room = s->marks.stop_end - s->start_pos;
 		if (!n && (st & PT_STATUS_STOPPED))
 			n = room;
@@ -560,18 +564,14 @@ void pt_stream_update_ctrl(struct pt_cpu *pc)
 static bool pt_stream_int_due(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
-	struct pt_buffer *buf = pc->buf;
-	u64 st, base, mask, off, n;
+	u64 st, base, mask;
 
-	if (pt_rdmsr(PT_MSR_RTIT_STATUS, &st) ||
-	    pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base) ||
-	    pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &mask))
+	if (pt_hw_read_output(&st, &base, &mask))
 		return false;
 	if (st & (PT_STATUS_STOPPED | PT_STATUS_ERROR))
 		return true;
-	off = pt_buffer_offset(buf, base, mask);
-	n = (off + buf->size - s->start_pos % buf->size) % buf->size;
-	return s->start_pos + n >= s->marks.int_end;
+	return s->start_pos + pt_stream_written(pc, base, mask) >=
+	       s->marks.int_end;
 }
 
 /*
@@ -690,13 +690,9 @@ static void pt_flight_se_lap(struct pt_cpu *pc)
 	u64 st = 0, base = 0, mask = 0, off, o;
 	int ret;
 
-	ret = pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl);
-	/* The disabling WRMSR flushed the packets; before the pad. */
-	wmb();
+	ret = pt_hw_disable(s->ctl);
 	s->hw_on = false;
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_STATUS, &st);
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base);
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, &mask);
+	ret = ret ?: pt_hw_read_output(&st, &base, &mask);
 	if (ret || (st & (PT_STATUS_ERROR | PT_STATUS_STOPPED)))
 		goto err;
 	off = pt_buffer_offset(buf, base, mask);
@@ -775,15 +771,6 @@ static bool pt_flight_pmi_waiting(struct pt_stream *s)
 		(gs & PT_GLOBAL_STATUS_TOPA_PMI));
 }
 
-static int pt_flight_ptrs(u64 *status, u64 *base, u64 *mask)
-{
-	int ret;
-
-	ret = pt_rdmsr(PT_MSR_RTIT_STATUS, status);
-	ret = ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, base);
-	return ret ?: pt_rdmsr(PT_MSR_RTIT_OUTPUT_MASK, mask);
-}
-
 void pt_flight_prepare(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
@@ -831,11 +818,9 @@ int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
 	WRITE_ONCE(s->handle_nmi, false);
 	barrier();
 	if (stop) {
-		ret = pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl);
-		/* The WRMSR flushed the packets; make them visible. */
-		wmb();
+		ret = pt_hw_disable(s->ctl);
 		s->hw_on = false;
-		ret = ret ?: pt_flight_ptrs(status, base, mask);
+		ret = ret ?: pt_hw_read_output(status, base, mask);
 		/* Its PMI not handled: the lap counts if it wrapped. */
 		if (pt_flight_take_pmi(s) && !ret &&
 		    pt_topa_lap_done(&buf->topa,
@@ -855,7 +840,7 @@ int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
 	do {
 		if (pt_flight_take_pmi(s))
 			pt_flight_lap(pc);
-		ret = pt_flight_ptrs(status, base, mask);
+		ret = pt_hw_read_output(status, base, mask);
 	} while (!ret && pt_flight_pmi_waiting(s) && ++tries < 4);
 	*laps = s->laps;
 	/* As pt_stream_ipi_service(): a PMI that came meanwhile is ours. */
