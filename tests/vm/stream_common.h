@@ -137,4 +137,61 @@ static inline void st_seq_scan(const unsigned char *buf, size_t len,
 	s->last = q.last;
 }
 
+/*
+ * The stream read, cut at its @nrec loss records (in stream order): every
+ * record lies in order inside it; each stretch between them decodes with
+ * libipt and, with PTW numbers (@ptw), has no sequence break inside; and
+ * when the records count bytes (@known) the sequence breaks across the
+ * records at one position iff they lost bytes.  Returns the number of
+ * breaks across records.
+ */
+static inline unsigned long long
+st_check_stretches(const unsigned char *out, size_t len,
+		   const struct pt_trace_loss *recs, unsigned long long nrec,
+		   int ptw, int known)
+{
+	unsigned long long i, prev = 0, last = 0, pending = 0, breaks_at = 0;
+	struct ptt_packet_stats ps;
+	int have_last = 0;
+
+	for (i = 0; i <= nrec; i++) {
+		unsigned long long end = i < nrec ? recs[i].pos : len;
+		struct st_seq seq = { 0 };
+
+		CHECK(end >= prev && end <= len, "position %llu in [%llu, %zu]",
+		      end, prev, len);
+		if (end > prev && end <= len) {
+			if (ptt_decode_packets(out + prev, end - prev, &ps) == 0)
+				CHECK(ps.errors == 0,
+				      "stretch %llu: %llu decode errors at +%llu",
+				      i, (unsigned long long)ps.errors,
+				      (unsigned long long)ps.first_error_offset);
+			if (ptw) {
+				st_seq_scan(out + prev, end - prev, &seq);
+				CHECK(seq.breaks == 0,
+				      "stretch %llu: %llu seq breaks", i,
+				      seq.breaks);
+			}
+			if (seq.ptws && have_last) {
+				int brk = seq.first != last + 1;
+
+				breaks_at += brk;
+				if (known)
+					CHECK(brk == (pending > 0),
+					      "before %llu: PTW %llu then %llu across %llu lost bytes",
+					      prev, last, seq.first, pending);
+			}
+			if (seq.ptws) {
+				last = seq.last;
+				have_last = 1;
+				pending = 0;
+			}
+			prev = end;
+		}
+		if (i < nrec)
+			pending += recs[i].bytes;
+	}
+	return breaks_at;
+}
+
 #endif /* STREAM_COMMON_H */

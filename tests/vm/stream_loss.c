@@ -45,12 +45,10 @@ int main(void)
 		PT_LOSS_HW_ERROR | PT_LOSS_BYTES_KNOWN | PT_LOSS_DROPPED;
 	const struct pt_trace_loss *rec;
 	struct pt_trace_mmap_page *pg;
-	struct ptt_packet_stats ps;
 	struct pt_trace_status st;
 	struct pt_trace_caps caps;
-	unsigned long long i, nrec, nknown = 0, sum = 0, prev = 0;
-	unsigned long long last = 0, pending = 0, breaks_at = 0;
-	int have_last = 0, ptw;
+	unsigned long long i, nrec, nknown = 0, sum = 0, breaks_at;
+	int ptw;
 	long long lost0, lost1;
 	unsigned char *out = malloc(CAP);
 	size_t len = 0;
@@ -125,70 +123,29 @@ int main(void)
 		CHECK(sum == 0, "bytes %llu without BYTES_KNOWN", sum);
 	}
 
+	for (i = 0; i < nrec; i++) {
+		rec = record(pg, i);
+		printf("PTT-INFO loss %llu: pos %llu flags %#x bytes %llu %llu ns\n",
+		       i, (unsigned long long)rec->pos, rec->flags,
+		       (unsigned long long)rec->bytes,
+		       (unsigned long long)(rec->end_ns - rec->start_ns));
+		CHECK(rec->seq == i, "record %llu seq %u", i, rec->seq);
+		CHECK(rec->end_ns >= rec->start_ns, "time span");
+		CHECK(rec->end_tsc >= rec->start_tsc, "TSC span");
+		CHECK(rec->reserved == 0, "reserved");
+		CHECK(!(rec->flags & ~known_flags), "flags %#x", rec->flags);
+		CHECK(rec->flags & (PT_LOSS_HW_STOP | PT_LOSS_NO_SPACE |
+				    PT_LOSS_DROPPED),
+		      "why: %#x", rec->flags);
+	}
 	/*
 	 * Each stretch between gaps decodes and has no sequence break; the
 	 * sequence breaks across the records at a position iff they lost
-	 * bytes (records at one position add up).
+	 * bytes (records at one position add up).  nrec <= loss_slots: the
+	 * records are in slots 0..nrec-1, in order.
 	 */
-	for (i = 0; i <= nrec; i++) {
-		unsigned long long end = len;
-		struct st_seq seq;
-
-		if (i < nrec) {
-			rec = record(pg, i);
-			end = rec->pos;
-			printf("PTT-INFO loss %llu: pos %llu flags %#x bytes %llu %llu ns\n",
-			       i, (unsigned long long)rec->pos, rec->flags,
-			       (unsigned long long)rec->bytes,
-			       (unsigned long long)(rec->end_ns -
-						    rec->start_ns));
-			CHECK(rec->seq == i, "record %llu seq %u", i, rec->seq);
-			CHECK(rec->end_ns >= rec->start_ns, "time span");
-			CHECK(rec->end_tsc >= rec->start_tsc, "TSC span");
-			CHECK(rec->reserved == 0, "reserved");
-			CHECK(!(rec->flags & ~known_flags), "flags %#x",
-			      rec->flags);
-			CHECK(rec->flags & (PT_LOSS_HW_STOP | PT_LOSS_NO_SPACE |
-					    PT_LOSS_DROPPED),
-			      "why: %#x", rec->flags);
-			CHECK(rec->pos >= prev && rec->pos <= len,
-			      "position %llu in [%llu, %zu]",
-			      (unsigned long long)rec->pos, prev, len);
-		}
-		if (end > prev) {
-			REQUIRE(end <= len, "stretch in range");
-			if (ptt_decode_packets(out + prev, end - prev, &ps) == 0)
-				CHECK(ps.errors == 0,
-				      "stretch %llu: %llu decode errors at +%llu",
-				      i, (unsigned long long)ps.errors,
-				      (unsigned long long)ps.first_error_offset);
-			if (ptw) {
-				st_seq_scan(out + prev, end - prev, &seq);
-				CHECK(seq.breaks == 0,
-				      "stretch %llu: %llu seq breaks", i,
-				      seq.breaks);
-			} else {
-				seq.ptws = 0;
-			}
-			if (seq.ptws && have_last) {
-				int brk = seq.first != last + 1;
-
-				breaks_at += brk;
-				if (nknown)
-					CHECK(brk == (pending > 0),
-					      "before %llu: PTW %llu then %llu across %llu lost bytes",
-					      prev, last, seq.first, pending);
-			}
-			if (seq.ptws) {
-				last = seq.last;
-				have_last = 1;
-				pending = 0;
-			}
-			prev = end;
-		}
-		if (i < nrec)
-			pending += record(pg, i)->bytes;
-	}
+	breaks_at = st_check_stretches(out, len, record(pg, 0), nrec, ptw,
+				       nknown != 0);
 	if (ptw) {
 		printf("PTT-INFO PTW sequence breaks at records: %llu\n",
 		       breaks_at);

@@ -74,70 +74,28 @@ static int model_write(const char *name, const char *val)
 }
 
 /*
- * Gaps and sequence numbers, as in stream_loss: returns the number of
- * PTW sequence breaks found across records.
+ * This test's checks of each record, then the stream between them
+ * (st_check_stretches): returns the PTW sequence breaks across records.
  */
 static unsigned long long check_stretches(const unsigned char *out, size_t len,
 					  unsigned long long nrec, int known,
 					  int ptw)
 {
-	unsigned long long i, prev = 0, last = 0, pending = 0, breaks_at = 0;
-	struct ptt_packet_stats ps;
-	int have_last = 0;
+	unsigned long long i;
 
-	for (i = 0; i <= nrec; i++) {
-		unsigned long long end = len;
-		struct st_seq seq = { 0 };
+	for (i = 0; i < nrec; i++) {
+		const struct pt_trace_loss *rec = &recs[i];
 
-		if (i < nrec) {
-			const struct pt_trace_loss *rec = &recs[i];
-
-			end = rec->pos;
-			if (i < 8 || i + 2 > nrec)
-				printf("PTT-INFO loss %llu: pos %llu flags %#x bytes %llu\n",
-				       i, (unsigned long long)rec->pos,
-				       rec->flags,
-				       (unsigned long long)rec->bytes);
-			CHECK(rec->seq == i, "record %llu seq %u", i, rec->seq);
-			CHECK(rec->pos >= prev && rec->pos <= len,
-			      "position %llu in [%llu, %zu]",
-			      (unsigned long long)rec->pos, prev, len);
-			/* Never an unexplained drop: the hardware stopped. */
-			CHECK(!(rec->flags & (PT_LOSS_HW_ERROR | PT_LOSS_DROPPED)),
-			      "record %llu flags %#x", i, rec->flags);
-		}
-		if (end > prev && end <= len) {
-			if (ptt_decode_packets(out + prev, end - prev, &ps) == 0)
-				CHECK(ps.errors == 0,
-				      "stretch %llu: %llu decode errors at +%llu",
-				      i, (unsigned long long)ps.errors,
-				      (unsigned long long)ps.first_error_offset);
-			if (ptw) {
-				st_seq_scan(out + prev, end - prev, &seq);
-				CHECK(seq.breaks == 0,
-				      "stretch %llu: %llu seq breaks", i,
-				      seq.breaks);
-			}
-			if (seq.ptws && have_last) {
-				int brk = seq.first != last + 1;
-
-				breaks_at += brk;
-				if (known)
-					CHECK(brk == (pending > 0),
-					      "before %llu: PTW %llu then %llu across %llu lost bytes",
-					      prev, last, seq.first, pending);
-			}
-			if (seq.ptws) {
-				last = seq.last;
-				have_last = 1;
-				pending = 0;
-			}
-			prev = end;
-		}
-		if (i < nrec)
-			pending += recs[i].bytes;
+		if (i < 8 || i + 2 > nrec)
+			printf("PTT-INFO loss %llu: pos %llu flags %#x bytes %llu\n",
+			       i, (unsigned long long)rec->pos, rec->flags,
+			       (unsigned long long)rec->bytes);
+		CHECK(rec->seq == i, "record %llu seq %u", i, rec->seq);
+		/* Never an unexplained drop: the hardware stopped. */
+		CHECK(!(rec->flags & (PT_LOSS_HW_ERROR | PT_LOSS_DROPPED)),
+		      "record %llu flags %#x", i, rec->flags);
 	}
-	return breaks_at;
+	return st_check_stretches(out, len, recs, nrec, ptw, known);
 }
 
 int main(void)
