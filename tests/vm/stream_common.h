@@ -35,14 +35,9 @@ static inline double st_now(void)
 static inline int st_write_param(const char *name, const char *val)
 {
 	char path[128];
-	FILE *f;
 
 	snprintf(path, sizeof(path), PARAM_DIR "%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(val, f);
-	return fclose(f);
+	return ptt_write_str(path, val);
 }
 
 static inline long long st_model(const char *name)

@@ -60,19 +60,6 @@ static void drain(int fd, const struct pt_trace_mmap_page *pg,
 	}
 }
 
-static int model_write(const char *name, const char *val)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), MODEL_DIR "%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(val, f);
-	return fclose(f);
-}
-
 /*
  * This test's checks of each record, then the stream between them
  * (st_check_stretches): returns the PTW sequence breaks across records.
@@ -123,7 +110,7 @@ int main(void)
 	REQUIRE(pg != MAP_FAILED, "mmap control page: %s", strerror(errno));
 
 	/* Phase 1: no PMI gets through. */
-	REQUIRE(!model_write("drop_pmis", "2000000000"), "drop_pmis");
+	REQUIRE(!ptt_write_str(MODEL_DIR "drop_pmis", "2000000000"), "drop_pmis");
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
 	drain(fd, pg, out, &len, 1.5);
 	st_status(fd, &st);
@@ -131,7 +118,7 @@ int main(void)
 	pmis1 = st.pmis;
 	wd = st_stream_counter(0, "watchdog");
 	/* Phase 2: PMIs again. */
-	REQUIRE(!model_write("drop_pmis", "0"), "drop_pmis 0");
+	REQUIRE(!ptt_write_str(MODEL_DIR "drop_pmis", "0"), "drop_pmis 0");
 	drop1 = st_model("pmis_dropped");
 	drain(fd, pg, out, &len, 0.3);
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
@@ -185,7 +172,7 @@ int main(void)
 	      "faulting MSR accesses");
 	CHECK(st_model("gp_faults") == 0, "modelled #GP");
 
-	model_write("drop_pmis", "0");
+	ptt_write_str(MODEL_DIR "drop_pmis", "0");
 	st_restore_model();
 	munmap(pg, 4096);
 	close(fd);
