@@ -96,6 +96,35 @@ static void pt_buffer_free_pages(struct pt_buffer *buf, unsigned int n)
 	}
 }
 
+/*
+ * After a contiguous allocation of @order failed: the largest order the
+ * allocator gives right now on @node (probed and freed again), so the
+ * error can say what would work.  -1 when not even a page is free.
+ */
+static int pt_buffer_largest_order(int node, unsigned int order)
+{
+	while (order--) {
+		struct page *page = alloc_pages_node(node, GFP_KERNEL |
+						     __GFP_NOWARN |
+						     __GFP_NORETRY, order);
+
+		if (page) {
+			__free_pages(page, order);
+			return order;
+		}
+	}
+	return -1;
+}
+
+static void pt_buffer_report_contig(int node, unsigned int order)
+{
+	int got = pt_buffer_largest_order(node, order);
+
+	pr_warn("node %d has no free contiguous %lu KiB (single-range or single-entry ToPA output needs one chunk); the largest available now is %lu KiB: ask for buffer_size <= that, or compact memory (echo 1 > /proc/sys/vm/compact_memory) and retry\n",
+		node, (PAGE_SIZE << order) >> 10,
+		got < 0 ? 0 : (PAGE_SIZE << got) >> 10);
+}
+
 /* Fill buf->pages in chunks; temporary chunk array of worst-case size. */
 static int pt_buffer_alloc_data(struct pt_buffer *buf, int node, bool contig,
 				struct pt_topa_chunk *chunks)
@@ -108,10 +137,16 @@ static int pt_buffer_alloc_data(struct pt_buffer *buf, int node, bool contig,
 		struct page *page;
 
 		order = min_t(unsigned int, order, ilog2(buf->nr_pages - done));
-		/* High orders: ask once; order 0: try hard but never OOM-kill. */
-		gfp |= order ? __GFP_NORETRY : __GFP_RETRY_MAYFAIL;
+		/*
+		 * A chunk that must be the whole buffer, and order 0: try
+		 * hard (reclaim and compaction) but never OOM-kill.  Other
+		 * high orders: ask once, smaller chunks do as well.
+		 */
+		gfp |= order && !contig ? __GFP_NORETRY : __GFP_RETRY_MAYFAIL;
 		page = alloc_pages_node(node, gfp, order);
 		if (!page) {
+			if (contig && order)
+				pt_buffer_report_contig(node, order);
 			if (contig || !order)
 				goto fail;
 			order--;
@@ -282,6 +317,14 @@ struct pt_buffer *pt_buffer_alloc(u64 size, unsigned int output, int node,
 	bool single_entry;
 	int ret;
 
+	/*
+	 * AUTO means ToPA wherever the CPU has it: perf refuses single range
+	 * above a page on every CPU since the TGL052/ADL037/RPL017 errata,
+	 * and nobody has shown the older cores unaffected.
+	 */
+	if (output == PT_OUTPUT_AUTO)
+		output = pt_cap(caps, PT_CAP_TOPA) ? PT_OUTPUT_TOPA :
+						     PT_OUTPUT_SINGLE;
 	ret = pt_buffer_check_size(size, output, caps);
 	if (ret)
 		return ERR_PTR(ret);
@@ -314,9 +357,6 @@ struct pt_buffer *pt_buffer_alloc(u64 size, unsigned int output, int node,
 	kvfree(tmp);
 	tmp = NULL;
 
-	if (output == PT_OUTPUT_AUTO)
-		output = buf->nr_chunks == 1 && pt_single_ok(size, caps) ?
-			 PT_OUTPUT_SINGLE : PT_OUTPUT_TOPA;
 	buf->output = output;
 	if (output == PT_OUTPUT_TOPA) {
 		single_entry = !pt_cap(caps, PT_CAP_TOPA_MULTI);

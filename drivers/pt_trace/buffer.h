@@ -50,11 +50,12 @@ u64 pt_buffer_max_contig(void);
 
 /*
  * Allocate @size bytes on @node for @output (PT_OUTPUT_*).  AUTO picks
- * single-range when the caps allow it and the buffer came out as one
- * power-of-two chunk, else ToPA.  A layout that needs one contiguous
- * chunk (single range, single-entry ToPA) fails with -EINVAL when @size
- * is not a power of two within the limits and -ENOMEM when the memory
- * is not there; a multi-entry ToPA buffer falls back to smaller chunks.
+ * ToPA when the CPU has it, else single range.  A layout that needs one
+ * contiguous chunk (single range, single-entry ToPA) fails with -EINVAL
+ * when @size is not a power of two within the limits and -ENOMEM (after
+ * reclaim and compaction, with a log line naming the largest chunk that
+ * is free) when the memory is not there; a multi-entry ToPA buffer falls
+ * back to smaller chunks.
  */
 struct pt_buffer *pt_buffer_alloc(u64 size, unsigned int output, int node,
 				  const struct pt_caps *caps);

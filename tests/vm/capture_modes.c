@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Output modes: AUTO resolves to ToPA or single range and says which;
- * forcing ToPA or single range gives exactly that (or EOPNOTSUPP when the
+ * Output modes: AUTO resolves to ToPA when the CPU has it (else single
+ * range) and says which; forcing ToPA or single range gives exactly that (or EOPNOTSUPP when the
  * CPU lacks it); single range refuses sizes it cannot take (not 2^n, or
  * over 4 KiB with the TGL052/ADL037/RPL017 quirk).
  */
@@ -51,10 +51,14 @@ int main(void)
 	single = !!(caps.flags & PT_CAP_SINGLE_RANGE);
 	topa = !!(caps.flags & PT_CAP_TOPA);
 
+	/* AUTO is ToPA wherever the CPU has ToPA (errata TGL052 and kin). */
 	r = run(PT_OUTPUT_AUTO, 65536, &used);
 	CHECK(r == 0, "auto: %d", r);
-	CHECK(used == PT_OUTPUT_TOPA || used == PT_OUTPUT_SINGLE, "auto -> %u",
+	CHECK(used == (topa ? PT_OUTPUT_TOPA : PT_OUTPUT_SINGLE), "auto -> %u",
 	      used);
+	r = run(PT_OUTPUT_AUTO, 4096, &used);
+	CHECK(r == 0 && used == (topa ? PT_OUTPUT_TOPA : PT_OUTPUT_SINGLE),
+	      "auto 4K: %d -> %u", r, used);
 
 	r = run(PT_OUTPUT_TOPA, 65536, &used);
 	if (topa)
