@@ -966,9 +966,11 @@ static bool pt_stream_ready(struct pt_cpu *pc, struct pt_buffer *buf)
 }
 
 /*
- * Copy up to @len unread bytes and release them.  No pc->lock here:
- * copy_to_user may fault and take mmap_lock, which mmap takes before
- * pc->lock.  Readers are serialised by stream.read_lock instead.
+ * Copy up to @len unread bytes and release exactly the bytes copied: a
+ * fault part-way returns the bytes before it (EFAULT only when none
+ * were).  No pc->lock here: copy_to_user may fault and take mmap_lock,
+ * which mmap takes before pc->lock.  Readers are serialised by
+ * stream.read_lock instead.
  */
 static ssize_t pt_stream_copy(struct pt_buffer *buf, char __user *ubuf,
 			      size_t len)
@@ -981,9 +983,12 @@ static ssize_t pt_stream_copy(struct pt_buffer *buf, char __user *ubuf,
 		u64 chunk = min_t(u64, n - done,
 				  PAGE_SIZE - offset_in_page(o));
 
-		if (copy_to_user(ubuf + done, pt_buffer_ptr(buf, o), chunk))
+		u64 left = copy_to_user(ubuf + done, pt_buffer_ptr(buf, o),
+					chunk);
+
+		done += chunk - left;
+		if (left)
 			break;
-		done += chunk;
 	}
 	if (!done && n)
 		return -EFAULT;
@@ -992,67 +997,103 @@ static ssize_t pt_stream_copy(struct pt_buffer *buf, char __user *ubuf,
 	return done;
 }
 
-static int pt_stream_wait(struct pt_cpu *pc, struct pt_buffer *buf)
+/*
+ * The buffer to read, with a reference, and the state that decides what
+ * an empty ring means: 0 = end of file (stopped), -EAGAIN = wait,
+ * -EIO = RTIT_STATUS.Error, -EINVAL = not streaming.  The state is taken
+ * under pc->lock before the copy: a STOP publishes its last data_head
+ * before it clears 'running', so "stopped and nothing copied" means
+ * drained.
+ */
+static int pt_stream_reader_get(struct pt_cpu *pc, struct pt_buffer **bufp)
 {
-	return wait_event_interruptible(pc->stream.wq,
-					pt_stream_ready(pc, buf));
+	int empty;
+
+	mutex_lock(&pc->lock);
+	if (pc->cfg.mode != PT_MODE_STREAM || !pc->buf) {
+		mutex_unlock(&pc->lock);
+		return -EINVAL;
+	}
+	*bufp = pc->buf;
+	pt_buffer_get(pc->buf);
+	if (!pc->running)
+		empty = 0;
+	else if (READ_ONCE(pc->stream.error))
+		empty = -EIO;
+	else
+		empty = -EAGAIN;
+	mutex_unlock(&pc->lock);
+	return empty;
 }
 
+/*
+ * One attempt: the next unread bytes (> 0), or what an empty ring means
+ * (see pt_stream_reader_get()).  Under read_lock: each byte goes to one
+ * reader, and a tail is released only by the reader that copied it.
+ */
+static ssize_t pt_stream_read_once(struct pt_cpu *pc, char __user *ubuf,
+				   size_t len, struct pt_buffer **bufp)
+{
+	ssize_t ret;
+	int empty;
+
+	empty = pt_stream_reader_get(pc, bufp);
+	if (empty == -EINVAL)
+		return empty;
+	ret = pt_stream_copy(*bufp, ubuf, len);
+	if (ret > 0) {
+		mutex_lock(&pc->lock);
+		pt_stream_kick(pc);
+		mutex_unlock(&pc->lock);
+	}
+	return ret ?: empty;
+}
+
+/*
+ * read(2).  Any count from 1 up returns the next unread bytes and
+ * consumes exactly those.  read_lock is held only while copying, never
+ * while sleeping: a blocking reader waits without it, and an O_NONBLOCK
+ * reader only tries it (EAGAIN while another reader copies), so it never
+ * waits behind anybody.
+ */
 ssize_t pt_core_read(struct pt_cpu *pc, char __user *ubuf, size_t len,
 		     bool nonblock)
 {
 	struct pt_stream *s = &pc->stream;
 	struct pt_buffer *buf;
-	bool running, error;
+	bool started;
 	ssize_t ret;
 
 	if (!len)
 		return 0;
-	if (mutex_lock_interruptible(&s->read_lock))
-		return -ERESTARTSYS;
 	/* `cat /dev/ptN`: a fresh open that never started streams. */
 	mutex_lock(&pc->lock);
-	running = pc->running || pc->started_since_open;
+	started = pc->running || pc->started_since_open;
 	mutex_unlock(&pc->lock);
-	if (!running) {
+	if (!started) {
 		ret = pt_core_autostart(pc);
 		if (ret)
-			goto out;
+			return ret;
 	}
 	for (;;) {
-		mutex_lock(&pc->lock);
-		buf = pc->buf;
-		if (pc->cfg.mode != PT_MODE_STREAM || !buf) {
-			mutex_unlock(&pc->lock);
-			ret = -EINVAL;
-			break;
+		if (nonblock) {
+			if (!mutex_trylock(&s->read_lock))
+				return -EAGAIN;
+		} else if (mutex_lock_interruptible(&s->read_lock)) {
+			return -ERESTARTSYS;
 		}
-		pt_buffer_get(buf);
-		running = pc->running;
-		error = READ_ONCE(s->error);
-		mutex_unlock(&pc->lock);
-
-		ret = pt_stream_copy(buf, ubuf, len);
-		if (ret > 0) {
-			mutex_lock(&pc->lock);
-			pt_stream_kick(pc);
-			mutex_unlock(&pc->lock);
-		} else if (!ret && running) {
-			if (error)
-				ret = -EIO;	/* RTIT_STATUS.Error */
-			else if (nonblock)
-				ret = -EAGAIN;
-			else
-				ret = pt_stream_wait(pc, buf) ?: 1;
-		}
-		/* ret 0: stopped and drained, end of file. */
-		pt_buffer_put(buf);
-		if (ret != 1)
-			break;
+		buf = NULL;
+		ret = pt_stream_read_once(pc, ubuf, len, &buf);
+		mutex_unlock(&s->read_lock);
+		if (ret == -EAGAIN && !nonblock)
+			ret = wait_event_interruptible(s->wq,
+						       pt_stream_ready(pc, buf)) ?:
+			      -EAGAIN;
+		if (buf)
+			pt_buffer_put(buf);
+		if (ret != -EAGAIN || nonblock)
+			return ret;
 	}
-out:
-	mutex_unlock(&s->read_lock);
-	return ret;
 }
 
 __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
