@@ -76,18 +76,6 @@ static void *guard_fn(void *arg)
 	return NULL;
 }
 
-static void model_slow(void)
-{
-	st_write_param("model_period_us", "250000");
-	st_write_param("model_tick_bytes", "64");
-}
-
-static void model_fast(const struct pt_trace_caps *caps)
-{
-	st_write_param("model_period_us", st_single_entry(caps) ? "100" : "1000");
-	st_write_param("model_tick_bytes", st_single_entry(caps) ? "64" : "2048");
-}
-
 static int returned(struct reader *r)
 {
 	return __atomic_load_n(&r->first, __ATOMIC_ACQUIRE) != -2;
@@ -116,7 +104,7 @@ int main(void)
 	int fl;
 
 	fd = st_setup(0, SIZE, WM, 0, &caps);
-	model_slow();
+	st_model_slow();
 	ctrl = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
 	REQUIRE(ctrl != MAP_FAILED, "mmap: %s", strerror(errno));
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
@@ -142,7 +130,7 @@ int main(void)
 		n, dt);
 
 	/* 2. Data comes: the sleeper returns while the trace runs. */
-	model_fast(&caps);
+	st_model_fast(&caps);
 	CHECK(wait_first(&a, 5.0) && a.first > 0 && a.first_running,
 	      "the blocking read did not return with the data while tracing: %zd (%s), running %d",
 	      a.first, strerror(a.first_errno), a.first_running);

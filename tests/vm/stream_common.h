@@ -87,6 +87,20 @@ static inline int st_setup(int cpu, unsigned long long size, __u32 wm, int flags
 	return fd;
 }
 
+/* 64 bytes every 250 ms: nothing reaches a watermark by accident. */
+static inline void st_model_slow(void)
+{
+	st_write_param("model_period_us", "250000");
+	st_write_param("model_tick_bytes", "64");
+}
+
+/* The usual pace (single-entry ToPA: whole ticks in the PMI margin). */
+static inline void st_model_fast(const struct pt_trace_caps *caps)
+{
+	st_write_param("model_period_us", st_single_entry(caps) ? "100" : "1000");
+	st_write_param("model_tick_bytes", st_single_entry(caps) ? "64" : "2048");
+}
+
 static inline void st_restore_model(void)
 {
 	st_write_param("model_tick_bytes", "2048");

@@ -25,19 +25,6 @@
 
 static int fd;
 
-static void model_slow(void)
-{
-	st_write_param("model_period_us", "250000");
-	st_write_param("model_tick_bytes", "64");
-}
-
-static void model_fast(const struct pt_trace_caps *caps)
-{
-	/* Single-entry ToPA: whole ticks must fit the early-PMI margin. */
-	st_write_param("model_period_us", st_single_entry(caps) ? "100" : "1000");
-	st_write_param("model_tick_bytes", st_single_entry(caps) ? "64" : "2048");
-}
-
 static void *stopper(void *arg)
 {
 	(void)arg;
@@ -102,7 +89,7 @@ int main(void)
 	REQUIRE(out, "malloc");
 	ptt_pin_cpu(1);
 	fd = st_setup(0, BUF, WM, O_NONBLOCK, &caps);
-	model_slow();
+	st_model_slow();
 	lt = ep_new(EPOLLIN);
 	et = ep_new(EPOLLIN | EPOLLET);
 
@@ -149,7 +136,7 @@ int main(void)
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START again: %s",
 		strerror(errno));
 	CHECK(ep_wait(et, 0, &ev) == 0, "ET right after START: %#x", ev);
-	model_fast(&caps);
+	st_model_fast(&caps);
 	n = ep_wait(et, 10000, &ev);
 	CHECK(n == 1 && (ev & EPOLLIN) && !(ev & EPOLLHUP),
 	      "ET at the watermark: %d %#x", n, ev);
@@ -158,7 +145,7 @@ int main(void)
 	CHECK(ep_wait(lt, 0, &ev) == 1 && (ev & EPOLLIN),
 	      "LT at the watermark: %#x", ev);
 	printf("PTT-INFO unread at the watermark wake-up: %llu\n", unread(pg));
-	model_slow();
+	st_model_slow();
 	drain_to_eagain(out, &len, "drained");
 	CHECK(ep_wait(lt, 200, &ev) == 0, "LT after draining: %#x", ev);
 
