@@ -10,10 +10,10 @@ S=$ROOT/scripts
 . "$CACHE/env"
 hold_lock "$WORK/check.lock"
 if compgen -G "$ROOT/tests/bench/vm/*" >/dev/null; then
-	ko=$("$S/build-module.sh" bench "$KDIR_6_12")
+	mods=$("$S/build-module.sh" bench "$KDIR_6_12")
 	[ ! -f "$ROOT/tools/Makefile" ] || make -s -C "$ROOT/tools" >&2
 	make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" >&2
-	"$S/mkinitramfs.sh" "$WORK/initramfs-bench.cpio.gz" "$ko" "$WORK/vm-tests" \
+	"$S/mkinitramfs.sh" "$WORK/initramfs-bench.cpio.gz" "$mods" "$WORK/vm-tests" \
 		"$WORK/vm-bench"
 	"$S/vm-run.sh" bench "$VMLINUZ_6_12" "$WORK/initramfs-bench.cpio.gz" \
 		max,vendor=GenuineIntel bench "$WORK/results/bench"

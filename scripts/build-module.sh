@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build pt_trace.ko with W=1 C=2 against one kernel tree, in a private copy
-# of the sources (.cache/work/build/NAME/: out-of-tree objects of different
-# kernels would collide in the tree).  Any compiler, sparse or modpost
-# warning fails.  Prints the path of the .ko.
+# Build both modules, pt_trace.ko and pt_trace_model.ko, with W=1 C=2
+# against one kernel tree, in a private copy of the sources
+# (.cache/work/build/NAME/: out-of-tree objects of different kernels would
+# collide in the tree).  Any compiler, sparse or modpost warning fails.
+# Prints the directory that holds the two .ko files.
 # Usage: build-module.sh NAME KDIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +16,7 @@ rm -rf "$dir" && mkdir -p "$dir"
 # run that first compiled the file.
 tar -C "$ROOT" -c --exclude='*.o' --exclude='*.cmd' --exclude='*.ko' \
 	--exclude='*.mod' --exclude='*.mod.c' --exclude='*.a' \
-	Kbuild drivers include | tar -C "$dir" -x
+	Kbuild VERSION drivers include | tar -C "$dir" -x
 
 log=$dir/build.log
 rc=0
@@ -26,4 +27,7 @@ if [ $rc != 0 ] || grep -qiE 'warning|error' "$log"; then
 	grep -iE -B2 -A3 'warning|error' "$log" >&2 || tail -n 30 "$log" >&2
 	die "module build against $name ($kdir) is not clean: see $log"
 fi
-echo "$dir/pt_trace.ko"
+for m in pt_trace pt_trace_model; do
+	[ -f "$dir/$m.ko" ] || die "the build against $name made no $m.ko: see $log"
+done
+echo "$dir"

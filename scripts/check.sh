@@ -53,12 +53,11 @@ stage vm-tests host make -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-ben
 
 # 2. The VM runs, one kernel after the other (2 cores: TCG uses both).
 for k in "${kernels[@]}"; do
-	ko=$WORK/build/$k/pt_trace.ko
 	if ! grep -q "^PASS $k build-$k" "$R"; then
 		echo "FAIL $k vm (not booted: the module did not build)" | tee -a "$R"
 		continue
 	fi
-	if ! "$S/mkinitramfs.sh" "$WORK/initramfs-$k.cpio.gz" "$ko" "$WORK/vm-tests"; then
+	if ! "$S/mkinitramfs.sh" "$WORK/initramfs-$k.cpio.gz" "$WORK/build/$k" "$WORK/vm-tests"; then
 		echo "FAIL $k initramfs (mkinitramfs.sh failed)" | tee -a "$R"
 		continue
 	fi

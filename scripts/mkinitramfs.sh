@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Pack the test VM's initramfs: busybox-static, the guest scripts
-# (scripts/guest/), one build of pt_trace.ko, the in-VM tests, the tools,
-# the demo and VM benchmarks, and every shared library those programs need
-# (found with ldd) with the dynamic loader.
-# Usage: mkinitramfs.sh OUT.cpio.gz PT_TRACE.KO VM_TEST_BIN_DIR [VM_BENCH_BIN_DIR]
+# (scripts/guest/), one build of both modules (pt_trace.ko and
+# pt_trace_model.ko, in the directory build-module.sh prints), the in-VM
+# tests, the tools, the demo and VM benchmarks, and every shared library
+# those programs need (found with ldd) with the dynamic loader.
+# Usage: mkinitramfs.sh OUT.cpio.gz MODULE_DIR VM_TEST_BIN_DIR [VM_BENCH_BIN_DIR]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=$(realpath -m "$1") ko=$(realpath "$2") testbin=$(realpath "$3")
+out=$(realpath -m "$1") mods=$(realpath "$2") testbin=$(realpath "$3")
 benchbin=$(realpath -m "${4:-/nonexistent}")
 stage=$out.d
 rm -rf "$stage" && mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,out}
@@ -22,7 +23,7 @@ done
 install -D -m755 "$ROOT/scripts/guest/init" init
 mkdir -p ptt/tests ptt/bin ptt/demo ptt/bench
 install -m755 "$ROOT"/scripts/guest/*.sh ptt/
-install -m644 "$ko" ptt/pt_trace.ko
+install -m644 "$mods/pt_trace.ko" "$mods/pt_trace_model.ko" ptt/
 gcc -static -O2 -Wall -Wextra -Werror -o bin/ptt-insmod "$ROOT/scripts/guest/ptt-insmod.c"
 
 # Tests: built programs and shell scripts, named without extension.

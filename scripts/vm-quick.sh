@@ -34,10 +34,10 @@ declare -A CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel [debug]=max,vendor=Genu
 WORK=${PTT_QUICK_WORK:-/tmp/ptt-quick.$$}
 export PTT_WORK=$WORK
 mkdir -p "$WORK"
-ko=$("$S/build-module.sh" "$k" "${KDIR[$k]}")
+mods=$("$S/build-module.sh" "$k" "${KDIR[$k]}")
 make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" \
 	CFLAGS="-O2 -g -Wall -Wextra -Werror" >&2
-"$S/mkinitramfs.sh" "$WORK/initramfs.cpio.gz" "$ko" "$WORK/vm-tests"
+"$S/mkinitramfs.sh" "$WORK/initramfs.cpio.gz" "$mods" "$WORK/vm-tests"
 append=""
 [ $# = 0 ] || append="ptt.tests=$(echo "$*" | tr ' ' ,)"
 [ -z "$profiles" ] || append="$append ptt.profiles=$(echo "$profiles" | tr ' ' ,)"

@@ -2,9 +2,20 @@
 /*
  * The hardware-operations interface: the only way the driver reaches the
  * PT hardware.  Two backends implement it: hw_msr.c (the CPU's MSRs, the
- * default) and the software model in model/ (module parameter
- * backend=model, for testing where no CPU has PT).  Everything above this
- * interface is the same code on both.
+ * default, built into pt_trace.ko) and the software model in model/,
+ * which is its own module, pt_trace_model.ko, for testing where no CPU
+ * has PT.  Everything above this interface is the same code on both.
+ *
+ * Registration.  A backend module exports its ops, GPL-only, under a
+ * name this header declares (pt_model_hw_ops).  Only module parameter
+ * backend=model makes the driver look for it: pt_hw_select() takes the
+ * ops with symbol_get(), asking modprobe for pt_trace_model first when it
+ * is not loaded, and fails the load with one log line naming the module
+ * when it cannot be found.  symbol_get() pins the backend module until
+ * pt_hw_release() at the driver's unload, so the backend cannot vanish
+ * under the driver, and the backend depends on no driver symbol: load
+ * order is pt_trace_model.ko, then pt_trace.ko backend=model; unload the
+ * other way round.  The production module never references the model.
  *
  * All MSR accesses go through pt_rdmsr()/pt_wrmsr() below; the driver
  * never calls rdmsr/wrmsr itself.  They act on the calling CPU, may be
@@ -17,6 +28,8 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 
+struct dentry;
+
 struct pt_cpuid_regs {
 	u32 eax, ebx, ecx, edx;
 };
@@ -24,8 +37,12 @@ struct pt_cpuid_regs {
 struct pt_hw_ops {
 	const char *name;
 	unsigned int backend;		/* PT_BACKEND_* (uapi) */
-	/* Bring the backend up/down; called once at module load/unload. */
-	int (*init)(void);
+	/*
+	 * Bring the backend up/down; called once at the driver's load and
+	 * unload.  @debugfs: the driver's debugfs directory, where the
+	 * backend may put its own files (removed by exit).
+	 */
+	int (*init)(struct dentry *debugfs);
 	void (*exit)(void);
 	/*
 	 * CPUID on the calling CPU.  The model answers the leaves that
@@ -51,9 +68,12 @@ struct pt_hw_ops {
 
 extern const struct pt_hw_ops *pt_hw;
 extern const struct pt_hw_ops pt_hw_msr_ops;
-extern const struct pt_hw_ops pt_model_ops;
+/* Exported by pt_trace_model.ko; only ever reached through symbol_get(). */
+extern const struct pt_hw_ops pt_model_hw_ops;
 
+/* backend=NAME: 0, or an error already logged; undone by pt_hw_release(). */
 int pt_hw_select(const char *name);
+void pt_hw_release(void);
 
 /* Count of PT MSR accesses that faulted (each one a driver bug). */
 extern atomic_t pt_msr_faults;

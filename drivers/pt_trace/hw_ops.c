@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one place every PT MSR access passes through, and the choice of the
- * backend behind it (see hw.h).
+ * The one place every PT MSR access passes through, to the backend
+ * pt_hw_select() chose (hw_backend.c, hw.h).
  */
 #include <linux/atomic.h>
 #include <asm/barrier.h>
 #include <linux/errno.h>
 #include <linux/printk.h>
-#include <linux/string.h>
 #include <linux/pt_trace.h>
 
 #include "hw.h"
@@ -17,17 +16,6 @@ const struct pt_hw_ops *pt_hw = &pt_hw_msr_ops;
 
 /* Failed accesses: each is a #GP the driver should have prevented. */
 atomic_t pt_msr_faults = ATOMIC_INIT(0);
-
-int pt_hw_select(const char *name)
-{
-	if (!strcmp(name, "hw"))
-		pt_hw = &pt_hw_msr_ops;
-	else if (!strcmp(name, "model"))
-		pt_hw = &pt_model_ops;
-	else
-		return -EINVAL;
-	return 0;
-}
 
 int pt_rdmsr(u32 msr, u64 *val)
 {

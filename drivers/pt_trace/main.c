@@ -3,7 +3,8 @@
  * pt_trace: a driver for Intel Processor Trace.
  *
  * Module load: choose the hardware backend (the CPU's MSRs, or the
- * software model when asked for explicitly), enumerate PT by CPUID alone,
+ * software model of pt_trace_model.ko when asked for explicitly, see
+ * hw.h), enumerate PT by CPUID alone,
  * refuse if PT is absent or already owned, then publish the capabilities
  * in sysfs and bring up the per-CPU tracing core.
  */
@@ -23,7 +24,7 @@
 static char *backend = "hw";
 module_param(backend, charp, 0444);
 MODULE_PARM_DESC(backend,
-		 "hw (default): the CPU's Intel PT; model: the software model, for testing only");
+		 "hw (default): the CPU's Intel PT; model: pt_trace_model.ko's software model, for testing only");
 
 struct dentry *pt_debugfs_root;
 
@@ -57,15 +58,12 @@ static int __init pt_trace_init(void)
 	int ret;
 
 	ret = pt_hw_select(backend);
-	if (ret) {
-		pr_err("unknown backend '%s': use backend=hw or backend=model\n",
-		       backend);
+	if (ret)
 		return ret;
-	}
 	/* Before the backend: the model publishes its counters here. */
 	pt_debugfs_root = debugfs_create_dir("pt_trace", NULL);
 	if (pt_hw->init) {
-		ret = pt_hw->init();
+		ret = pt_hw->init(pt_debugfs_root);
 		if (ret)
 			goto err_debugfs;
 	}
@@ -73,7 +71,7 @@ static int __init pt_trace_init(void)
 	pt_caps_read_raw(&raw);
 	verdict = pt_caps_decode(&raw, &pt_caps);
 	if (verdict != PT_CAPS_OK) {
-		pr_err("%s; to test without PT hardware load with backend=model\n",
+		pr_err("%s: pt_trace needs Intel PT (Broadwell or later; in a VM, passed through by the hypervisor)\n",
 		       pt_caps_verdict_str(verdict));
 		ret = -ENODEV;
 		goto err_hw;
@@ -119,6 +117,7 @@ err_hw:
 		pt_hw->exit();
 err_debugfs:
 	debugfs_remove_recursive(pt_debugfs_root);
+	pt_hw_release();
 	return ret;
 }
 
@@ -130,6 +129,7 @@ static void __exit pt_trace_exit(void)
 	if (pt_hw->exit)
 		pt_hw->exit();
 	debugfs_remove_recursive(pt_debugfs_root);
+	pt_hw_release();
 }
 
 module_init(pt_trace_init);
@@ -138,4 +138,4 @@ module_exit(pt_trace_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Intel Processor Trace driver with per-CPU /dev/ptN devices");
 MODULE_AUTHOR("pt_trace developers");
-MODULE_VERSION("0.1");
+MODULE_VERSION(PT_TRACE_VERSION);

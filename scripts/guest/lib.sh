@@ -23,6 +23,21 @@ list_tests() {
 	fi
 }
 
+# The two modules of the model backend (see drivers/pt_trace/hw.h): first
+# pt_trace_model.ko with its parameters (ARGS: model_profile=P, ...), then
+# pt_trace.ko backend=model, which takes the model and pins it.  On a
+# failure nothing stays loaded.  Unload the other way round.
+ptt_load_model() {
+	ptt-insmod /ptt/pt_trace_model.ko "$@" || return 1
+	ptt-insmod /ptt/pt_trace.ko backend=model && return 0
+	rmmod pt_trace_model
+	return 1
+}
+
+ptt_unload_model() {
+	rmmod pt_trace && rmmod pt_trace_model
+}
+
 # run_test PROFILE NAME: exit 0 = PASS, 77 = SKIP, anything else = FAIL.
 # Its output is shown indented; its files go to /out/PROFILE/NAME/.
 run_test() {

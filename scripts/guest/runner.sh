@@ -4,16 +4,25 @@
 #   PTT-RESULT PASS|FAIL|SKIP NAME [why]
 # and exits non-zero if anything failed.  Stages:
 #   load/enodev      the default backend must be refused with ENODEV and
-#                    one clear log line (TCG has no PT)
+#                    one clear log line (TCG has no PT) that does not
+#                    suggest the model
 #   kunit/SUITE      KTAP of the KUnit suites (debug kernel only: they run
-#                    at insmod)
-#   P/TEST           every /ptt/tests/* with backend=model model_profile=P
-#   load/P, unload/P, kmemleak/P, dmesg/P
+#                    at insmod, the driver's at load/enodev, the model's
+#                    at load/model-module)
+#   load/model-needed   backend=model without pt_trace_model.ko: refused,
+#                    one log line naming the module
+#   load/model-module   pt_trace_model.ko alone: loads, a bad profile is
+#                    refused, the driver still defaults to the hardware
+#   P/TEST           every /ptt/tests/* with pt_trace_model.ko
+#                    model_profile=P and pt_trace.ko backend=model
+#   load/P, unload/P (the model pinned while the driver runs), kmemleak/P,
+#   dmesg/P
 . /ptt/lib.sh
 
 PROFILES=${PTT_PROFILES:-icl bdw min}
 TEST_TIMEOUT=${PTT_TEST_TIMEOUT:-30}
 KO=/ptt/pt_trace.ko
+MODEL_KO=/ptt/pt_trace_model.ko
 
 echo "PTT-INFO kernel=$(uname -r)"
 echo "PTT-INFO cpu=$(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') cpus=$(grep -c ^processor /proc/cpuinfo)"
@@ -23,33 +32,79 @@ echo "PTT-INFO meltdown=$(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2
 dmesg -c >/dev/null
 kmemleak_start
 
-# 1. No PT under TCG: the default (hardware) backend must refuse to load.
+# The KTAP of the KUnit suites that ran at a load, from its log (LOG).
+report_ktap() {
+	local res
+	res=$(echo "$1" | ktap_results)
+	[ -z "$res" ] || echo "$res"
+	case $res in *FAIL*) FAILED=1 ;; esac
+}
+
+# insmod_refused NAME ERRNO_TEXT WANT AVOID CMD...: CMD must fail with
+# ERRNO_TEXT and log exactly one module line, which matches WANT and,
+# unless AVOID is empty, not AVOID.  Leaves the kernel log in LOG.
+insmod_refused() {
+	local name=$1 err=$2 want=$3 avoid=$4 out rc log lines n
+	shift 4
+	out=$("$@" 2>&1)
+	rc=$?
+	log=$(dmesg -c)
+	LOG=$log
+	lines=$(echo "$log" | module_lines)
+	n=$(echo "$lines" | grep -c .)
+	if [ $rc = 0 ]; then
+		result FAIL "$name" "$* succeeded"
+		rmmod pt_trace
+	elif ! echo "$out" | grep -q "$err"; then
+		result FAIL "$name" "expected '$err', got: $out"
+	elif [ "$n" != 1 ] || ! echo "$lines" | grep -q "$want"; then
+		result FAIL "$name" "expected one log line matching '$want', got $n: $lines"
+	elif [ -n "$avoid" ] && echo "$lines" | grep -qi "$avoid"; then
+		result FAIL "$name" "the log line must not mention '$avoid': $lines"
+	else
+		result PASS "$name"
+	fi
+	scan_dmesg "${name#load/}" "$log"
+}
+
+# 1. No PT under TCG: the default (hardware) backend must refuse to load,
+# saying why, and never point at the model.
 echo "PTT-START load/enodev"
-out=$(ptt-insmod "$KO" 2>&1)
-rc=$?
-log=$(dmesg -c)
-res=$(echo "$log" | ktap_results)
-[ -z "$res" ] || echo "$res"
-case $res in *FAIL*) FAILED=1 ;; esac
-lines=$(echo "$log" | module_lines)
-n=$(echo "$lines" | grep -c .)
-if [ $rc = 0 ]; then
-	result FAIL load/enodev "insmod without backend=model succeeded"
-	rmmod pt_trace
-elif ! echo "$out" | grep -q 'No such device'; then
-	result FAIL load/enodev "expected ENODEV, got: $out"
-elif [ "$n" != 1 ] || ! echo "$lines" | grep -q 'backend=model'; then
-	result FAIL load/enodev "expected one log line naming backend=model, got $n: $lines"
+insmod_refused load/enodev 'No such device' 'Intel PT' model ptt-insmod "$KO"
+report_ktap "$LOG"	# the driver's suites (once: they run at every load)
+
+# The model is a module of its own, taken only with backend=model.
+echo "PTT-START load/model-needed"
+insmod_refused load/model-needed 'No such file' pt_trace_model.ko '' \
+	ptt-insmod "$KO" backend=model
+
+echo "PTT-START load/model-module"
+if ! out=$(ptt-insmod "$MODEL_KO" 2>&1); then
+	result FAIL load/model-module "$out"
+	scan_dmesg model-module "$(dmesg -c)"
 else
-	result PASS load/enodev
+	log=$(dmesg -c)
+	report_ktap "$log"	# the model's suites
+	if ptt-insmod "$KO" >/dev/null 2>&1; then
+		result FAIL load/model-module "pt_trace.ko without backend=model took the model"
+		rmmod pt_trace
+	elif ! out=$(rmmod pt_trace_model 2>&1); then
+		result FAIL load/model-module "rmmod pt_trace_model: $out"
+	elif ptt-insmod "$MODEL_KO" model_profile=nosuch >/dev/null 2>&1; then
+		result FAIL load/model-module "model_profile=nosuch was accepted"
+		rmmod pt_trace_model
+	else
+		result PASS load/model-module
+	fi
+	scan_dmesg model-module "$log
+$(dmesg -c)"
 fi
-scan_dmesg enodev "$log"
 
 # 2. Every test under every model profile.
 for p in $PROFILES; do
 	echo "PTT-INFO profile=$p"
 	echo "PTT-START load/$p"
-	if ! out=$(ptt-insmod "$KO" backend=model model_profile="$p" 2>&1); then
+	if ! out=$(ptt_load_model model_profile="$p" 2>&1); then
 		result FAIL "load/$p" "$out"
 		for t in $(list_tests); do
 			result FAIL "$p/$t" "module load failed"
@@ -68,7 +123,9 @@ for p in $PROFILES; do
 	echo "PTT-START kmemleak/$p"
 	kmemleak_check "$p"
 	echo "PTT-START unload/$p"
-	if out=$(rmmod pt_trace 2>&1); then
+	if rmmod pt_trace_model 2>/dev/null; then
+		result FAIL "unload/$p" "pt_trace_model unloaded under the driver"
+	elif out=$(ptt_unload_model 2>&1); then
 		result PASS "unload/$p"
 	else
 		result FAIL "unload/$p" "$out"

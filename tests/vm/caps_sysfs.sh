@@ -22,7 +22,7 @@ for f in cr3_filtering psb_cyc ip_filtering mtc ptwrite power_event_trace \
 	}
 done
 
-profile=$(cat /sys/module/pt_trace/parameters/model_profile)
+profile=$(cat /sys/module/pt_trace_model/parameters/model_profile)
 case $profile in
 icl)
 	check caps/family 6

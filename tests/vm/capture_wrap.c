@@ -30,7 +30,7 @@
 #include "stream_wd.h"
 
 #define MODEL_DIR	"/sys/kernel/debug/pt_trace/model/"
-#define PARAM_DIR	"/sys/module/pt_trace/parameters/"
+#define PARAM_DIR	"/sys/module/pt_trace_model/parameters/"
 #define TOPA_SIZE	(16u << 10)
 
 static unsigned long sink;

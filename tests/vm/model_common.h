@@ -23,7 +23,7 @@
 #include "ptt_test.h"
 
 #define MC_MODEL_DIR	"/sys/kernel/debug/pt_trace/model/"
-#define MC_PARAM_DIR	"/sys/module/pt_trace/parameters/"
+#define MC_PARAM_DIR	"/sys/module/pt_trace_model/parameters/"
 
 /* IA32_RTIT_STATUS (SDM Table 36-8). */
 #define MC_RTIT_STATUS_STOPPED	BIT_ULL(5)

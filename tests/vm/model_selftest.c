@@ -201,7 +201,7 @@ int main(void)
 		unsigned long long ptwctl = ctl | PT_CTL_PTWEN;
 		unsigned long long last, missing;
 
-		REQUIRE(ptt_write_str("/sys/module/pt_trace/parameters/model_seq",
+		REQUIRE(ptt_write_str("/sys/module/pt_trace_model/parameters/model_seq",
 				      "1") == 0, "model_seq");
 		run("topa_stop", ptwctl, 16384, 80, 0);
 		last = ptw_last;
@@ -225,7 +225,7 @@ int main(void)
 		CHECK((long long)missing * 10 <= stop_lost,
 		      "%llu PTWs missing but only %lld bytes counted lost",
 		      missing, stop_lost);
-		ptt_write_str("/sys/module/pt_trace/parameters/model_seq", "0");
+		ptt_write_str("/sys/module/pt_trace_model/parameters/model_seq", "0");
 	}
 
 	/* Every optional packet the profile offers, at once. */

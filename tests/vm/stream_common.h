@@ -22,7 +22,7 @@
 #include "ptt_test.h"
 
 #define MODEL_DIR "/sys/kernel/debug/pt_trace/model/"
-#define PARAM_DIR "/sys/module/pt_trace/parameters/"
+#define PARAM_DIR "/sys/module/pt_trace_model/parameters/"
 
 static inline double st_now(void)
 {

@@ -32,7 +32,7 @@ fi
 
 CAPS=/sys/kernel/pt_trace/caps
 MODEL=/sys/kernel/debug/pt_trace/model
-PARAM=/sys/module/pt_trace/parameters
+PARAM=/sys/module/pt_trace_model/parameters
 OUT=/tmp/tools_record.$$
 fail=0
 bad() {

@@ -42,7 +42,7 @@ const char *ptdev_why(int err, int cpu, enum ptdev_op op)
 				 cpu);
 		else
 			snprintf(buf, sizeof(buf),
-				 "%s%d does not exist: load the driver (insmod pt_trace.ko) or pick an online CPU with -C; see Documentation/tools.rst",
+				 "%s%d does not exist: load the driver (modprobe pt_trace) or pick an online CPU with -C; see Documentation/tools.rst",
 				 dev, cpu);
 		break;
 	case EACCES:

@@ -198,7 +198,7 @@ int cmd_info(int argc, char **argv)
 		return PTT_EXIT_OK;
 	}
 	if (!cpu_has_intel_pt()) {
-		ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0 (on such machines use the driver's software model: insmod pt_trace.ko backend=model)");
+		ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0; pt_trace needs Intel PT (Broadwell or later; in a VM, passed through by the hypervisor)");
 		return PTT_EXIT_NO_PT;
 	}
 	ptt_err("%s", ptdev_why(first_err ? first_err : -ENOENT,

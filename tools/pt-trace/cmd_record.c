@@ -977,7 +977,7 @@ static int rec_open_all(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			if ((err == -ENOENT || err == -ENODEV) &&
 			    !cpu_has_intel_pt() &&
 			    access("/sys/kernel/pt_trace", F_OK)) {
-				ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0, so /dev/pt%d cannot exist; to try the tools, load the driver's software model (insmod pt_trace.ko backend=model), see Documentation/tools.rst",
+				ptt_err("this CPU has no Intel PT: CPUID.(EAX=07H):EBX[25]=0, so /dev/pt%d cannot exist; pt_trace needs Intel PT (Broadwell or later; in a VM, passed through by the hypervisor)",
 					rcs[i].cpu);
 				return PTT_EXIT_NO_PT;
 			}

@@ -2,6 +2,11 @@
 /*
  * The software model of the Intel PT hardware: the hw-ops backend
  * (backend=model), its per-CPU state, module parameters and lifetime.
+ * It is its own module, pt_trace_model.ko: loading it only checks its
+ * parameters and exports pt_model_hw_ops; pt_trace.ko backend=model takes
+ * that with symbol_get() (see hw.h) and brings the model up and down
+ * through init/exit, so every load of the driver starts from a fresh
+ * model.
  *
  * Context rules.  The driver calls cpuid/rdmsr/wrmsr/pmi_rearm on the
  * CPU whose PT it programs, with IRQs off or from NMI (its PMI handler).
@@ -39,7 +44,6 @@
 #include <linux/string.h>
 #include <linux/pt_trace.h>
 
-#include "../core.h"
 #include "../regs.h"
 #include "model.h"
 
@@ -469,17 +473,10 @@ static void pt_model_free(void)
 	}
 }
 
-static int pt_model_init(void)
+static int pt_model_init(struct dentry *debugfs)
 {
 	int cpu;
 
-	pt_model_prof = pt_model_profile_find(model_profile);
-	if (!pt_model_prof) {
-		pr_err("model: unknown model_profile '%s' (icl, bdw, min)\n",
-		       model_profile);
-		pt_model_prof = &pt_model_profiles[0];
-		return -EINVAL;
-	}
 	pt_model_period_us = clamp(pt_model_period_us, 10U, 1000000U);
 	pt_model_tick_bytes = clamp(pt_model_tick_bytes, 64U,
 				    (unsigned int)PT_MODEL_STAGE_MAX);
@@ -500,7 +497,7 @@ static int pt_model_init(void)
 		}
 		pt_model_gen_init(st);
 	}
-	pt_model_debugfs_init(pt_debugfs_root);
+	pt_model_debugfs_init(debugfs);
 	pr_info("software model of Intel PT, profile %s (%s), %s generator: for testing only, no real trace hardware is used\n",
 		pt_model_prof->name, pt_model_prof->desc,
 		READ_ONCE(pt_model_burst) ? "burst" : "normal");
@@ -514,7 +511,7 @@ static void pt_model_exit(void)
 	pt_model_free();
 }
 
-const struct pt_hw_ops pt_model_ops = {
+const struct pt_hw_ops pt_model_hw_ops = {
 	.name		= "model",
 	.backend	= PT_BACKEND_MODEL,
 	.init		= pt_model_init,
@@ -525,3 +522,29 @@ const struct pt_hw_ops pt_model_ops = {
 	.pmi_rearm	= pt_model_pmi_rearm,
 	.lost_bytes	= pt_model_lost_bytes,
 };
+EXPORT_SYMBOL_GPL(pt_model_hw_ops);
+
+/* A wrong profile fails this module's own load, before any driver. */
+static int __init pt_model_module_init(void)
+{
+	pt_model_prof = pt_model_profile_find(model_profile);
+	if (!pt_model_prof) {
+		pr_err("unknown model_profile '%s' (icl, bdw, min)\n",
+		       model_profile);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Nothing to undo: the driver, which pins this module, ran exit. */
+static void __exit pt_model_module_exit(void)
+{
+}
+
+module_init(pt_model_module_init);
+module_exit(pt_model_module_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Software model of Intel PT: a test backend for pt_trace.ko backend=model, never a trace source");
+MODULE_AUTHOR("pt_trace developers");
+MODULE_VERSION(PT_TRACE_VERSION);

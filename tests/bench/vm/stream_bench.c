@@ -88,7 +88,7 @@ static void param(const char *name, const char *val)
 	char path[128];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/module/pt_trace/parameters/%s",
+	snprintf(path, sizeof(path), "/sys/module/pt_trace_model/parameters/%s",
 		 name);
 	f = fopen(path, "w");
 	if (f) {
