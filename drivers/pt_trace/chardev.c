@@ -188,7 +188,7 @@ static int pt_mmap(struct file *file, struct vm_area_struct *vma)
 	struct pt_cpu *pc = file->private_data;
 	unsigned long npages = vma_pages(vma);
 	struct pt_buffer *buf;
-	bool ok, ctrl_only = vma->vm_pgoff == 0 && npages == 1;
+	bool ctrl_only = vma->vm_pgoff == 0 && npages == 1;
 
 	/*
 	 * Only the control page alone may be writable (shared): streaming
@@ -197,23 +197,15 @@ static int pt_mmap(struct file *file, struct vm_area_struct *vma)
 	if ((vma->vm_flags & VM_WRITE) &&
 	    (!ctrl_only || !(vma->vm_flags & VM_SHARED)))
 		return -EPERM;
-	buf = pt_core_get_buffer(pc);
+	/* Counted in maps already: no resize from here on. */
+	buf = pt_core_get_buffer(pc, vma->vm_pgoff, npages);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	/* The control page, control + data, or the data alone. */
-	ok = (vma->vm_pgoff == 0 &&
-	      (npages == 1 || npages == 1 + buf->nr_pages)) ||
-	     (vma->vm_pgoff == 1 && npages == buf->nr_pages);
-	if (!ok) {
-		pt_buffer_put(buf);
-		return -EINVAL;
-	}
 	if (!ctrl_only)
 		vm_flags_clear(vma, VM_MAYWRITE);
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY);
 	vma->vm_ops = &pt_vm_ops;
 	vma->vm_private_data = buf;	/* the reference from get_buffer */
-	atomic_inc(&buf->maps);
 	return 0;
 }
 

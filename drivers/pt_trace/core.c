@@ -472,6 +472,32 @@ void pt_core_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
 	c->cpuid_15[3] = pt_caps.raw.leaf15.edx;
 }
 
+/*
+ * Detach the buffer to replace it; pc->lock held, stopped.  Not while it
+ * is mapped (maps is counted under pc->lock, see pt_core_get_buffer())
+ * or while a read(2) copies from it (read_lock, only tried: readers take
+ * it before pc->lock), so a mapping, a status and a control page always
+ * describe the current buffer.  The last session's head, offset and
+ * counters described the old one: they go with it.
+ */
+static int pt_drop_buffer(struct pt_cpu *pc)
+{
+	if (atomic_read(&pc->buf->maps))
+		return -EBUSY;
+	if (!mutex_trylock(&pc->stream.read_lock))
+		return -EBUSY;
+	pt_buffer_put(pc->buf);
+	pc->buf = NULL;
+	mutex_unlock(&pc->stream.read_lock);
+	pc->status_flags &= ~(PT_STATUS_CONFIGURED | PT_STATUS_WRAPPED |
+			      PT_STATUS_HW_STOPPED | PT_STATUS_HW_ERROR);
+	pc->head = 0;
+	pc->offset = 0;
+	pc->rtit_status = 0;
+	pt_stream_clear(pc);
+	return 0;
+}
+
 /* Validate and commit a whole configuration; pc->lock held. */
 static int pt_commit_config(struct pt_cpu *pc, const struct pt_trace_config *cfg)
 {
@@ -500,15 +526,13 @@ static int pt_commit_config(struct pt_cpu *pc, const struct pt_trace_config *cfg
 	ret = pt_buffer_check_size(size, pt_cfg_output(cfg), &pt_caps);
 	if (ret)
 		return ret;
-	/* A new size or layout needs a new buffer: not under a mapping. */
+	/* A new size or layout needs a new buffer. */
 	if (pc->buf && (pc->buf->size != size ||
 			(pt_cfg_output(cfg) != PT_OUTPUT_AUTO &&
 			 pt_cfg_output(cfg) != pc->buf->output))) {
-		if (atomic_read(&pc->buf->maps))
-			return -EBUSY;
-		pt_buffer_put(pc->buf);
-		pc->buf = NULL;
-		pc->status_flags &= ~PT_STATUS_CONFIGURED;
+		ret = pt_drop_buffer(pc);
+		if (ret)
+			return ret;
 	}
 	pc->cfg = *cfg;
 	pc->cfg.size = sizeof(pc->cfg);
@@ -699,7 +723,13 @@ static int pt_ensure_buffer(struct pt_cpu *pc)
 	return 0;
 }
 
-struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc)
+/*
+ * The mapping is checked against the buffer and counted in one critical
+ * section with the replacement check (pt_drop_buffer()): a buffer is
+ * never replaced between the two.
+ */
+struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc, unsigned long pgoff,
+				     unsigned long npages)
 {
 	struct pt_buffer *buf;
 	int ret;
@@ -707,8 +737,15 @@ struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc)
 	mutex_lock(&pc->lock);
 	ret = pt_ensure_buffer(pc);
 	buf = ret ? ERR_PTR(ret) : pc->buf;
-	if (!ret)
+	/* The control page, control + data, or the data alone. */
+	if (!ret && !((pgoff == 0 && (npages == 1 ||
+				      npages == 1 + buf->nr_pages)) ||
+		      (pgoff == 1 && npages == buf->nr_pages)))
+		buf = ERR_PTR(-EINVAL);
+	if (!IS_ERR(buf)) {
 		pt_buffer_get(buf);
+		atomic_inc(&buf->maps);
+	}
 	mutex_unlock(&pc->lock);
 	return buf;
 }

@@ -152,7 +152,12 @@ void pt_core_hw_restore(struct pt_cpu *pc);
 /* True when VMX operation forbids setting TraceEn on this CPU now. */
 bool pt_core_vmx_blocks_trace(void);
 
-/* The buffer to map, allocated if needed; a reference for the caller. */
-struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc);
+/*
+ * The buffer to map at page @pgoff for @npages pages, allocated if
+ * needed: a reference and a count in buf->maps for the caller's mapping;
+ * -EINVAL when the shape does not fit it.
+ */
+struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc, unsigned long pgoff,
+				     unsigned long npages);
 
 #endif /* _PT_TRACE_CORE_H */

@@ -361,26 +361,16 @@ static void pt_stream_ipi_service(struct pt_cpu *pc, bool restart)
 	} while (READ_ONCE(s->pmi_pending) && restart);
 }
 
-int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
+void pt_stream_clear(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
-	struct pt_buffer *buf = pc->buf;
-	struct pt_trace_mmap_page *c = buf->ctrl;
-	int ret;
 
-	ret = pt_buffer_layout(buf, true);
-	if (ret)
-		return ret;
 	s->head = 0;
 	s->tail = 0;
 	s->start_pos = 0;
-	s->wm = pt_stream_watermark(pc);
 	s->stalled = false;
 	s->error = false;
-	s->hw_on = false;
-	s->marks_set = false;
 	s->rtit_status = 0;
-	s->pmi_pending = false;
 	s->pmis = 0;
 	s->nmis_foreign = 0;
 	s->bytes = 0;
@@ -394,12 +384,29 @@ int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
 	s->resumes = 0;
 	s->lost_bytes = 0;
 	s->gap_bytes = 0;
+	s->watchdog = 0;
+	s->laps = 0;
+}
+
+int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	struct pt_trace_mmap_page *c = buf->ctrl;
+	int ret;
+
+	ret = pt_buffer_layout(buf, true);
+	if (ret)
+		return ret;
+	pt_stream_clear(pc);
+	s->wm = pt_stream_watermark(pc);
+	s->hw_on = false;
+	s->marks_set = false;
+	s->pmi_pending = false;
 	s->lost_known = false;
 	s->services = 0;
 	s->wd_suspect = false;
 	s->wd_services = 0;
-	s->watchdog = 0;
-	s->laps = 0;
 	WRITE_ONCE(s->flight, false);
 	WRITE_ONCE(c->data_tail, 0);
 	WRITE_ONCE(c->lost_bytes, 0);

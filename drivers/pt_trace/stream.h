@@ -17,6 +17,11 @@ struct pt_cpu;
 void pt_stream_init(struct pt_cpu *pc);
 /* A 0 watermark means half the buffer. */
 u64 pt_stream_watermark(const struct pt_cpu *pc);
+/*
+ * Forget the last session's positions and counters (pc->lock held,
+ * stopped): before a start, and when the buffer is replaced.
+ */
+void pt_stream_clear(struct pt_cpu *pc);
 /* Before a start, pc->lock held, hardware off: markers and pointers. */
 int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask);
 /* In the start IPI, once TraceEn is set with @ctl. */
