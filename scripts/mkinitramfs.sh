@@ -32,6 +32,15 @@ for f in "$testbin"/* "$ROOT"/tests/vm/*.sh; do
 	n=$(basename "$f"); n=${n%.sh}
 	install -m755 "$f" "ptt/tests/$n"
 done
+# A test that needs more than the runner's default time says so in its
+# first lines ("ptt-timeout: SECONDS", e.g. a recorder run on the debug
+# kernel); the runner reads the list from /ptt/timeouts.
+: >ptt/timeouts
+for f in "$ROOT"/tests/vm/*.c "$ROOT"/tests/vm/*.sh; do
+	s=$(sed -n '1,30s/.*ptt-timeout: *\([0-9][0-9]*\).*/\1/p' "$f" | head -n1)
+	n=$(basename "$f"); n=${n%.*}
+	[ -z "$s" ] || echo "$n $s" >>ptt/timeouts
+done
 for f in "$ROOT"/tools/build/*; do
 	[ -f "$f" ] && [ -x "$f" ] && install -m755 "$f" ptt/bin/
 done

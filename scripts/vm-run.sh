@@ -17,7 +17,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 name=$1 kernel=$2 initrd=$3 cpu=$4 mode=$5 dir=$6
-timeout=${PTT_VM_TIMEOUT:-900}
+timeout=${PTT_VM_TIMEOUT:-1500}
 rm -rf "$dir" && mkdir -p "$dir"
 
 say "booting $name ($(basename "$kernel"), -cpu $cpu, mode $mode)"

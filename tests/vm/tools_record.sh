@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
+# ptt-timeout: 120 (on a loaded machine the debug kernel took over 30 s)
 # In-VM test of the pt-trace tool on the model backend (busybox sh).
 #
 # (a) flight recorder: 'pt-trace record -C 0 -- COMMAND', then the
