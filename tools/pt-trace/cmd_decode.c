@@ -30,6 +30,7 @@
 #include "sideband.h"
 #include "tool.h"
 #include "trace_config.h"
+#include "vdso_image.h"
 
 #define DECODE_MAX_TRACES	256
 
@@ -47,6 +48,7 @@ struct decode_opts {
 struct decode_stats {
 	uint64_t insns;
 	uint64_t errors;
+	uint64_t nomap;		/* errors that are "no memory mapped" */
 	uint64_t events;
 	uint64_t gaps;		/* loss records that are gaps */
 	uint64_t gap_bytes;	/* their known bytes */
@@ -135,7 +137,8 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "\n"
 	      "exit status: 0 decoded, 1 bad usage, 2 unreadable trace, ELF, loss\n"
-	      "file named with --loss, or timeline file, 5 internal error.  Decode\n"
+	      "file named with --loss, or timeline file, or nothing decoded (decode\n"
+	      "errors and not one instruction), 5 internal error.  Other decode\n"
 	      "errors are output, not failures: [OFFSET, IP: error: ...], and\n"
 	      "decoding resumes at the next PSB.\n", f);
 }
@@ -162,26 +165,55 @@ static int decode_add_elf(struct pt_image *image, struct elf_symtab *st,
 	return n < 0 ? n : 0;
 }
 
-/* Executable mappings of the traced process, from the recorder. */
+/*
+ * The file a map= line names: a path, or for [vdso] the recorder's copy
+ * in the sideband's directory @dir (the sideband's vdso= names it).
+ */
+static const char *decode_map_file(const struct ptsb *sb, const char *dir,
+				   const char *name, char *buf, size_t len)
+{
+	const char *vdso = ptsb_get(sb, "vdso");
+
+	if (name[0] == '/')
+		return name;
+	if (strcmp(name, "[vdso]") || !vdso || strchr(vdso, ' ') ||
+	    strchr(vdso, '/'))
+		return NULL;
+	snprintf(buf, len, "%s/%s", dir, vdso);
+	return buf;
+}
+
+/*
+ * Executable mappings of the traced process, from the recorder: each at
+ * its real file offset (a PIE's or a library's text is never at offset 0).
+ */
 static void decode_add_maps(struct pt_image *image, struct elf_symtab *st,
-			    const struct ptsb *sb)
+			    const struct ptsb *sb, const char *dir)
 {
 	size_t pos = 0;
 	const char *v;
 
 	while ((v = ptsb_next(sb, "map", &pos))) {
 		unsigned long long start, end, pgoff;
-		uint64_t min;
-		int n = 0;
+		const char *path;
+		char buf[4096];
+		int err, n = 0;
 
 		if (sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
-			   &n) != 3 || !n || v[n] != '/' || pgoff)
+			   &n) != 3 || !n)
 			continue;
-		/* The map at file offset 0 places the whole file. */
-		if (elf_image_min_vaddr(v + n, &min))
+		path = decode_map_file(sb, dir, v + n, buf, sizeof(buf));
+		if (!path) {
+			if (!strcmp(v + n, "[vdso]"))
+				ptt_warn("the sideband has no copy of the vdso (vdso=): code there will not decode");
 			continue;
-		if (elf_image_add(image, st, v + n, start - min) < 0)
-			ptt_warn("cannot load %s from the sideband map", v + n);
+		}
+		err = elf_image_add_map(image, st, path, start, end, pgoff);
+		if (err)
+			ptt_warn("cannot load %s (mapped at 0x%llx from file offset 0x%llx): %s; instructions there will not decode (copy the file there, or give --elf FILE:BASE)",
+				 path, start, pgoff,
+				 err == -ERANGE ? "the file is shorter than the mapping says" :
+				 strerror(-err));
 	}
 }
 
@@ -302,6 +334,8 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 	uint64_t offset = 0;
 
 	t->stats.errors++;
+	if (pt_errcode(err) == pte_nomap)
+		t->stats.nomap++;
 	pt_insn_get_offset(dec, &offset);
 	offset += t->base;
 	ob_printf(&c->ob, "[%llx, %llx: error: %s", (unsigned long long)offset,
@@ -574,6 +608,7 @@ static void decode_sum(struct decode_stats *sum, const struct decode_stats *s)
 {
 	sum->insns += s->insns;
 	sum->errors += s->errors;
+	sum->nomap += s->nomap;
 	sum->events += s->events;
 	sum->gaps += s->gaps;
 	sum->gap_bytes += s->gap_bytes;
@@ -610,6 +645,22 @@ static void decode_print_stats(struct outbuf *ob, const char *what,
 				  (unsigned long long)s->lapped);
 	}
 	ob_puts(ob, "\n");
+}
+
+/*
+ * The trace had something to decode and not one instruction came out:
+ * not a success.  Most often the code was not in the image.
+ */
+static void decode_nothing(const struct decode_stats *s)
+{
+	ptt_err("nothing decoded: 0 instructions, %llu decode errors",
+		(unsigned long long)s->errors);
+	if (s->nomap)
+		fprintf(stderr,
+			"  %llu of them 'no memory mapped': the traced code is not in the image;\n"
+			"  decode next to the recording's sideband.txt (its map= lines name the\n"
+			"  program's files, which must exist here), or give --elf FILE[:BASE]\n",
+			(unsigned long long)s->nomap);
 }
 
 /* The CPU a trace is of: cpuN.pt, else the loss file's "cpu N". */
@@ -896,8 +947,13 @@ int cmd_decode(int argc, char **argv)
 			goto out_image;
 		}
 	}
-	if (have_sb)
-		decode_add_maps(c.image, &c.st, &sb);
+	if (have_sb) {
+		char dir[4096];
+
+		/* the sideband's directory holds the vdso copy */
+		snprintf(dir, sizeof(dir), "%s", sb_path ? sb_path : argv[optind]);
+		decode_add_maps(c.image, &c.st, &sb, dirname(dir));
+	}
 	elf_symtab_finish(&c.st);
 
 	ret = decode_load_traces(&c, tr, argv + optind, have_sb ? &sb : NULL);
@@ -922,6 +978,10 @@ int cmd_decode(int argc, char **argv)
 	if (c.o.quiet || c.o.calls || c.o.timeline)
 		decode_print_stats(&c.ob, NULL, &total);
 	ob_free(&c.ob);
+	if (!ret && !total.insns && total.errors) {
+		decode_nothing(&total);
+		ret = PTT_EXIT_INPUT;
+	}
 out_tl:
 	if (c.tl.f && tl_close(&c.tl)) {
 		ptt_err("writing %s failed", c.o.timeline);

@@ -29,12 +29,13 @@
 
 #include "cpu_info.h"
 #include "lossfile.h"
+#include "proc_maps.h"
 #include "ptdev.h"
 #include "sideband.h"
 #include "tool.h"
+#include "vdso_image.h"
 
 #define REC_MAX_CPUS	4096
-#define REC_MAX_MAPS	4096
 
 struct rec_tsc {
 	uint64_t tsc, ns, err_ns;
@@ -80,12 +81,6 @@ struct rec_opts {
 	uint64_t watermark;
 	double drain_ms;	/* stream: fixed drain period, 0 = poll */
 	char **cmd;
-};
-
-/* Executable mappings already in the sideband (read at exec and exit). */
-struct rec_maps {
-	char *line[REC_MAX_MAPS];
-	int n;
 };
 
 /* Set by the signal handler; atomic loads/stores keep it out of registers. */
@@ -491,65 +486,6 @@ static int rec_flight_read(struct rec_cpu *rc)
 	uint64_t from = head > rc->map.data_len ? head - rc->map.data_len : 0;
 
 	return rec_copy(rc, from, head);
-}
-
-/* 1 the first time @line is seen (and remembered), else 0. */
-static int rec_seen(struct rec_maps *seen, const char *line)
-{
-	char *copy;
-	int i;
-
-	for (i = 0; i < seen->n; i++)
-		if (!strcmp(seen->line[i], line))
-			return 0;
-	copy = strdup(line);
-	if (copy && seen->n < REC_MAX_MAPS)
-		seen->line[seen->n++] = copy;
-	else
-		free(copy);
-	return 1;
-}
-
-/* Executable mappings of @pid, each written once however often read. */
-static void rec_write_maps(FILE *sb, pid_t pid, struct rec_maps *seen)
-{
-	char path[64], line[4096];
-	ssize_t len;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	memcpy(line, "exe ", 4);
-	len = readlink(path, line + 4, sizeof(line) - 5);
-	if (len > 0) {
-		line[4 + len] = 0;
-		if (rec_seen(seen, line))
-			ptsb_put(sb, "exe", "%s", line + 4);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a, b, off;
-		char perm[8];
-		int n = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &a, &b, perm,
-			   &off, &n) != 4 || !n || perm[2] != 'x')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		if ((line[n] != '/' && line[n] != '[') || !rec_seen(seen, line))
-			continue;
-		ptsb_put(sb, "map", "0x%llx 0x%llx 0x%llx %s", a, b, off,
-			 line + n);
-	}
-	fclose(f);
-}
-
-static void rec_free_maps(struct rec_maps *seen)
-{
-	while (seen->n > 0)
-		free(seen->line[--seen->n]);
 }
 
 /*
@@ -998,12 +934,12 @@ static int rec_open_all(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 
 /* A ptrace stop of the command: exec (read its maps) or its exit. */
 static void rec_child_stop(pid_t child, int st, FILE *sb,
-			   struct rec_maps *maps)
+			   struct ptt_maps *maps)
 {
 	int sig = WSTOPSIG(st);
 
 	if (sig == SIGTRAP) {
-		rec_write_maps(sb, child, maps);
+		ptt_maps_write(sb, child, maps);
 		if ((st >> 8) != (SIGTRAP | (PTRACE_EVENT_EXIT << 8)))
 			ptrace(PTRACE_SETOPTIONS, child, NULL,
 			       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
@@ -1041,7 +977,7 @@ static void rec_poll(struct rec_cpu *rcs, int n, int ms)
 /* Wait for the end: command exit, duration, or a signal; drain meanwhile. */
 static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		    pid_t child, FILE *sb, int *child_status,
-		    struct rec_maps *maps)
+		    struct ptt_maps *maps)
 {
 	double t0 = rec_now(), next_status = t0 + 0.5, next_drain = t0;
 	int tty = isatty(STDERR_FILENO), i, st;
@@ -1225,7 +1161,7 @@ int cmd_record(int argc, char **argv)
 	static int cpus[REC_MAX_CPUS];
 	struct rec_opts o = { .outdir = "pt-trace.data", .tsc = 1,
 			      .mtc_freq = 3, .mode = PT_MODE_FLIGHT };
-	static struct rec_maps maps;
+	static struct ptt_maps maps;
 	struct pt_trace_caps caps;
 	struct rec_cpu *rcs;
 	struct sigaction sa;
@@ -1289,6 +1225,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	rec_write_header(sb, &o, &caps, &rcs[0]);
+	ptt_vdso_record(sb, o.outdir);
 	if (__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		ret = PTT_EXIT_INTERRUPTED;
 		goto out_sb;
@@ -1309,7 +1246,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.pid > 0) {
 		ptsb_put(sb, "pid", "%d", (int)o.pid);
-		rec_write_maps(sb, o.pid, &maps);
+		ptt_maps_write(sb, o.pid, &maps);
 	}
 	if (o.cmd) {
 		child = rec_spawn(o.cmd, rcs[0].cpu);
@@ -1326,7 +1263,7 @@ int cmd_record(int argc, char **argv)
 	}
 	/* A process traced by pid may have mapped more since the start. */
 	if (o.pid > 0)
-		rec_write_maps(sb, o.pid, &maps);
+		ptt_maps_write(sb, o.pid, &maps);
 	i = rec_finish(rcs, ncpus, &o, sb);
 	if (!ret)
 		ret = i;
@@ -1345,7 +1282,7 @@ out:
 		if (rcs[i].lossf && fclose(rcs[i].lossf) && !ret)
 			ret = PTT_EXIT_INPUT;
 	}
-	rec_free_maps(&maps);
+	ptt_maps_free(&maps);
 	free(rcs);
 	return ret;
 }

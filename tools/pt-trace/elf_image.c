@@ -182,6 +182,60 @@ int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 	return err ? err : added;
 }
 
+/*
+ * The load bias a mapping of file offset @pgoff at @start implies: the
+ * PT_LOAD segment that holds @pgoff says which p_vaddr that offset has.
+ */
+static int elf_map_bias(const struct elf_file *f, uint64_t start,
+			uint64_t pgoff, uint64_t *bias)
+{
+	int i;
+
+	for (i = 0; i < f->eh->e_phnum; i++) {
+		const struct elf64_phdr *ph = elf_phdr(f, i);
+
+		if (ph->p_type != PT_LOAD || !ph->p_filesz ||
+		    pgoff < (ph->p_offset & ~0xfffULL) ||
+		    pgoff - ph->p_offset >= ph->p_filesz)
+			continue;
+		*bias = start - (ph->p_vaddr - ph->p_offset + pgoff);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
+		      const char *path, uint64_t start, uint64_t end,
+		      uint64_t pgoff)
+{
+	struct elf_file f = { 0 };
+	uint64_t size, bias;
+	int elf, err = elf_open(&f, path);
+
+	elf = !err;
+	if (err == -ENOEXEC)	/* not ELF: its bytes, no symbols */
+		err = ptt_load_file(path, &f.buf, &f.len);
+	if (err)
+		return err;
+	if (end <= start || pgoff >= f.len) {
+		err = -ERANGE;
+		goto out;
+	}
+	/* The kernel maps whole pages; past the end of the file is SIGBUS. */
+	size = end - start;
+	if (size > f.len - pgoff)
+		size = f.len - pgoff;
+	if (pt_image_add_file(image, path, pgoff, size, NULL, start) < 0) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (elf && st && !elf_map_bias(&f, start, pgoff, &bias))
+		elf_read_symbols(&f, st, bias);
+out:
+	free(f.buf);
+	return err;
+}
+
 static int elf_sym_cmp(const void *a, const void *b)
 {
 	const struct elf_sym *x = a, *y = b;

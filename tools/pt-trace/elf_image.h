@@ -33,6 +33,18 @@ struct elf_symtab {
 int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 		  const char *path, uint64_t bias);
 
+/*
+ * One mapping of a traced process, as /proc/PID/maps (and the sideband's
+ * map= lines) give it: the bytes at [@start, @end) are @path's bytes from
+ * file offset @pgoff on, as the kernel mapped them, whatever the ELF
+ * headers say (PIE, shared libraries, any file).  An ELF file's symbols
+ * go into @st (when not NULL) at the load bias the mapping implies.
+ * Returns 0 or -errno (-ERANGE: the mapping is not inside the file).
+ */
+int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
+		      const char *path, uint64_t start, uint64_t end,
+		      uint64_t pgoff);
+
 /* The lowest p_vaddr of the PT_LOAD segments, for FILE:BASE loading. */
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr);
 

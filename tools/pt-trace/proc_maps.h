@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The traced process's executable mappings, from /proc/PID/maps, as the
+ * sideband's exe= and map= lines (Documentation/tools.rst) that decode
+ * places in its image.
+ */
+#ifndef PT_TRACE_PROC_MAPS_H
+#define PT_TRACE_PROC_MAPS_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#define PTT_MAX_MAPS	4096
+
+/* Lines already in the sideband (maps are read at exec and at exit). */
+struct ptt_maps {
+	char *line[PTT_MAX_MAPS];
+	int n;
+};
+
+/* Write @pid's executable file mappings not yet in @seen. */
+void ptt_maps_write(FILE *sb, pid_t pid, struct ptt_maps *seen);
+void ptt_maps_free(struct ptt_maps *seen);
+
+#endif /* PT_TRACE_PROC_MAPS_H */
