@@ -46,6 +46,12 @@ if [ -f "$ROOT/tools/Makefile" ]; then
 	# -B: every warning shows on every run, not only on a first build.
 	stage tools host make -B -C "$ROOT/tools" CFLAGS="-O2 -g -Wall -Wextra -Werror"
 fi
+# Installing: make install's layout, DKMS for both Debian kernels, the
+# Debian packages (lintian, the tool unpacked and run).  About 2 minutes.
+stage install host "$S/check-install.sh" "$KDIR_6_1"
+stage dkms-6.1 6.1 "$S/check-dkms.sh" 6.1 "$KDIR_6_1"
+stage dkms-6.12 6.12 "$S/check-dkms.sh" 6.12 "$KDIR_6_12"
+stage deb host "$S/check-deb.sh"
 # The VM benchmarks are built too (so they keep compiling), not run.
 rm -rf "$WORK/vm-tests" "$WORK/vm-bench"
 stage vm-tests host make -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" \

@@ -15,6 +15,9 @@ pkgs=(
 	libipt-dev
 	# the VM
 	qemu-system-x86 busybox-static cpio gzip
+	# install and packaging: make install/deb, DKMS, man pages, the udev
+	# rule (udevadm), lintian
+	dkms dh-dkms debhelper dpkg-dev fakeroot lintian python3-docutils udev
 )
 
 missing=()

@@ -68,3 +68,9 @@ hold_lock() {
 	exec 9>"$1"
 	flock 9
 }
+
+# The release modules built against KDIR are for (UTS_RELEASE: Debian's
+# 6.1 headers have another name in include/config/kernel.release).
+kernel_release() {
+	sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"
+}

@@ -49,7 +49,7 @@ const char *ptdev_why(int err, int cpu, enum ptdev_op op)
 	case EPERM:
 		if (op == PTDEV_OPEN)
 			snprintf(buf, sizeof(buf),
-				 "permission denied: %s%d is root-only (a trace shows every branch the CPU takes); run as root, see Documentation/tools.rst (Permissions)",
+				 "permission denied: %s%d is for root and group pttrace only (a trace shows every branch the CPU takes); run as root or join group pttrace (the installed udev rule), see Documentation/tools.rst (Permissions)",
 				 dev, cpu);
 		else
 			snprintf(buf, sizeof(buf),

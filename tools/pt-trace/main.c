@@ -3,10 +3,18 @@
  * pt-trace: record, dump, decode and describe Intel Processor Trace data.
  * This file only dispatches to the subcommands, in the style of git/perf.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/pt_trace.h>
 
+#include "ptdev.h"
 #include "tool.h"
+
+#ifndef PTT_VERSION
+#define PTT_VERSION "unknown"
+#endif
 
 struct ptt_cmd {
 	const char *name;
@@ -25,7 +33,8 @@ static void main_usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: pt-trace <command> [options] [args]\n\ncommands:\n");
+	fprintf(f, "usage: pt-trace <command> [options] [args]\n"
+		"       pt-trace --version\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(ptt_cmds); i++)
 		fprintf(f, "  %-8s %s\n", ptt_cmds[i].name, ptt_cmds[i].what);
 	fprintf(f, "\n'pt-trace <command> --help' describes one command.\n"
@@ -41,6 +50,60 @@ static void main_usage(FILE *f)
 		"an unknown command.  See Documentation/tools.rst.\n");
 }
 
+/* The first line of a sysfs file into @buf, or "" when unreadable. */
+static const char *sysfs_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+/* The driver's ABI version from the first /dev/ptN we may open, or -1. */
+static int driver_abi(void)
+{
+	struct pt_trace_caps caps = { .size = sizeof(caps) };
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int fd, ret = -1;
+
+	for (cpu = 0; cpu < ncpu && ret < 0; cpu++) {
+		fd = ptdev_open((int)cpu, O_RDONLY);
+		if (fd < 0)
+			continue;
+		if (!ptdev_get_caps(fd, &caps))
+			ret = (int)caps.abi_version;
+		close(fd);
+	}
+	return ret;
+}
+
+/* The tool, the ABI it was built for, and the driver when it is loaded. */
+static void main_version(void)
+{
+	char ver[64], backend[64];
+	int abi;
+
+	printf("pt-trace %s (uapi ABI %d)\n", PTT_VERSION, PT_TRACE_ABI_VERSION);
+	if (!*sysfs_line("/sys/module/pt_trace/version", ver, sizeof(ver))) {
+		printf("driver: pt_trace not loaded\n");
+		return;
+	}
+	printf("driver: pt_trace %s loaded, %s backend", ver,
+	       *sysfs_line("/sys/kernel/pt_trace/backend", backend,
+			   sizeof(backend)) ? backend : "no");
+	abi = driver_abi();
+	if (abi >= 0)
+		printf(", ABI %d\n", abi);
+	else
+		printf(" (ABI unknown: no /dev/ptN this user may open)\n");
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -52,6 +115,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		main_usage(stdout);
+		return PTT_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		main_version();
 		return PTT_EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_SIZE(ptt_cmds); i++) {
