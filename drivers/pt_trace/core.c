@@ -47,8 +47,6 @@
 #include <linux/suspend.h>
 #include <asm/cpufeature.h>
 #include <asm/page.h>
-#include <asm/processor-flags.h>
-#include <asm/special_insns.h>
 
 #include "buffer.h"
 #include "caps.h"
@@ -123,15 +121,14 @@ struct pt_hw_args {
 	u64 laps;		/* ToPA flight: wraps counted by the PMI */
 	int ret;
 	bool vmx;		/* refused: VMX operation (caps.h) */
+	bool foreign;		/* refused: TraceEn already set */
+	u64 found_ctl;		/* ... to this RTIT_CTL */
 };
 
-/*
- * NMI-safe.  CR4 itself rather than the kernel's shadow: any hypervisor,
- * not only KVM, may have executed VMXON on this CPU.
- */
+/* NMI-safe (pt_hw->vmx_on). */
 bool pt_core_vmx_blocks_trace(void)
 {
-	return pt_caps.vmx_blocks_trace && (__read_cr4() & X86_CR4_VMXE);
+	return pt_caps.vmx_blocks_trace && pt_hw->vmx_on();
 }
 
 /*
@@ -193,10 +190,13 @@ static void pt_hw_start_ipi(void *info)
 	u64 ctl;
 	int ret;
 
+	pt_stream_ipi_enter(a->pc);
 	ret = pt_rdmsr(PT_MSR_RTIT_CTL, &ctl);
 	if (ret)
 		goto out;
 	if (ctl & PT_CTL_TRACEEN) {
+		a->foreign = true;
+		a->found_ctl = ctl;
 		ret = -EBUSY;	/* someone else (perf?) is tracing here */
 		goto out;
 	}
@@ -227,6 +227,7 @@ static void pt_hw_start_ipi(void *info)
 	if (ret)
 		pt_core_hw_restore(a->pc);
 out:
+	pt_stream_ipi_exit(a->pc);
 	a->ret = ret;
 }
 
@@ -755,6 +756,7 @@ struct pt_buffer *pt_core_get_buffer(struct pt_cpu *pc, unsigned long pgoff,
 int pt_core_start(struct pt_cpu *pc)
 {
 	struct pt_hw_args a = { .pc = pc };
+	bool armed = false;
 	u64 t0;
 	int ret;
 
@@ -777,6 +779,8 @@ int pt_core_start(struct pt_cpu *pc)
 	ret = pt_ensure_buffer(pc);
 	if (ret)
 		goto out;
+	/* From here PMIs may be ours: a failure must disarm. */
+	armed = true;
 	if (pc->cfg.mode == PT_MODE_STREAM) {
 		ret = pt_stream_prepare(pc, &a.base, &a.mask);
 		if (ret)
@@ -806,6 +810,9 @@ int pt_core_start(struct pt_cpu *pc)
 	if (a.vmx)
 		pr_notice_ratelimited("CPU %u is in VMX operation and cannot trace there (IA32_VMX_MISC[14]=0): START refused\n",
 				      pc->cpu);
+	if (a.foreign)
+		pr_notice_ratelimited("CPU %u: PT is already in use (RTIT_CTL %#llx, TraceEn set), by perf's intel_pt or a hypervisor: START refused; end that perf session and START again\n",
+				      pc->cpu, a.found_ctl);
 	if (ret)
 		goto out;
 	pc->hw_ctl = a.ctl | PT_CTL_TRACEEN;
@@ -815,6 +822,9 @@ int pt_core_start(struct pt_cpu *pc)
 	pc->status_flags |= PT_STATUS_RUNNING;
 	pt_update_ctrl(pc);
 out:
+	/* Nothing runs: no bit-55 NMI is ours (silicon-review M1). */
+	if (ret && armed)
+		pt_stream_disarm(pc);
 	mutex_unlock(&pc->lock);
 	cpus_read_unlock();
 	return ret;
@@ -913,11 +923,11 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps\n");
+	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps late_pmis\n");
 	for_each_possible_cpu(cpu) {
 		struct pt_stream *s = &per_cpu_ptr(&pt_cpus, cpu)->stream;
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu\n",
 			   cpu, READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->stops), READ_ONCE(s->losses),
 			   READ_ONCE(s->errors), READ_ONCE(s->pad_bytes),
@@ -926,7 +936,8 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(s->handler_max_ns),
 			   READ_ONCE(s->nmis_foreign), READ_ONCE(s->head),
 			   READ_ONCE(s->stalled), READ_ONCE(s->lost_bytes),
-			   READ_ONCE(s->watchdog), READ_ONCE(s->laps));
+			   READ_ONCE(s->watchdog), READ_ONCE(s->laps),
+			   READ_ONCE(s->late_pmis));
 	}
 	return 0;
 }

@@ -40,6 +40,7 @@ struct pt_stream {
 	bool armed;			/* a stream session: bit-55 PMIs are ours */
 	bool flight;			/* ... or a ToPA flight session (laps) */
 	bool handle_nmi;		/* the PMI may service the hardware */
+	bool busy;			/* an IPI or the watchdog works on it */
 	bool hw_on;			/* TraceEn set by us */
 	bool stalled;			/* not tracing: a gap is open */
 	bool error;			/* STATUS.Error: stays stopped */
@@ -69,6 +70,9 @@ struct pt_stream {
 	u64 lost_bytes;			/* sum over the records */
 	u64 watchdog;			/* services the watchdog had to run */
 	u64 laps;			/* flight: wraps of the buffer */
+	/* A PMI raised before our last halt may come after it (stream.c). */
+	u64 owed_until;			/* pt_now_ns() deadline, 0: none */
+	u64 late_pmis;			/* such PMIs claimed */
 	struct hrtimer wd_timer;	/* pinned to the traced CPU, hardirq */
 	/* Process context. */
 	struct mutex read_lock;		/* one read(2) at a time */

@@ -58,6 +58,12 @@ struct pt_hw_ops {
 	 */
 	void (*pmi_rearm)(void);
 	/*
+	 * Is the calling CPU in VMX operation (CR4.VMXE)?  On silicon CR4
+	 * itself: any hypervisor, not only KVM, may have done VMXON.  The
+	 * model answers from its vmx hook.  NMI-safe.
+	 */
+	bool (*vmx_on)(void);
+	/*
 	 * Optional.  Bytes of trace the calling CPU produced but could not
 	 * write (output stopped or in error), a running count since load.
 	 * Silicon keeps no such count (NULL); the model does, so streaming

@@ -9,6 +9,8 @@
 #include <asm/apic.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
+#include <asm/processor-flags.h>
+#include <asm/special_insns.h>
 
 #include "hw.h"
 
@@ -38,6 +40,11 @@ static void pt_msr_pmi_rearm(void)
 	apic->write(APIC_LVTPC, APIC_DM_NMI);
 }
 
+static bool pt_msr_vmx_on(void)
+{
+	return __read_cr4() & X86_CR4_VMXE;
+}
+
 const struct pt_hw_ops pt_hw_msr_ops = {
 	.name		= "hw",
 	.backend	= PT_BACKEND_HW,
@@ -45,4 +52,5 @@ const struct pt_hw_ops pt_hw_msr_ops = {
 	.rdmsr		= pt_msr_rdmsr,
 	.wrmsr		= pt_msr_wrmsr,
 	.pmi_rearm	= pt_msr_pmi_rearm,
+	.vmx_on		= pt_msr_vmx_on,
 };

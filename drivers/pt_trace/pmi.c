@@ -19,15 +19,20 @@
  * it run.  Streaming could do without the bit, but the flight
  * recorder's lap PMI has nothing else to tell it apart.  Bit 55 is
  * cleared only when the PT MSRs hold our state or one of our IPIs is
- * at work on them, so perf and a KVM guest keep theirs; and a late PMI
- * of ours that we leave (after the final stop) is claimed by perf's
- * handler, which takes any bit 55.
+ * at work on them, so perf and a KVM guest keep theirs.  A late PMI of
+ * ours (raised before a halt, delivered after it, e.g. after the final
+ * stop) is claimed as owed for a short while (stream.c): perf's handler
+ * ignores it when perf has no events, and it would be reported as an
+ * unknown NMI with LVTPC left masked.  Module exit acknowledges a bit
+ * 55 left pending and unmasks LVTPC on every CPU before it unregisters.
  */
 #include <linux/smp.h>
 #include <asm/nmi.h>
 
 #include "core.h"
+#include "hw.h"
 #include "pmi.h"
+#include "regs.h"
 #include "stream.h"
 
 static int pt_pmi_handler(unsigned int type, struct pt_regs *regs)
@@ -43,7 +48,27 @@ int pt_pmi_init(void)
 				    "pt_trace");
 }
 
+/*
+ * Nothing of ours runs.  A bit 55 still set while nobody traces can only
+ * be a PMI of ours that never got (or has not yet got) its NMI: its NMI
+ * would come when nobody claims it.  LVTPC masked by one of ours would
+ * silence perf's sampling on this CPU.
+ */
+static void pt_pmi_settle(void *info)
+{
+	u64 ctl, gs;
+
+	if (!pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) && !(ctl & PT_CTL_TRACEEN) &&
+	    !pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
+	    (gs & PT_GLOBAL_STATUS_TOPA_PMI))
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+}
+
 void pt_pmi_exit(void)
 {
+	on_each_cpu(pt_pmi_settle, NULL, 1);
 	unregister_nmi_handler(NMI_LOCAL, "pt_trace");
 }

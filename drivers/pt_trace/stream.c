@@ -76,9 +76,49 @@
  */
 #define PT_STREAM_WD_PERIOD_NS	(50 * NSEC_PER_MSEC)
 
+/*
+ * After each halt of ours, one bit-55 NMI is owed for this long: a ToPA
+ * PMI raised just before TraceEn 1->0 (SDM 36.2.6.2: a second one can be
+ * raised before the first is handled; perf's "dangling" bit) reaches
+ * the CPU microseconds later, possibly after the final stop, when no
+ * handler would claim it ("NMI received for unknown reason", LVTPC left
+ * masked).  Long against delivery latency, short so that a foreign PMI
+ * (a KVM guest's; perf cannot own PT beside us, ownership.c) is unlikely
+ * to fall in it; and only one NMI is claimed, only while nobody traces.
+ */
+#define PT_PMI_OWED_NS		(20 * NSEC_PER_MSEC)
+
 static u64 pt_now_ns(void)
 {
 	return ktime_get_mono_fast_ns();	/* NMI-safe */
+}
+
+/* TraceEn went 1 -> 0 by our hand: one late PMI may follow. */
+static void pt_pmi_owe(struct pt_stream *s)
+{
+	WRITE_ONCE(s->owed_until, pt_now_ns() + PT_PMI_OWED_NS);
+}
+
+/*
+ * An IPI or the watchdog of ours works on the hardware (traced CPU,
+ * IRQs off): a bit-55 NMI meanwhile is claimed and left to it
+ * (pmi_pending), as perf does.  Outside these brackets a PMI is claimed
+ * only when the hardware proves it ours (pt_stream_nmi()).
+ */
+static void pt_stream_busy_begin(struct pt_stream *s)
+{
+	WRITE_ONCE(s->busy, true);
+	WRITE_ONCE(s->handle_nmi, false);
+	barrier();
+}
+
+static void pt_stream_busy_end(struct pt_stream *s)
+{
+	barrier();
+	WRITE_ONCE(s->handle_nmi, s->hw_on);
+	barrier();
+	WRITE_ONCE(s->busy, false);
+	barrier();
 }
 
 u64 pt_stream_watermark(const struct pt_cpu *pc)
@@ -251,6 +291,7 @@ static void pt_stream_halt(struct pt_cpu *pc)
 		return;
 	ret = pt_hw_disable(s->ctl);
 	s->hw_on = false;
+	pt_pmi_owe(s);
 	ret = ret ?: pt_hw_read_output(&st, &base, &mask);
 	if (ret) {
 		st = PT_STATUS_ERROR;	/* an MSR fault: a driver bug */
@@ -351,13 +392,10 @@ static void pt_stream_ipi_service(struct pt_cpu *pc, bool restart)
 	struct pt_stream *s = &pc->stream;
 
 	do {
-		WRITE_ONCE(s->handle_nmi, false);
-		barrier();
+		pt_stream_busy_begin(s);
 		WRITE_ONCE(s->pmi_pending, false);
 		pt_stream_service(pc, restart);
-		barrier();
-		WRITE_ONCE(s->handle_nmi, s->hw_on);
-		barrier();
+		pt_stream_busy_end(s);
 	} while (READ_ONCE(s->pmi_pending) && restart);
 }
 
@@ -449,7 +487,7 @@ void pt_stream_stop_ipi(void *info)
 	struct pt_cpu *pc = info;
 	struct pt_stream *s = &pc->stream;
 
-	WRITE_ONCE(s->handle_nmi, false);
+	pt_stream_busy_begin(s);
 	/*
 	 * Its callback runs in hardirq on this CPU, so it is not running
 	 * now and the cancel cannot fail; wd_on also stops a re-arm.
@@ -464,11 +502,28 @@ void pt_stream_stop_ipi(void *info)
 	/* The pointers are read: leave the MSRs as START found them. */
 	pt_core_hw_restore(pc);
 	/*
-	 * A later bit 55 is someone else's (perf's, a KVM guest's): not
-	 * claimed.  A PMI of ours raised before the stop was taken inside
-	 * this IPI (NMIs are not masked here) as pmi_pending.
+	 * A PMI of ours raised before the stop was taken inside this IPI
+	 * (NMIs are not masked here) as pmi_pending; one still on its way
+	 * is owed (pt_pmi_owe()); any other bit 55 is someone else's.
 	 */
 	WRITE_ONCE(s->armed, false);
+	pt_stream_busy_end(s);
+}
+
+void pt_stream_ipi_enter(struct pt_cpu *pc)
+{
+	pt_stream_busy_begin(&pc->stream);
+}
+
+void pt_stream_ipi_exit(struct pt_cpu *pc)
+{
+	pt_stream_busy_end(&pc->stream);
+}
+
+void pt_stream_disarm(struct pt_cpu *pc)
+{
+	WRITE_ONCE(pc->stream.armed, false);
+	WRITE_ONCE(pc->stream.flight, false);
 }
 
 static void pt_stream_kick_ipi(void *info)
@@ -605,27 +660,64 @@ static bool pt_stream_hw_ours(struct pt_cpu *pc)
 
 static void pt_flight_lap(struct pt_cpu *pc);
 
+/* Acknowledge bit 55 and let the next PMI through. */
+static void pt_pmi_ack(void)
+{
+	pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET, PT_GLOBAL_STATUS_TOPA_PMI);
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+}
+
+/*
+ * Our hardware is not running (a gap, an error, after the final stop):
+ * bit 55 is ours only as the one PMI owed after our last halt, and only
+ * while nobody traces (TraceEn=0: a PMI of a running foreign trace is
+ * not ours).  Anything else stays with the handlers after us.
+ */
+static int pt_stream_nmi_owed(struct pt_stream *s, bool pmi)
+{
+	u64 until = READ_ONCE(s->owed_until), ctl;
+
+	if (!pmi || !until || time_after64(pt_now_ns(), until) ||
+	    pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) || (ctl & PT_CTL_TRACEEN)) {
+		s->nmis_foreign++;
+		return NMI_DONE;
+	}
+	WRITE_ONCE(s->owed_until, 0);
+	pt_pmi_ack();
+	WRITE_ONCE(s->late_pmis, s->late_pmis + 1);
+	return NMI_HANDLED;
+}
+
+/* Is IA32_PERF_GLOBAL_STATUS bit 55 (ToPA PMI) set? */
+static bool pt_pmi_bit(void)
+{
+	u64 gs = 0;
+
+	return !pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
+	       (gs & PT_GLOBAL_STATUS_TOPA_PMI);
+}
+
 int pt_stream_nmi(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
-	u64 gs = 0, t0, dt;
+	u64 t0, dt;
 	bool pmi, flight;
 
 	if (!READ_ONCE(s->armed))
-		return NMI_DONE;
+		return READ_ONCE(s->owed_until) ?
+		       pt_stream_nmi_owed(s, pt_pmi_bit()) : NMI_DONE;
 	t0 = pt_now_ns();
 	flight = READ_ONCE(s->flight);
-	pmi = !pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
-	      (gs & PT_GLOBAL_STATUS_TOPA_PMI);
+	pmi = pt_pmi_bit();
 	if (!READ_ONCE(s->handle_nmi)) {
-		/* An IPI is working (or we are stopped): claim, defer. */
+		if (!READ_ONCE(s->busy))
+			return pt_stream_nmi_owed(s, pmi);
+		/* An IPI of ours is working: claim, defer to it. */
 		if (!pmi)
 			return NMI_DONE;
-		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-			 PT_GLOBAL_STATUS_TOPA_PMI);
 		WRITE_ONCE(s->pmi_pending, true);
-		if (pt_hw->pmi_rearm)
-			pt_hw->pmi_rearm();
+		pt_pmi_ack();
 		return NMI_HANDLED;
 	}
 	if (!pt_stream_hw_ours(pc)) {
@@ -644,6 +736,7 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	if (pmi)
 		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 			 PT_GLOBAL_STATUS_TOPA_PMI);
+	/* Not busy: an NMI cannot come in while this one runs. */
 	WRITE_ONCE(s->handle_nmi, false);
 	barrier();
 	if (flight)
@@ -699,6 +792,7 @@ static void pt_flight_se_lap(struct pt_cpu *pc)
 
 	ret = pt_hw_disable(s->ctl);
 	s->hw_on = false;
+	pt_pmi_owe(s);
 	ret = ret ?: pt_hw_read_output(&st, &base, &mask);
 	if (ret || (st & (PT_STATUS_ERROR | PT_STATUS_STOPPED)))
 		goto err;
@@ -822,11 +916,11 @@ int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
 	unsigned int tries = 0;
 	int ret = 0;
 
-	WRITE_ONCE(s->handle_nmi, false);
-	barrier();
+	pt_stream_busy_begin(s);
 	if (stop) {
 		ret = pt_hw_disable(s->ctl);
 		s->hw_on = false;
+		pt_pmi_owe(s);
 		ret = ret ?: pt_hw_read_output(status, base, mask);
 		/* Its PMI not handled: the lap counts if it wrapped. */
 		if (pt_flight_take_pmi(s) && !ret &&
@@ -836,8 +930,9 @@ int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
 		if (s->error)
 			*status |= PT_STATUS_ERROR;
 		*laps = s->laps;
-		/* As pt_stream_stop_ipi(): later PMIs are not ours. */
+		/* As pt_stream_stop_ipi(): later PMIs are owed at most. */
 		WRITE_ONCE(s->armed, false);
+		pt_stream_busy_end(s);
 		return ret;
 	}
 	/*
@@ -852,13 +947,10 @@ int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
 	*laps = s->laps;
 	/* As pt_stream_ipi_service(): a PMI that came meanwhile is ours. */
 	for (;;) {
-		barrier();
-		WRITE_ONCE(s->handle_nmi, s->hw_on);
-		barrier();
+		pt_stream_busy_end(s);
 		if (!READ_ONCE(s->pmi_pending))
 			break;
-		WRITE_ONCE(s->handle_nmi, false);
-		barrier();
+		pt_stream_busy_begin(s);
 		if (pt_flight_take_pmi(s))
 			pt_flight_lap(pc);
 	}
@@ -875,10 +967,8 @@ int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
 static void pt_stream_wd_service(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
-	u64 gs = 0;
 
-	if (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
-	    (gs & PT_GLOBAL_STATUS_TOPA_PMI))
+	if (pt_pmi_bit())
 		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 			 PT_GLOBAL_STATUS_TOPA_PMI);
 	s->watchdog++;
@@ -923,19 +1013,17 @@ static enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t)
 		return HRTIMER_RESTART;
 	}
 	/* As the IPIs: a PMI now is deferred, not run over our reads. */
-	WRITE_ONCE(s->handle_nmi, false);
-	barrier();
+	pt_stream_busy_begin(s);
 	due = pt_stream_wd_due(pc);
 	/* Due at the previous tick already, and no service since. */
 	fire = due && s->wd_suspect && s->wd_services == s->services;
 	s->wd_suspect = due && !fire;
 	s->wd_services = s->services;
 	if (fire) {
+		/* Still busy: its service ends the bracket. */
 		pt_stream_wd_service(pc);
 	} else {
-		barrier();
-		WRITE_ONCE(s->handle_nmi, s->hw_on);
-		barrier();
+		pt_stream_busy_end(s);
 		/* A PMI that came during the reads was left to us. */
 		if (!READ_ONCE(s->pmi_pending))
 			return HRTIMER_RESTART;

@@ -26,6 +26,14 @@ void pt_stream_clear(struct pt_cpu *pc);
 int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask);
 /* In the start IPI, once TraceEn is set with @ctl. */
 void pt_stream_started(struct pt_cpu *pc, u64 ctl);
+/*
+ * Around any other IPI of ours that programs the hardware (START): a
+ * bit-55 NMI meanwhile is ours, left in pmi_pending.
+ */
+void pt_stream_ipi_enter(struct pt_cpu *pc);
+void pt_stream_ipi_exit(struct pt_cpu *pc);
+/* A START failed: no PMI is ours (none was raised). */
+void pt_stream_disarm(struct pt_cpu *pc);
 /* The stop IPI for streaming: stop, account, close any gap. */
 void pt_stream_stop_ipi(void *info);
 /* pc->lock held: resume a stalled ring if the reader made room. */

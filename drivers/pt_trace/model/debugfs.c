@@ -11,6 +11,7 @@
  *   drop_pmis     write N: the next N PMIs (any CPU) are swallowed, as
  *                 lost interrupts (bit 55 set, no NMI); reads what is
  *                 left.  pmis_dropped counts those swallowed.
+ *   foreign, late_pmi, vmx, foreign_*: the other agents (agents.c).
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -195,7 +196,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(pt_nmi_test_fops, pt_nmi_test_get, pt_nmi_test_set,
 
 static struct dentry *pt_model_debugfs_dir;
 
-void pt_model_debugfs_init(struct dentry *parent)
+int pt_model_debugfs_init(struct dentry *parent)
 {
 	struct dentry *dir;
 	unsigned int i;
@@ -215,6 +216,7 @@ void pt_model_debugfs_init(struct dentry *parent)
 	debugfs_create_atomic_t("pmis_dropped", 0444, dir,
 				&pt_model_pmis_dropped);
 	pt_model_selftest_init(dir);
+	return pt_model_agents_init(dir);
 }
 
 /*

@@ -259,6 +259,7 @@ struct pt_wr_arg {
 	enum pt_model_gp why;
 	enum pt_model_operr operr;
 	bool enabled;
+	bool disabled;			/* TraceEn 1 -> 0 */
 	struct pt_model_out_result out;	/* of a TraceEn 1->0 flush */
 	u32 packets;
 };
@@ -279,6 +280,7 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	int ret;
 
 	a->enabled = false;
+	a->disabled = false;
 	a->operr = PT_OPERR_NONE;
 	memset(&a->out, 0, sizeof(a->out));
 	a->packets = 0;
@@ -294,6 +296,7 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 			pt_model_gen_on_disable(st, s, &a->out, &a->packets);
 			r->ctl = store;
 			r->status &= ~PT_STATUS_TRIGGEREN;
+			a->disabled = true;
 		} else if (!(r->ctl & PT_CTL_TRACEEN) &&
 			   (store & PT_CTL_TRACEEN)) {
 			r->ctl = store;
@@ -353,6 +356,8 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		pt_model_count_operr(st, a.operr);
 	if (a.enabled)
 		pt_model_gen_kick(st);
+	if (a.disabled && !test)
+		pt_model_agents_on_disable(st);
 	return 0;
 }
 
@@ -394,7 +399,7 @@ int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val)
 		*val = (u64)pt_model_prof->cbr << 8;	/* max non-turbo ratio */
 		break;
 	case PT_MSR_VMX_MISC:
-		*val = 0;	/* VMX is not modelled: bit 14 clear */
+		*val = pt_model_prof->vmx_misc;
 		break;
 	default:
 		i = msr - PT_MSR_RTIT_ADDR0_A;
@@ -454,6 +459,12 @@ static u64 pt_model_lost_bytes(void)
 	return atomic64_read(&this_cpu_ptr(&pt_model_cpu)->stats.lost_bytes);
 }
 
+/* CR4.VMXE as the vmx hook set it. */
+static bool pt_model_vmx_on(void)
+{
+	return READ_ONCE(this_cpu_ptr(&pt_model_cpu)->active)->regs.vmxe;
+}
+
 /* The driver's "unmask LVTPC": the next PMI may be delivered. */
 static void pt_model_pmi_rearm(void)
 {
@@ -497,7 +508,12 @@ static int pt_model_init(struct dentry *debugfs)
 		}
 		pt_model_gen_init(st);
 	}
-	pt_model_debugfs_init(debugfs);
+	if (pt_model_debugfs_init(debugfs)) {
+		pt_model_debugfs_exit();
+		pt_model_selftest_exit();
+		pt_model_free();
+		return -ENOMEM;
+	}
 	pr_info("software model of Intel PT, profile %s (%s), %s generator: for testing only, no real trace hardware is used\n",
 		pt_model_prof->name, pt_model_prof->desc,
 		READ_ONCE(pt_model_burst) ? "burst" : "normal");
@@ -508,7 +524,9 @@ static void pt_model_exit(void)
 {
 	pt_model_debugfs_exit();
 	pt_model_selftest_exit();
+	pt_model_agents_exit();
 	pt_model_free();
+	pt_model_agents_free();
 }
 
 const struct pt_hw_ops pt_model_hw_ops = {
@@ -520,6 +538,7 @@ const struct pt_hw_ops pt_model_hw_ops = {
 	.rdmsr		= pt_model_rdmsr,
 	.wrmsr		= pt_model_wrmsr,
 	.pmi_rearm	= pt_model_pmi_rearm,
+	.vmx_on		= pt_model_vmx_on,
 	.lost_bytes	= pt_model_lost_bytes,
 };
 EXPORT_SYMBOL_GPL(pt_model_hw_ops);

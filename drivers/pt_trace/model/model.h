@@ -34,6 +34,10 @@ struct pt_model_profile {
 	u8 phys_bits;		/* MAXPHYADDR */
 	u8 cbr;			/* core:bus ratio reported in CBR packets */
 	bool branchen_always_on;	/* BDM106: BranchEn=0 with TraceEn #GPs */
+	/* IA32_VMX_MISC, read only when CPUID.1:ECX.VMX (bit 5) is set. */
+	u64 vmx_misc;
+	/* Bits IA32_PERF_GLOBAL_STATUS_RESET (0x390) accepts; others #GP. */
+	u64 gsr_valid;
 };
 
 extern const struct pt_model_profile pt_model_profiles[];
@@ -80,6 +84,11 @@ struct pt_model_regs {
 	u64 addr[4][2];		/* IA32_RTIT_ADDRn_A/B */
 	u64 global_status;	/* IA32_PERF_GLOBAL_STATUS, bit 55 only */
 	/*
+	 * Not a PT MSR: CR4.VMXE (VMX operation, the vmx hook).  With
+	 * IA32_VMX_MISC[14]=0, setting TraceEn #GPs while it is set.
+	 */
+	bool vmxe;
+	/*
 	 * Not architectural: the single-entry ToPA early PMI was signalled
 	 * in this lap of the region (cleared when it fills and on
 	 * TraceEn 0->1).
@@ -99,6 +108,7 @@ enum pt_model_gp {
 	PT_GP_NONCANONICAL,	/* ADDRn not sign-extended */
 	PT_GP_BDM106,		/* Broadwell: TraceEn=1 with BranchEn=0 */
 	PT_GP_READONLY,		/* write to a read-only MSR */
+	PT_GP_VMX,		/* TraceEn in VMX operation, VMX_MISC[14]=0 */
 	PT_GP_NR
 };
 
@@ -289,13 +299,22 @@ void pt_model_gen_kick(struct pt_model_cpu *st);
 
 /* pmi.c */
 void pt_model_pmi_send(struct pt_model_cpu *st);
+/* Set bit 55 (a model operation) and send the PMI: the raise of a PMI. */
+void pt_model_pmi_raise(struct pt_model_cpu *st);
+
+/* agents.c: the other agents on a CPU (model.rst, "Other agents"). */
+int pt_model_agents_init(struct dentry *dir);
+void pt_model_agents_exit(void);
+void pt_model_agents_free(void);
+/* The driver (not a hook) cleared TraceEn on this CPU. */
+void pt_model_agents_on_disable(struct pt_model_cpu *st);
 /* Test hook: PMIs still to swallow, and how many were (debugfs). */
 extern atomic_t pt_model_drop_pmis;
 extern atomic_t pt_model_pmis_dropped;
 int pt_model_pmi_selftest(int cpu);
 
 /* debugfs.c, selftest.c */
-void pt_model_debugfs_init(struct dentry *parent);
+int pt_model_debugfs_init(struct dentry *parent);
 void pt_model_debugfs_exit(void);
 void pt_model_selftest_init(struct dentry *dir);
 void pt_model_selftest_exit(void);

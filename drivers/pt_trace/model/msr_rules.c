@@ -29,6 +29,7 @@ static const char * const pt_gp_names[PT_GP_NR] = {
 	[PT_GP_NONCANONICAL]	= "noncanonical_addr",
 	[PT_GP_BDM106]		= "bdm106_branchen",
 	[PT_GP_READONLY]	= "read_only_msr",
+	[PT_GP_VMX]		= "traceen_in_vmx_operation",
 };
 
 const char *pt_model_gp_str(enum pt_model_gp why)
@@ -119,6 +120,14 @@ static int pt_check_ctl(const struct pt_model_profile *p,
 		}
 	}
 	if (val & PT_CTL_TRACEEN) {
+		/*
+		 * In VMX operation without IA32_VMX_MISC[14], a write that
+		 * sets TraceEn #GPs (SDM Vol. 3C 36.5, "VMX support").
+		 */
+		if (cur->vmxe && !(p->vmx_misc & BIT_ULL(14))) {
+			*why = PT_GP_VMX;
+			return -EIO;
+		}
 		/* TraceEn with ToPA=0, FabricEn=0 needs single range. */
 		if (!(val & (PT_CTL_TOPA | PT_CTL_FABRICEN)) &&
 		    !pt_mp_ecx(p, PT_MP_SINGLE)) {
@@ -215,8 +224,14 @@ int pt_model_check_wrmsr(const struct pt_model_profile *p,
 
 	if (msr == PT_MSR_RTIT_CTL)
 		return pt_check_ctl(p, cur, val, why);
-	if (msr == PT_MSR_PERF_GLOBAL_STATUS_RESET)
-		return 0;	/* only bit 55 is modelled; others ignored */
+	if (msr == PT_MSR_PERF_GLOBAL_STATUS_RESET) {
+		/* SDM Vol. 3B 20.2.4: reserved bits #GP (bit 55 is modelled). */
+		if (val & ~p->gsr_valid) {
+			*why = PT_GP_RESERVED;
+			return -EIO;
+		}
+		return 0;
+	}
 	if (msr == PT_MSR_PERF_GLOBAL_STATUS || msr == PT_MSR_PLATFORM_INFO ||
 	    msr == PT_MSR_VMX_MISC) {
 		*why = PT_GP_READONLY;

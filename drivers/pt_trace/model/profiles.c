@@ -16,6 +16,19 @@
 #define PT_INTEL_EDX	0x49656e69
 #define PT_INTEL_ECX	0x6c65746e
 #define PT_LEAF7_PT	BIT(25)		/* CPUID.(EAX=07H,ECX=0):EBX[25] */
+#define PT_LEAF1_VMX	BIT(5)		/* CPUID.1:ECX[5] */
+#define PT_VMX_MISC_PT	BIT_ULL(14)	/* PT may be used in VMX operation */
+
+/*
+ * IA32_PERF_GLOBAL_STATUS_RESET (arch perfmon v4+) / OVF_CTRL (v2, v3)
+ * bits (SDM Vol. 3B 20.2.4, 20.2.5): the general-purpose counters, the
+ * fixed counters, 55 (ToPA PMI), and from v4 58-61 (LBR_Frz, CTR_Frz,
+ * ASCI, Ovf_Uncore); 62 (OvfBuf) and 63 (CondChgd) from v3.
+ */
+#define PT_GSR_V3(gp, fixed)	(GENMASK_ULL((gp) - 1, 0) | \
+				 GENMASK_ULL(31 + (fixed), 32) | \
+				 BIT_ULL(55) | BIT_ULL(62) | BIT_ULL(63))
+#define PT_GSR_V4(gp, fixed)	(PT_GSR_V3(gp, fixed) | GENMASK_ULL(61, 58))
 
 const struct pt_model_profile pt_model_profiles[] = {
 	{
@@ -35,7 +48,8 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.name = "icl",
 		.desc = "Ice Lake client, full featured",
 		.leaf0 = { 0x1b, PT_INTEL_EBX, PT_INTEL_ECX, PT_INTEL_EDX },
-		.leaf1 = { 0x000706e5, 0, 0, 0 },
+		/* VMX with PT in VMX operation (VMX_MISC[14]=1). */
+		.leaf1 = { 0x000706e5, 0, PT_LEAF1_VMX, 0 },
 		.leaf7 = { 0, PT_LEAF7_PT, 0, 0 },
 		.leaf14 = {
 			{ 0x00000001, 0x0000003f, 0x00000007, 0 },
@@ -44,6 +58,9 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.leaf15 = { 0x00000002, 0x0000003e, 0x0249f000, 0 },
 		.phys_bits = 39,
 		.cbr = 13,
+		.vmx_misc = PT_VMX_MISC_PT,
+		/* 8 GP counters (4 per thread with HT), 4 fixed. */
+		.gsr_valid = PT_GSR_V4(8, 4),
 	},
 	{
 		/*
@@ -62,7 +79,11 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.name = "bdw",
 		.desc = "Broadwell, single-entry ToPA, BDM106",
 		.leaf0 = { 0x14, PT_INTEL_EBX, PT_INTEL_ECX, PT_INTEL_EDX },
-		.leaf1 = { 0x000306d4, 0, 0, 0 },
+		/*
+		 * VMX without PT in VMX operation (VMX_MISC[14]=0, as pt.c
+		 * reads it on Broadwell): VMXON clears TraceEn.
+		 */
+		.leaf1 = { 0x000306d4, 0, PT_LEAF1_VMX, 0 },
 		.leaf7 = { 0, PT_LEAF7_PT, 0, 0 },
 		.leaf14 = {
 			{ 0x00000000, 0x00000001, 0x00000005, 0 },
@@ -71,6 +92,9 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.phys_bits = 39,
 		.cbr = 24,
 		.branchen_always_on = true,
+		.vmx_misc = 0,
+		/* arch perfmon v3: 4 GP counters per thread, 3 fixed. */
+		.gsr_valid = PT_GSR_V3(4, 3),
 	},
 	{
 		/*
@@ -94,6 +118,8 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.leaf15 = { 0x00000002, 0x000000c8, 0x016e3600, 0 },
 		.phys_bits = 39,
 		.cbr = 32,
+		/* No VMX; a Skylake-like arch perfmon v4. */
+		.gsr_valid = PT_GSR_V4(4, 3),
 	},
 };
 

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the tests/vm/coexist_*.c tests: the model's other agents
+ * (debugfs foreign, late_pmi, vmx: model/agents.c) and the kernel log
+ * since a mark.
+ */
+#ifndef COEXIST_COMMON_H
+#define COEXIST_COMMON_H
+
+#include "stream_common.h"
+#include "stream_wd.h"
+
+/* The CPU the agents act on: the second one when there is one. */
+static inline int cx_cpu(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0;
+}
+
+/* "CPU ACTION" to one of the model's agent files; skips without it. */
+static inline void cx_agent(const char *file, int cpu, const char *action)
+{
+	char path[128], cmd[64];
+
+	snprintf(path, sizeof(path), MODEL_DIR "%s", file);
+	if (access(path, W_OK))
+		SKIP("the model has no %s hook", file);
+	snprintf(cmd, sizeof(cmd), "%d %s", cpu, action);
+	REQUIRE(!ptt_write_str(path, cmd), "%s: %s", path, cmd);
+}
+
+/* Let an NMI sent to another CPU arrive and its handlers run. */
+static inline void cx_settle(void)
+{
+	usleep(20000);
+}
+
+/* The number of kernel log lines so far: a mark for cx_log_has(). */
+static inline long cx_log_mark(void)
+{
+	FILE *p = popen("dmesg | wc -l", "r");
+	long n = 0;
+
+	if (p) {
+		if (fscanf(p, "%ld", &n) != 1)
+			n = 0;
+		pclose(p);
+	}
+	return n;
+}
+
+/* Does the kernel log after @mark contain @what? */
+static inline int cx_log_has(long mark, const char *what)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "dmesg | tail -n +%ld | grep -q -e '%s'",
+		 mark + 1, what);
+	return system(cmd) == 0;
+}
+
+#endif /* COEXIST_COMMON_H */

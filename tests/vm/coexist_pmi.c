@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PMI hygiene beside other owners of the ToPA PMI (silicon-review M1-M3),
+ * with the model's perf-like agent (debugfs foreign: its own bit-55 PMIs
+ * and a handler after ours that acknowledges GLOBAL_STATUS as perf's
+ * does) and its late PMIs (debugfs late_pmi):
+ *  1. a START refused because the agent traces (EBUSY, one log line
+ *     naming perf), then the agent's PMI: ours must not claim it;
+ *  2. a stream stalled in a gap (no reader), then the agent's PMI, well
+ *     after our last halt: not claimed;
+ *  3. a PMI raised inside the stop IPI, and one raised right after the
+ *     final stop (streaming and the ToPA flight recorder): claimed, so
+ *     the kernel never reports "NMI received for unknown reason".
+ * "Claimed" for a foreign PMI shows as foreign_stolen (its handler found
+ * bit 55 acknowledged by someone else) and a missing foreign_handled.
+ */
+#include "coexist_common.h"
+
+#define BIG	(4u << 20)	/* streaming: the INT is 2 MiB away */
+#define SMALL	(16u << 10)	/* fills in a few ms: a gap */
+
+static int cpu;
+
+static void foreign_pmi_not_claimed(const char *when)
+{
+	long long h0 = st_model("foreign_handled");
+	long long s0 = st_model("foreign_stolen");
+
+	cx_agent("foreign", cpu, "pmi");
+	cx_settle();
+	printf("PTT-INFO %s: foreign_handled %lld stolen %lld\n", when,
+	       st_model("foreign_handled") - h0,
+	       st_model("foreign_stolen") - s0);
+	CHECK(st_model("foreign_stolen") == s0,
+	      "%s: the driver claimed (acknowledged) a foreign PMI", when);
+	CHECK(st_model("foreign_handled") == h0 + 1,
+	      "%s: the foreign handler did not get its PMI", when);
+	cx_agent("foreign", cpu, "off");
+}
+
+static int open_mode(unsigned int mode, unsigned long long size)
+{
+	struct pt_trace_caps caps;
+	struct pt_trace_config cfg;
+	int fd;
+
+	if (mode == PT_MODE_STREAM)
+		return st_setup(cpu, size, 0, O_NONBLOCK, &caps);
+	fd = ptt_open_cpu(cpu, O_RDWR);
+	REQUIRE(fd >= 0, "open: %s", strerror(errno));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
+	cfg.mode = PT_MODE_FLIGHT;
+	cfg.output = PT_OUTPUT_TOPA;
+	cfg.buffer_size = size;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
+		strerror(errno));
+	return fd;
+}
+
+/* 1. START fails (the agent traces), then its PMI. */
+static void failed_start(unsigned int mode)
+{
+	int fd = open_mode(mode, mode == PT_MODE_STREAM ? BIG : 1u << 20);
+	long mark = cx_log_mark();
+	long long f0 = st_model("foreign_faults");
+
+	cx_agent("foreign", cpu, "start");
+	CHECK(st_model("foreign_faults") == f0,
+	      "the agent's writes faulted on an idle CPU");
+	errno = 0;
+	CHECK(ioctl(fd, PT_TRACE_IOC_START) < 0 && errno == EBUSY,
+	      "START while another owner traces: %s (want EBUSY)",
+	      strerror(errno));
+	CHECK(cx_log_has(mark, "perf"), "no log line naming perf");
+	foreign_pmi_not_claimed(mode == PT_MODE_STREAM ?
+				"failed stream START" : "failed flight START");
+	cx_agent("foreign", cpu, "stop");
+	close(fd);
+}
+
+/* 2. A gap (no reader), then a foreign PMI long after our last halt. */
+static void gap(void)
+{
+	int fd = open_mode(PT_MODE_STREAM, SMALL), i;
+	struct pt_trace_status st;
+
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	for (i = 0; i < 200; i++) {
+		st_status(fd, &st);
+		if (st.flags & PT_STATUS_HW_STOPPED)
+			break;
+		usleep(10000);
+	}
+	REQUIRE(st.flags & PT_STATUS_HW_STOPPED, "the stream never stalled");
+	usleep(100000);		/* past the PMI owed after the halt */
+	foreign_pmi_not_claimed("gap");
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	close(fd);
+	st_restore_model();
+}
+
+/* 3. A PMI of ours inside the stop IPI or right after the final stop. */
+static void late(unsigned int mode, const char *when)
+{
+	int fd = open_mode(mode, mode == PT_MODE_STREAM ? BIG : 1u << 20);
+	long long l0 = st_stream_counter(cpu, "late_pmis");
+	long long r0 = st_model("late_pmis_raised");
+	long mark = cx_log_mark();
+
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	usleep(20000);
+	cx_agent("late_pmi", cpu, when);
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	cx_settle();
+	printf("PTT-INFO %s %s: raised %lld, claimed as owed %lld\n",
+	       mode == PT_MODE_STREAM ? "stream" : "flight", when,
+	       st_model("late_pmis_raised") - r0,
+	       st_stream_counter(cpu, "late_pmis") - l0);
+	CHECK(st_model("late_pmis_raised") == r0 + 1, "no late PMI raised");
+	if (!strcmp(when, "after"))
+		CHECK(st_stream_counter(cpu, "late_pmis") == l0 + 1,
+		      "the PMI after the final stop went unclaimed");
+	CHECK(!cx_log_has(mark, "NMI received for unknown reason"),
+	      "a PMI of ours was left to nobody");
+	close(fd);
+	st_restore_model();
+}
+
+int main(void)
+{
+	cpu = cx_cpu();
+	if (st_model("foreign_pmis") < 0)
+		SKIP("the model has no foreign agent");
+	failed_start(PT_MODE_STREAM);
+	failed_start(PT_MODE_FLIGHT);
+	gap();
+	late(PT_MODE_STREAM, "stop");
+	late(PT_MODE_STREAM, "after");
+	late(PT_MODE_FLIGHT, "after");
+	return ptt_done();
+}
