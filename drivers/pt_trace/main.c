@@ -11,6 +11,7 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/pt_trace.h>
 
@@ -28,24 +29,34 @@ MODULE_PARM_DESC(backend,
 
 struct dentry *pt_debugfs_root;
 
+struct pt_load_check {
+	atomic_t busy;		/* TraceEn already set */
+	atomic_t vmx;		/* in VMX operation where that forbids PT */
+};
+
 static void pt_check_trace_en(void *info)
 {
-	atomic_t *busy = info;
+	struct pt_load_check *c = info;
 	u64 ctl;
 
 	if (!pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) && (ctl & PT_CTL_TRACEEN))
-		atomic_inc(busy);
+		atomic_inc(&c->busy);
+	if (pt_core_vmx_blocks_trace())
+		atomic_inc(&c->vmx);
 }
 
 /* Another owner (perf's intel_pt, a hypervisor) may already be tracing. */
 static int pt_check_not_in_use(void)
 {
-	atomic_t busy = ATOMIC_INIT(0);
+	struct pt_load_check c = { ATOMIC_INIT(0), ATOMIC_INIT(0) };
 
-	on_each_cpu(pt_check_trace_en, &busy, 1);
-	if (atomic_read(&busy)) {
+	on_each_cpu(pt_check_trace_en, &c, 1);
+	if (atomic_read(&c.vmx))
+		pr_notice("%d CPU(s) in VMX operation (CR4.VMXE), where this CPU cannot trace (IA32_VMX_MISC[14]=0): START fails there with EBUSY; boot with kvm.enable_virt_at_load=0 or unload kvm_intel to trace\n",
+			  atomic_read(&c.vmx));
+	if (atomic_read(&c.busy)) {
 		pr_err("Intel PT is already enabled (RTIT_CTL.TraceEn=1) on %d CPU(s), probably by perf: not taking it over\n",
-		       atomic_read(&busy));
+		       atomic_read(&c.busy));
 		return -EBUSY;
 	}
 	return 0;
@@ -81,7 +92,10 @@ static int __init pt_trace_init(void)
 	if (pt_caps.vmx) {
 		u64 misc = 0;
 
+		/* The same on every CPU; read on one, not migrating meanwhile. */
+		preempt_disable();
 		pt_rdmsr(PT_MSR_VMX_MISC, &misc);
+		preempt_enable();
 		pt_caps_set_vmx_misc(&pt_caps, misc);
 		if (pt_caps.vmx_blocks_trace)
 			pr_info("this CPU cannot trace in VMX operation (IA32_VMX_MISC[14]=0): START fails with EBUSY while a hypervisor has VMX on\n");
