@@ -6,7 +6,8 @@
 #                   pt_trace_model.ko) for one kernel, and the tools
 #   make install    install the driver, the tools, their man pages, the
 #                   udev rule and a modprobe.d example (as root; DESTDIR=
-#                   and PREFIX= honoured); make uninstall undoes it
+#                   and PREFIX= honoured; DKMS=1: the driver through DKMS);
+#                   make uninstall undoes it
 #   make deb        the Debian packages pt-trace-dkms and pt-trace, in
 #                   .cache/work/deb/ (lintian-checked)
 #   make deps       install/fetch what the others need (idempotent)
@@ -48,24 +49,40 @@ tools:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
 
 # The driver only: the test backend pt_trace_model.ko is never installed.
-# depmod and the group only for a real install (no DESTDIR): packages do
-# theirs in their maintainer scripts.
-install: modules
-	install -D -m644 pt_trace.ko $(DESTDIR)$(MODDIR)/pt_trace.ko
+# DKMS=1: its sources into /usr/src/pt-trace-VERSION and `dkms install`,
+# which rebuilds (and signs) it for every kernel installed later, instead
+# of this build into MODDIR.  depmod, dkms and the group only for a real
+# install (no DESTDIR): packages do theirs in their maintainer scripts.
+DKMSSRC		:= /usr/src/pt-trace-$(VERSION)
+
+install: $(if $(DKMS),install-dkms,install-module)
 	$(MAKE) -C tools install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
 	install -D -m644 packaging/60-pt-trace.rules $(DESTDIR)$(UDEVRULESDIR)/60-pt-trace.rules
 	install -D -m644 packaging/pt_trace.conf $(DESTDIR)$(MODPROBEDIR)/pt_trace.conf
 	@if [ -z "$(DESTDIR)" ]; then \
-		set -x; depmod -a $(KVER); \
-		getent group pttrace >/dev/null || groupadd --system pttrace; \
+		set -x; getent group pttrace >/dev/null || groupadd --system pttrace; \
 		! command -v udevadm >/dev/null || udevadm control --reload; \
 	fi
+
+install-module: modules
+	install -D -m644 pt_trace.ko $(DESTDIR)$(MODDIR)/pt_trace.ko
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
+install-dkms:
+	install -d $(DESTDIR)$(DKMSSRC)
+	cp -r Kbuild VERSION dkms.conf drivers include $(DESTDIR)$(DKMSSRC)/
+	if [ -z "$(DESTDIR)" ]; then dkms install -m pt-trace -v $(VERSION) -k $(KVER); fi
 
 uninstall:
 	rm -f $(DESTDIR)$(MODDIR)/pt_trace.ko $(DESTDIR)$(UDEVRULESDIR)/60-pt-trace.rules \
 		$(DESTDIR)$(MODPROBEDIR)/pt_trace.conf
 	$(MAKE) -C tools uninstall DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
-	@if [ -z "$(DESTDIR)" ]; then set -x; depmod -a $(KVER); fi
+	@if [ -z "$(DESTDIR)" ]; then \
+		set -x; ! dkms status -m pt-trace 2>/dev/null | grep -q . || \
+			dkms remove -m pt-trace -v $(VERSION) --all; \
+		depmod -a $(KVER); \
+	fi
+	rm -rf $(DESTDIR)$(DKMSSRC)
 
 deb:
 	scripts/make-deb.sh
@@ -87,4 +104,4 @@ clean:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 	rm -rf .cache/work
 
-.PHONY: all modules tools install uninstall deb deps check demo bench clean
+.PHONY: all modules tools install install-module install-dkms uninstall deb deps check demo bench clean

@@ -8,6 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+command -v lintian >/dev/null || die "lintian is not installed (make deps)"
 ver=$(cat "$ROOT/VERSION")
 grep -qx "PACKAGE_VERSION=\"$ver\"" "$ROOT/dkms.conf" || die "dkms.conf's PACKAGE_VERSION is not VERSION ($ver)"
 [ "$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)" = "$ver" ] ||
