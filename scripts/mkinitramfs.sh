@@ -26,6 +26,16 @@ install -m755 "$ROOT"/scripts/guest/*.sh ptt/
 install -m644 "$mods/pt_trace.ko" "$mods/pt_trace_model.ko" ptt/
 gcc -static -O2 -Wall -Wextra -Werror -o bin/ptt-insmod "$ROOT/scripts/guest/ptt-insmod.c"
 
+# The installed layout for tests/vm/install_*: the udev rule and the
+# modprobe.d file where make install puts them, the group they name, and
+# Debian's udevd to apply the rule.
+install -D -m644 "$ROOT/packaging/60-pt-trace.rules" etc/udev/rules.d/60-pt-trace.rules
+install -D -m644 "$ROOT/packaging/pt_trace.conf" etc/modprobe.d/pt_trace.conf
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >etc/passwd
+printf 'root:x:0:\npttrace:x:990:\nnogroup:x:65534:\n' >etc/group
+install -D -m755 "$(readlink -f /lib/systemd/systemd-udevd)" usr/bin/udevadm
+mkdir -p lib/systemd && ln -s /usr/bin/udevadm lib/systemd/systemd-udevd
+
 # Tests: built programs and shell scripts, named without extension.
 for f in "$testbin"/* "$ROOT"/tests/vm/*.sh; do
 	[ -f "$f" ] || continue
@@ -53,7 +63,7 @@ for f in "$benchbin"/* "$ROOT"/tests/bench/vm/*; do
 done
 
 # Shared libraries (and the loader) of every dynamic program we carry.
-for f in ptt/tests/* ptt/bin/* ptt/demo/* ptt/bench/*; do
+for f in ptt/tests/* ptt/bin/* ptt/demo/* ptt/bench/* usr/bin/udevadm; do
 	[ -f "$f" ] && head -c4 "$f" | grep -q ELF || continue
 	ldd "$f" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
 done | sort -u | while read -r lib; do
