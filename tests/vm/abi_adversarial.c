@@ -555,7 +555,92 @@ static void test_scribble(int fd)
 	check_no_gp("scribbled control page");
 }
 
-/* ---- 6. Threads racing on one file ---- */
+/* ---- 6. read(2) with random counts and hostile buffers ---- */
+
+/*
+ * Every read consumes exactly what it returns (data_tail moves by it), 0
+ * only at the end after STOP; a NULL buffer gets EFAULT and consumes
+ * nothing; a buffer whose second page is unmapped gets the bytes before
+ * the hole.
+ */
+static void test_read_counts(int fd)
+{
+	struct pt_trace_config c = { .size = sizeof(c) };
+	const struct pt_trace_mmap_page *ctl;
+	long pg = sysconf(_SC_PAGESIZE);
+	static __u8 out[96 << 10];
+	unsigned long long pos = 0, reads = 0;
+	double t0;
+	__u8 *hole;
+	ssize_t n;
+
+	if (!(caps.flags & PT_CAP_TOPA))
+		return;
+	c.ctl = PT_CTL_USER | PT_CTL_BRANCHEN;
+	c.buffer_size = 64 << 10;
+	c.mode = PT_MODE_STREAM;
+	c.watermark = 4096;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &c), "SET_CONFIG: %s",
+		strerror(errno));
+	ctl = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(ctl != MAP_FAILED, "control page: %s", strerror(errno));
+	hole = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(hole != MAP_FAILED, "mmap");
+	munmap(hole + pg, pg);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	for (t0 = now(); now() - t0 < 3 || !ctl->data_head; reads++) {
+		unsigned long long r = rnd(), head;
+		size_t count = r & 1 ? 1 + (r >> 8) % 3 : 1 + (r >> 8) % sizeof(out);
+		int fl = fcntl(fd, F_GETFL);
+
+		if ((r >> 40) % 16 == 0) {
+			errno = 0;
+			n = read(fd, NULL, count);
+			CHECK(n == -1 && (errno == EFAULT || errno == EAGAIN),
+			      "read(NULL): %zd %s", n, strerror(errno));
+		} else if ((r >> 40) % 16 == 1 &&
+			   ctl->data_head - pos > (unsigned long long)pg) {
+			/* Room for 100 bytes before the hole: only those. */
+			n = read(fd, hole + pg - 100, 2 * pg);
+			CHECK(n == 100, "read across a hole: %zd %s", n,
+			      strerror(errno));
+		} else {
+			fcntl(fd, F_SETFL, (r >> 20) & 1 ? fl | O_NONBLOCK : fl);
+			head = ctl->data_head;
+			n = read(fd, out, count);
+			fcntl(fd, F_SETFL, fl);
+			CHECK(n > 0 || (n == -1 && errno == EAGAIN),
+			      "read(%zu) while streaming: %zd %s", count, n,
+			      strerror(errno));
+			CHECK(n <= (ssize_t)count, "read(%zu) returned %zd",
+			      count, n);
+			if (head > pos && n < (ssize_t)count)
+				CHECK(n == -1 ? 0 : (unsigned long long)n >=
+				      (head - pos < count ? head - pos : count),
+				      "read(%zu) returned %zd of %llu unread",
+				      count, n, head - pos);
+		}
+		if (n > 0)
+			pos += n;
+		CHECK(ctl->data_tail == pos, "data_tail %llu, read up to %llu",
+		      (unsigned long long)ctl->data_tail, pos);
+		if (ptt_failures)
+			break;
+	}
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	while ((n = read(fd, out, 1 + rnd() % sizeof(out))) > 0)
+		pos += n;
+	CHECK(n == 0 && pos == ctl->data_head,
+	      "after STOP: %zd at %llu of %llu", n, pos,
+	      (unsigned long long)ctl->data_head);
+	fprintf(stderr, "PTT-INFO random read counts: %llu reads, %llu bytes\n",
+		reads, pos);
+	munmap(hole, pg);
+	munmap((void *)ctl, pg);
+}
+
+/* ---- 7. Threads racing on one file ---- */
 
 static int race_fd;
 static int race_stop;
@@ -662,6 +747,8 @@ int main(void)
 	test_mmap(fd);
 	fprintf(stderr, "PTT-INFO test_scribble\n");
 	test_scribble(fd);
+	fprintf(stderr, "PTT-INFO test_read_counts\n");
+	test_read_counts(fd);
 	fprintf(stderr, "PTT-INFO test_race\n");
 	test_race(fd);
 
