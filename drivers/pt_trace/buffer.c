@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/pt_trace.h>
 
+#include "account.h"
 #include "buffer.h"
 #include "caps.h"
 
@@ -275,7 +276,10 @@ static void pt_buffer_free(struct pt_buffer *buf)
 
 static void pt_buffer_release(struct kref *ref)
 {
-	pt_buffer_free(container_of(ref, struct pt_buffer, ref));
+	struct pt_buffer *buf = container_of(ref, struct pt_buffer, ref);
+
+	pt_account_uncharge(&buf->acct);
+	pt_buffer_free(buf);
 }
 
 void pt_buffer_get(struct pt_buffer *buf)

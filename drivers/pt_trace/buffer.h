@@ -13,6 +13,7 @@
 #include <linux/kref.h>
 #include <linux/types.h>
 
+#include "account.h"
 #include "topa.h"
 
 struct page;
@@ -40,6 +41,7 @@ struct pt_buffer {
 	struct page *ctrl_page;		/* struct pt_trace_mmap_page */
 	struct pt_trace_mmap_page *ctrl;
 	atomic_t maps;			/* live user mappings */
+	struct pt_account acct;		/* pinned pages charged (account.c) */
 };
 
 /* Limits for a per-CPU buffer request. */

@@ -23,4 +23,19 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 }
 #endif
 
+/* LAM (6.4+, CONFIG_ADDRESS_MASKING): the CR3 bits a process runs with. */
+#ifdef PT_HAVE_MM_LAM_CR3_MASK
+#include <asm/mmu_context.h>
+
+static inline u64 pt_mm_lam_cr3_bits(struct mm_struct *mm)
+{
+	return mm_lam_cr3_mask(mm);
+}
+#else
+static inline u64 pt_mm_lam_cr3_bits(struct mm_struct *mm)
+{
+	return 0;
+}
+#endif
+
 #endif /* _PT_TRACE_COMPAT_H */

@@ -39,7 +39,9 @@
 #include <linux/pid.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/smp.h>
@@ -50,6 +52,7 @@
 
 #include "buffer.h"
 #include "caps.h"
+#include "compat.h"
 #include "core.h"
 #include "hw.h"
 #include "pmi.h"
@@ -79,9 +82,10 @@ struct pt_cpu *pt_core_cpu(unsigned int cpu)
 	return per_cpu_ptr(&pt_cpus, cpu);
 }
 
-static unsigned int pt_phys_bits(void)
+/* The linear-address width ADDRn_A/B are canonical for (LA57: 57). */
+static unsigned int pt_virt_bits(void)
 {
-	return boot_cpu_data.x86_phys_bits;
+	return boot_cpu_data.x86_virt_bits;
 }
 
 static void pt_default_config(struct pt_trace_config *cfg)
@@ -264,6 +268,44 @@ static void pt_hw_peek_ipi(void *info)
 		pt_hw_read(a, false);
 }
 
+/*
+ * A disabling WRMSR failed on this CPU (hw.h): the hardware may still be
+ * writing the buffer, so it is kept (leaked) rather than freed, and the
+ * CPU is not traced again until the module is reloaded.  Logged once.
+ */
+static DEFINE_PER_CPU(bool, pt_hw_stuck);
+
+/* On the CPU whose disabling write failed (any context). */
+void pt_hw_note_stuck(void)
+{
+	this_cpu_write(pt_hw_stuck, true);
+}
+
+static bool pt_hw_stuck_on(struct pt_cpu *pc)
+{
+	if (!per_cpu(pt_hw_stuck, pc->cpu))
+		return false;
+	if (pc->buf && !pc->stuck_logged) {
+		pc->stuck_logged = true;
+		pr_err("CPU %u: TraceEn could not be cleared; keeping its %llu-byte trace buffer (leaked) because the hardware may still write it; reload the module to trace this CPU again\n",
+		       pc->cpu, pc->buf->size);
+	}
+	return true;
+}
+
+/*
+ * Hybrid parts: each CPU's CPUID 0x14 must be the boot CPU's, which the
+ * driver validated configurations against (pt_caps).  cpuhp online, on
+ * the CPU itself.
+ */
+static bool pt_caps_agree(void)
+{
+	struct pt_cpuid_raw raw;
+
+	pt_caps_read_raw(&raw);
+	return !memcmp(raw.leaf14, pt_caps.raw.leaf14, sizeof(raw.leaf14));
+}
+
 /* ---- Bookkeeping ---- */
 
 /*
@@ -413,6 +455,7 @@ int pt_core_open(struct pt_cpu *pc)
 	pc->head = 0;
 	pc->rtit_status = 0;
 	pc->started_since_open = false;
+	pc->cr3_derived = 0;
 	mutex_unlock(&pc->lock);
 	return 0;
 }
@@ -420,6 +463,7 @@ int pt_core_open(struct pt_cpu *pc)
 /* The last user is gone (mappings hold the file, so none is left). */
 void pt_core_release(struct pt_cpu *pc)
 {
+	struct mm_struct *mm;
 	struct pt_buffer *buf;
 
 	cpus_read_lock();
@@ -429,8 +473,15 @@ void pt_core_release(struct pt_cpu *pc)
 	pc->running = false;
 	buf = pc->buf;
 	pc->buf = NULL;
+	if (buf && pt_hw_stuck_on(pc))
+		buf = NULL;	/* leaked, see pt_hw_stuck_on() */
+	mm = pc->cr3_mm;
+	pc->cr3_mm = NULL;
+	pc->cr3_derived = 0;
 	mutex_unlock(&pc->lock);
 	cpus_read_unlock();
+	if (mm)
+		mmdrop(mm);
 	/* Nothing may refer to the buffer any more: works, PMIs. */
 	pt_stream_quiesce(pc);
 	pt_buffer_put(buf);
@@ -483,6 +534,8 @@ void pt_core_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
  */
 static int pt_drop_buffer(struct pt_cpu *pc)
 {
+	if (pt_hw_stuck_on(pc))
+		return -EIO;
 	if (atomic_read(&pc->buf->maps))
 		return -EBUSY;
 	if (!mutex_trylock(&pc->stream.read_lock))
@@ -507,11 +560,15 @@ static int pt_commit_config(struct pt_cpu *pc, const struct pt_trace_config *cfg
 
 	if (pc->running)
 		return -EBUSY;
-	ret = pt_rtit_ctl_compose(cfg, &pt_caps, pt_phys_bits(), &ctl);
+	ret = pt_rtit_ctl_compose(cfg, &pt_caps, pt_virt_bits(), &ctl);
 	if (ret)
 		return ret;
 	/* Tracing the kernel is a privilege, whatever the node's mode. */
 	if ((ctl & PT_CTL_NEEDS_PRIV) && !perfmon_capable())
+		return -EPERM;
+	/* ... and so is a CR3 the driver did not derive (see pt_may_trace()). */
+	if ((ctl & PT_CTL_CR3FILTER) && !perfmon_capable() &&
+	    (!pc->cr3_derived || cfg->cr3_match != pc->cr3_derived))
 		return -EPERM;
 	size = pt_cfg_buffer_size(cfg);
 	if (cfg->mode == PT_MODE_STREAM) {
@@ -543,10 +600,17 @@ static int pt_commit_config(struct pt_cpu *pc, const struct pt_trace_config *cfg
 
 int pt_core_set_config(struct pt_cpu *pc, const struct pt_trace_config *cfg)
 {
+	struct pt_trace_config c = *cfg;
 	int ret;
 
 	mutex_lock(&pc->lock);
-	ret = pt_commit_config(pc, cfg);
+	/*
+	 * GET_CONFIG hides a physical address from the unprivileged: the
+	 * 0 it shows, set back, means the CR3 the driver derived.
+	 */
+	if ((c.ctl & PT_CTL_CR3FILTER) && !c.cr3_match && !perfmon_capable())
+		c.cr3_match = pc->cr3_derived;
+	ret = pt_commit_config(pc, &c);
 	mutex_unlock(&pc->lock);
 	return ret;
 }
@@ -558,21 +622,69 @@ void pt_core_get_config(struct pt_cpu *pc, struct pt_trace_config *cfg)
 	cfg->ctl = pc->ctl;	/* as programmed (BDM106 shows BranchEn) */
 	cfg->buffer_size = pt_cfg_buffer_size(&pc->cfg);
 	mutex_unlock(&pc->lock);
+	/* A physical address: only for the perfmon-capable (as perf). */
+	if (!perfmon_capable())
+		cfg->cr3_match = 0;
 }
 
 /*
- * The CR3 a process runs with.  With PTI the user half of a process runs
- * on the user page tables, one page above the kernel's (bit 12), and
- * with PCID under the user PCID (bit 11); the ASID in bits 2:0 varies per
- * CPU but lies below bit 5, which CR3 filtering ignores.  So user-only
- * tracing matches the user CR3 and anything else the kernel CR3: with PTI
- * one CR3 filter cannot cover both halves of a process.
+ * May the caller trace @task without CAP_PERFMON?  The same thread group,
+ * or what ptrace(2) would allow with real credentials (ptrace_may_access()
+ * is not exported): the target's real, effective and saved uids and gids
+ * all the caller's, a dumpable mm, or CAP_SYS_PTRACE in the target's user
+ * namespace.  Stricter than ptrace where an LSM (Yama) would refuse more:
+ * a foreign process must also be a descendant of the caller, as under
+ * Yama's default ptrace_scope=1.
  */
-static int pt_cr3_of_pid(pid_t pid, bool user_only, u64 *cr3)
+static bool pt_may_trace(struct task_struct *task, struct mm_struct *mm)
+{
+	const struct cred *me = current_cred(), *tc;
+	struct task_struct *t;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	tc = get_task_cred(task);
+	ok = uid_eq(me->uid, tc->uid) && uid_eq(me->uid, tc->euid) &&
+	     uid_eq(me->uid, tc->suid) && gid_eq(me->gid, tc->gid) &&
+	     gid_eq(me->gid, tc->egid) && gid_eq(me->gid, tc->sgid) &&
+	     get_dumpable(mm) == SUID_DUMP_USER;
+	if (!ok)
+		ok = ns_capable(tc->user_ns, CAP_SYS_PTRACE);
+	put_cred(tc);
+	if (!ok)
+		return false;
+	rcu_read_lock();
+	for (t = task; t->pid > 0; t = rcu_dereference(t->real_parent))
+		if (same_thread_group(t, current))
+			break;
+	ok = t->pid > 0;
+	rcu_read_unlock();
+	return ok;
+}
+
+/*
+ * The CR3 a process runs with, for PT_CR3_BY_PID, derived before
+ * pc->lock is taken: the last mmput() of an exiting process runs
+ * exit_mmap(), which takes mmap_lock, and mmap takes pc->lock under
+ * mmap_lock.  The mm stays grabbed (mmgrab(), not its users) while the
+ * filter uses it: its page tables, so the CR3, cannot be freed and
+ * reused by another process meanwhile.
+ *
+ * With PTI the user half of a process runs on the user page tables, one
+ * page above the kernel's (bit 12), and with PCID under the user PCID
+ * (bit 11); the ASID in bits 2:0 varies per CPU but lies below bit 5,
+ * which CR3 filtering ignores.  So user-only tracing matches the user
+ * CR3 and anything else the kernel CR3 (pt_cr3_for()): with PTI one CR3
+ * filter cannot cover both halves of a process.  With LAM the CR3 also
+ * carries bits 61/62.
+ */
+static int pt_cr3_of_pid(pid_t pid, u64 *pgd, struct mm_struct **mmp)
 {
 	struct task_struct *task;
 	struct mm_struct *mm;
 	struct pid *p;
+	int ret = 0;
 
 	if (pid < 0)
 		return -EINVAL;
@@ -589,53 +701,68 @@ static int pt_cr3_of_pid(pid_t pid, bool user_only, u64 *cr3)
 			return -ESRCH;
 	}
 	mm = get_task_mm(task);
-	put_task_struct(task);
-	if (!mm)
-		return -EINVAL;		/* a kernel thread */
-	*cr3 = __pa(mm->pgd);
-	mmput(mm);
-	if (user_only && boot_cpu_has(X86_FEATURE_PTI)) {
-		*cr3 |= PT_CR3_PTI_USER_PGTABLE;
-		if (boot_cpu_has(X86_FEATURE_PCID))
-			*cr3 |= PT_CR3_PTI_USER_PCID;
+	if (!mm) {
+		put_task_struct(task);
+		return -EINVAL;		/* a kernel thread, or exited */
 	}
-	return 0;
+	if (!perfmon_capable() && !pt_may_trace(task, mm))
+		ret = -EPERM;
+	put_task_struct(task);
+	if (!ret) {
+		*pgd = __pa(mm->pgd) | pt_mm_lam_cr3_bits(mm);
+		mmgrab(mm);
+		*mmp = mm;
+	}
+	mmput(mm);
+	return ret;
+}
+
+/* The CR3 to match for the page tables at @pgd, given RTIT_CTL's OS/User. */
+static u64 pt_cr3_for(u64 pgd, u64 ctl)
+{
+	if ((ctl & (PT_CTL_OS | PT_CTL_USER)) == PT_CTL_USER &&
+	    boot_cpu_has(X86_FEATURE_PTI)) {
+		pgd |= PT_CR3_PTI_USER_PGTABLE;
+		if (boot_cpu_has(X86_FEATURE_PCID))
+			pgd |= PT_CR3_PTI_USER_PCID;
+	}
+	return pgd;
 }
 
 int pt_core_set_cr3(struct pt_cpu *pc, struct pt_trace_cr3 *req)
 {
+	struct mm_struct *mm = NULL;
 	struct pt_trace_config cfg;
-	bool user_only;
-	u64 cr3 = 0;
+	u64 cr3 = 0, pgd = 0, old_derived;
+	bool priv = perfmon_capable();
 	int ret;
 
 	if (req->reserved)
 		return -EINVAL;
 	if (req->how != PT_CR3_OFF && !pt_cap(&pt_caps, PT_CAP_CR3_FILTER))
 		return -EOPNOTSUPP;
-	mutex_lock(&pc->lock);
-	cfg = pc->cfg;
-	user_only = (cfg.ctl & (PT_CTL_OS | PT_CTL_USER)) == PT_CTL_USER;
 	switch (req->how) {
 	case PT_CR3_BY_VALUE:
-		cr3 = req->cr3;
+		/* Any address space, named by a physical address. */
+		if (!priv)
+			return -EPERM;
 		break;
 	case PT_CR3_BY_PID:
-		/* Another process's address space: a privilege. */
-		ret = -EPERM;
-		if (req->pid && req->pid != task_tgid_vnr(current) &&
-		    !perfmon_capable())
-			goto out;
-		ret = pt_cr3_of_pid(req->pid, user_only, &cr3);
+		ret = pt_cr3_of_pid(req->pid, &pgd, &mm);
 		if (ret)
-			goto out;
+			return ret;
 		break;
 	case PT_CR3_OFF:
 		break;
 	default:
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
+	mutex_lock(&pc->lock);
+	cfg = pc->cfg;
+	if (req->how == PT_CR3_BY_VALUE)
+		cr3 = req->cr3;
+	else if (req->how == PT_CR3_BY_PID)
+		cr3 = pt_cr3_for(pgd, cfg.ctl);
 	if (req->how == PT_CR3_OFF) {
 		cfg.ctl &= ~PT_CTL_CR3FILTER;
 		cfg.cr3_match = 0;
@@ -643,11 +770,18 @@ int pt_core_set_cr3(struct pt_cpu *pc, struct pt_trace_cr3 *req)
 		cfg.ctl |= PT_CTL_CR3FILTER;
 		cfg.cr3_match = cr3;
 	}
+	old_derived = pc->cr3_derived;
+	pc->cr3_derived = mm ? cr3 : 0;
 	ret = pt_commit_config(pc, &cfg);
-	if (!ret)
-		req->cr3 = cr3;
-out:
+	if (ret) {
+		pc->cr3_derived = old_derived;
+	} else {
+		swap(mm, pc->cr3_mm);	/* the old one is dropped below */
+		req->cr3 = priv ? cr3 : 0;
+	}
 	mutex_unlock(&pc->lock);
+	if (mm)
+		mmdrop(mm);
 	return ret;
 }
 
@@ -680,7 +814,7 @@ int pt_core_set_addr(struct pt_cpu *pc, const struct pt_trace_addr *req)
 	if (req->reserved)
 		return -EINVAL;
 	ret = pt_rtit_check_range(&pt_caps, req->index, req->cfg, req->start,
-				  req->end);
+				  req->end, pt_virt_bits());
 	if (ret)
 		return ret;
 	mutex_lock(&pc->lock);
@@ -710,14 +844,24 @@ int pt_core_set_bufsize(struct pt_cpu *pc, u64 size)
 /* pc->lock held. */
 static int pt_ensure_buffer(struct pt_cpu *pc)
 {
+	u64 size = pt_cfg_buffer_size(&pc->cfg);
+	struct pt_account acct;
 	struct pt_buffer *buf;
+	int ret;
 
 	if (pc->buf)
 		return 0;
-	buf = pt_buffer_alloc(pt_cfg_buffer_size(&pc->cfg), pt_cfg_output(&pc->cfg),
+	/* The data and the control page, charged to the caller. */
+	ret = pt_account_charge(&acct, (size >> PAGE_SHIFT) + 1);
+	if (ret)
+		return ret;
+	buf = pt_buffer_alloc(size, pt_cfg_output(&pc->cfg),
 			      cpu_to_node(pc->cpu), &pt_caps);
-	if (IS_ERR(buf))
+	if (IS_ERR(buf)) {
+		pt_account_uncharge(&acct);
 		return PTR_ERR(buf);
+	}
+	buf->acct = acct;
 	pc->buf = buf;
 	pc->status_flags |= PT_STATUS_CONFIGURED;
 	pt_update_ctrl(pc);
@@ -768,13 +912,26 @@ int pt_core_start(struct pt_cpu *pc)
 	ret = -EBUSY;
 	if (pc->running)
 		goto out;
+	ret = -EIO;
+	if (pt_hw_stuck_on(pc))
+		goto out;
+	/* Configurations were checked against the boot CPU's caps. */
+	ret = -EOPNOTSUPP;
+	if (pc->caps_differ)
+		goto out;
 	/* Paired with the mutex: pt_core_freeze() stops after setting it. */
 	ret = -EAGAIN;
 	if (READ_ONCE(pt_frozen))
 		goto out;
-	/* The opener may have lost the privilege since configuring. */
+	/*
+	 * The opener may have lost the privilege since configuring.  Without
+	 * it, only a process it may trace: a CR3 filter the driver derived
+	 * (PT_CR3_BY_PID), never the whole CPU's user space.
+	 */
 	ret = -EPERM;
-	if ((pc->ctl & PT_CTL_NEEDS_PRIV) && !perfmon_capable())
+	if (!perfmon_capable() &&
+	    ((pc->ctl & PT_CTL_NEEDS_PRIV) || !(pc->ctl & PT_CTL_CR3FILTER) ||
+	     !pc->cr3_derived || pc->cfg.cr3_match != pc->cr3_derived))
 		goto out;
 	ret = pt_ensure_buffer(pc);
 	if (ret)
@@ -969,8 +1126,13 @@ int pt_core_autostart(struct pt_cpu *pc)
 static int pt_cpu_online(unsigned int cpu)
 {
 	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	bool differ = !pt_caps_agree();
 
+	if (differ)
+		pr_warn("CPU %u: its Intel PT capabilities (CPUID 0x14) differ from the boot CPU's: START refused there (EOPNOTSUPP)\n",
+			cpu);
 	mutex_lock(&pc->lock);
+	pc->caps_differ = differ;
 	pc->online = true;
 	pc->status_flags &= ~PT_STATUS_CPU_OFFLINE;
 	pt_update_ctrl(pc);

@@ -20,6 +20,7 @@
 
 struct dentry;
 struct file;
+struct mm_struct;
 struct poll_table_struct;
 struct pt_buffer;
 
@@ -115,6 +116,14 @@ struct pt_cpu {
 	u64 generation;
 	u64 start_ns, stop_ns;		/* duration of the last IPI */
 	bool started_since_open;
+	/*
+	 * PT_CR3_BY_PID: the CR3 derived (0: none) and its mm, grabbed so
+	 * that its page tables are not reused while the filter names them.
+	 */
+	u64 cr3_derived;
+	struct mm_struct *cr3_mm;
+	bool caps_differ;		/* CPUID 0x14 not the boot CPU's */
+	bool stuck_logged;		/* see pt_hw_stuck_on() */
 	struct pt_hw_saved saved;	/* traced CPU only, IRQs off */
 	struct pt_stream stream;
 };

@@ -100,8 +100,13 @@ static inline bool pt_hw_lost_bytes(u64 *bytes)
 
 int pt_rdmsr(u32 msr, u64 *val);
 int pt_wrmsr(u32 msr, u64 val);
-/* The two sequences every stop and every pointer read share. */
+/*
+ * The two sequences every stop and every pointer read share.  A
+ * disabling write that fails calls pt_hw_note_stuck() (core.c) on that
+ * CPU: the hardware may still write its buffer, which is never freed.
+ */
 int pt_hw_disable(u64 ctl);
+void pt_hw_note_stuck(void);
 int pt_hw_read_output(u64 *status, u64 *base, u64 *mask);
 
 #endif /* _PT_TRACE_HW_H */

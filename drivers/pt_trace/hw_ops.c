@@ -44,6 +44,9 @@ int pt_hw_disable(u64 ctl)
 {
 	int ret = pt_wrmsr(PT_MSR_RTIT_CTL, ctl & ~PT_CTL_TRACEEN);
 
+	/* The hardware may still be writing: its buffer must outlive it. */
+	if (unlikely(ret))
+		pt_hw_note_stuck();
 	/* The flushed packets before any read of the buffer or its head. */
 	wmb();
 	return ret;

@@ -16,14 +16,21 @@
 #include "caps.h"
 #include "rtit_ctl.h"
 
-/* ADDRn_A/B hold a linear address: bits 63:48 must copy bit 47. */
-bool pt_addr_is_canonical(u64 addr)
+/*
+ * ADDRn_A/B hold a linear address, canonical for the CPU's linear-address
+ * width (@virt_bits, CPUID 0x80000008 EAX[15:8]: 48, or 57 with LA57):
+ * the bits above it copy its top bit.
+ */
+bool pt_addr_is_canonical(u64 addr, unsigned int virt_bits)
 {
-	return (u64)((s64)(addr << 16) >> 16) == addr;
+	unsigned int sh = 64 - clamp(virt_bits, 32U, 64U);
+
+	return (u64)((s64)(addr << sh) >> sh) == addr;
 }
 
 int pt_rtit_check_range(const struct pt_caps *caps, unsigned int index,
-			unsigned int cfg, u64 start, u64 end)
+			unsigned int cfg, u64 start, u64 end,
+			unsigned int virt_bits)
 {
 	if (index >= PT_TRACE_MAX_ADDR_RANGES)
 		return -EINVAL;
@@ -33,7 +40,8 @@ int pt_rtit_check_range(const struct pt_caps *caps, unsigned int index,
 	if (cfg > PT_ADDR_CFG_STOP)
 		return -EINVAL;
 	/* The MSRs are written whenever the range exists: always canonical. */
-	if (!pt_addr_is_canonical(start) || !pt_addr_is_canonical(end))
+	if (!pt_addr_is_canonical(start, virt_bits) ||
+	    !pt_addr_is_canonical(end, virt_bits))
 		return -EINVAL;
 	if (cfg != PT_ADDR_CFG_OFF && start > end)
 		return -EINVAL;
@@ -50,21 +58,23 @@ static int pt_check_encoding(u64 ctl, u64 mask, bool enabled, u32 bitmap)
 	return (bitmap & BIT(val)) ? 0 : -EINVAL;
 }
 
+/*
+ * IA32_RTIT_CR3_MATCH holds CR3[63:5]; only bits 4:0 are reserved (SDM
+ * Vol. 3C, 36.2.7.6).  Bits above MAXPHYADDR are not: a CR3 carries LAM
+ * (bits 61, 62) and other non-address bits there.
+ */
 static int pt_check_cr3(const struct pt_trace_config *cfg,
-			const struct pt_caps *caps, unsigned int phys_bits)
+			const struct pt_caps *caps)
 {
 	if (!pt_cap(caps, PT_CAP_CR3_FILTER))
 		return cfg->cr3_match ? -EOPNOTSUPP : 0;
-	/* Bits 4:0 and bits at or above MAXPHYADDR are reserved. */
 	if (cfg->cr3_match & GENMASK_ULL(4, 0))
-		return -EINVAL;
-	if (phys_bits < 64 && (cfg->cr3_match >> phys_bits))
 		return -EINVAL;
 	return 0;
 }
 
 int pt_rtit_ctl_compose(const struct pt_trace_config *cfg,
-			const struct pt_caps *caps, unsigned int phys_bits,
+			const struct pt_caps *caps, unsigned int virt_bits,
 			u64 *ctl_out)
 {
 	u64 ctl = cfg->ctl;
@@ -127,7 +137,7 @@ int pt_rtit_ctl_compose(const struct pt_trace_config *cfg,
 			return ret;
 	}
 
-	ret = pt_check_cr3(cfg, caps, phys_bits);
+	ret = pt_check_cr3(cfg, caps);
 	if (ret)
 		return ret;
 
@@ -136,7 +146,7 @@ int pt_rtit_ctl_compose(const struct pt_trace_config *cfg,
 				    PT_CTL_ADDR_CFG_SHIFT(i);
 
 		ret = pt_rtit_check_range(caps, i, acfg, cfg->addr[i].start,
-					  cfg->addr[i].end);
+					  cfg->addr[i].end, virt_bits);
 		if (ret)
 			return ret;
 	}

@@ -29,22 +29,23 @@ struct pt_caps;
 /* The user-controlled bits that imply tracing the kernel. */
 #define PT_CTL_NEEDS_PRIV	PT_CTL_OS
 
-bool pt_addr_is_canonical(u64 addr);
+bool pt_addr_is_canonical(u64 addr, unsigned int virt_bits);
 
 /*
  * Check @cfg against @caps and compose RTIT_CTL without TraceEn and ToPA
  * (the core adds them).  Returns 0, -EINVAL for a value the CPU cannot
  * honour (reserved bits, unsupported encodings, bad ranges) or
- * -EOPNOTSUPP for a feature the CPU lacks.  @phys_bits is MAXPHYADDR
- * (bounds CR3_MATCH).  Nothing here touches hardware: every value that
+ * -EOPNOTSUPP for a feature the CPU lacks.  @virt_bits is the CPU's
+ * linear-address width (ADDRn canonical).  Nothing here touches hardware: every value that
  * could make a later WRMSR #GP is refused here.
  */
 int pt_rtit_ctl_compose(const struct pt_trace_config *cfg,
-			const struct pt_caps *caps, unsigned int phys_bits,
+			const struct pt_caps *caps, unsigned int virt_bits,
 			u64 *ctl);
 
 /* Validation of one address range, shared with PT_TRACE_IOC_SET_ADDR. */
 int pt_rtit_check_range(const struct pt_caps *caps, unsigned int index,
-			unsigned int cfg, u64 start, u64 end);
+			unsigned int cfg, u64 start, u64 end,
+			unsigned int virt_bits);
 
 #endif /* _PT_TRACE_RTIT_CTL_H */

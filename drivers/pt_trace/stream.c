@@ -480,6 +480,13 @@ void pt_stream_started(struct pt_cpu *pc, u64 ctl)
 	WRITE_ONCE(s->wd_on, true);
 	hrtimer_start(&s->wd_timer, ns_to_ktime(PT_STREAM_WD_PERIOD_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
+	/*
+	 * A PMI between the TraceEn write and handle_nmi was deferred
+	 * (pmi_pending): serve it now rather than leave it to the watchdog.
+	 */
+	barrier();
+	if (READ_ONCE(s->pmi_pending))
+		pt_stream_ipi_service(pc, true);
 }
 
 void pt_stream_stop_ipi(void *info)
@@ -896,14 +903,32 @@ void pt_flight_prepare(struct pt_cpu *pc)
 	WRITE_ONCE(s->armed, true);
 }
 
+/*
+ * The end of an IPI's work; as pt_stream_ipi_service(), a PMI that came
+ * meanwhile (pmi_pending) is ours: serve it first.
+ */
+static void pt_flight_settle(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	for (;;) {
+		pt_stream_busy_end(s);
+		if (!READ_ONCE(s->pmi_pending))
+			break;
+		pt_stream_busy_begin(s);
+		if (pt_flight_take_pmi(s))
+			pt_flight_lap(pc);
+	}
+}
+
 void pt_flight_started(struct pt_cpu *pc, u64 ctl)
 {
 	struct pt_stream *s = &pc->stream;
 
 	s->ctl = ctl & ~PT_CTL_TRACEEN;
 	s->hw_on = true;
-	barrier();
-	WRITE_ONCE(s->handle_nmi, true);
+	/* Including a PMI between the TraceEn write and here. */
+	pt_flight_settle(pc);
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
 }
@@ -945,15 +970,7 @@ int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
 		ret = pt_hw_read_output(status, base, mask);
 	} while (!ret && pt_flight_pmi_waiting(s) && ++tries < 4);
 	*laps = s->laps;
-	/* As pt_stream_ipi_service(): a PMI that came meanwhile is ours. */
-	for (;;) {
-		pt_stream_busy_end(s);
-		if (!READ_ONCE(s->pmi_pending))
-			break;
-		pt_stream_busy_begin(s);
-		if (pt_flight_take_pmi(s))
-			pt_flight_lap(pc);
-	}
+	pt_flight_settle(pc);
 	return ret;
 }
 

@@ -149,7 +149,8 @@ static void check_small_ioctls(void)
 		a.index = 0;
 		a.cfg = 3; a.start = 0x1000; a.end = 0x2000;
 		EXPECT(ioctl(fd, PT_TRACE_IOC_SET_ADDR, &a), EINVAL);
-		a.cfg = 1; a.start = 0x0000800000000000ULL;
+		/* Not canonical for 48 bits nor, with LA57, for 57. */
+		a.cfg = 1; a.start = 0x0100000000000000ULL;
 		EXPECT(ioctl(fd, PT_TRACE_IOC_SET_ADDR, &a), EINVAL);
 		a.start = 0x3000; a.end = 0x2000;
 		EXPECT(ioctl(fd, PT_TRACE_IOC_SET_ADDR, &a), EINVAL);
@@ -163,8 +164,12 @@ static void check_small_ioctls(void)
 	if (caps.flags & PT_CAP_CR3_FILTER) {
 		cr3.how = PT_CR3_BY_VALUE; cr3.cr3 = 0x1000 | 0x3;
 		EXPECT(ioctl(fd, PT_TRACE_IOC_SET_CR3, &cr3), EINVAL);
-		cr3.cr3 = 1ULL << 62;
+		cr3.cr3 = 0x1000 | 0x10;	/* bit 4: reserved */
 		EXPECT(ioctl(fd, PT_TRACE_IOC_SET_CR3, &cr3), EINVAL);
+		/* Only bits 4:0 are reserved: a LAM bit is a CR3 bit. */
+		cr3.cr3 = 0x1000 | 1ULL << 62;
+		CHECK(ioctl(fd, PT_TRACE_IOC_SET_CR3, &cr3) == 0,
+		      "CR3 with LAM bit 62: %s", strerror(errno));
 		cr3.how = PT_CR3_BY_PID; cr3.pid = 0x3fffff00;
 		EXPECT(ioctl(fd, PT_TRACE_IOC_SET_CR3, &cr3), ESRCH);
 		cr3.how = 7;

@@ -7,7 +7,9 @@
  */
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/pt_trace.h>
+#include <asm/processor.h>
 
 #include "../regs.h"
 #include "model.h"
@@ -171,9 +173,16 @@ static bool pt_has_output(const struct pt_model_profile *p)
 	return pt_mp_ecx(p, PT_MP_TOPA) || pt_mp_ecx(p, PT_MP_SINGLE);
 }
 
-static bool pt_canonical48(u64 v)
+/*
+ * Canonical for the linear-address width of the CPU the model runs on
+ * (48, or 57 with LA57), as the WRMSR of silicon checks it.
+ */
+static bool pt_canonical(u64 v)
 {
-	return (u64)((s64)(v << 16) >> 16) == v;
+	unsigned int sh = 64 - clamp_t(unsigned int,
+				       boot_cpu_data.x86_virt_bits, 32, 64);
+
+	return (u64)((s64)(v << sh) >> sh) == v;
 }
 
 /* Is msr an existing ADDRn_A/B register on this profile? */
@@ -267,7 +276,7 @@ int pt_model_check_wrmsr(const struct pt_model_profile *p,
 		return 0;
 	default:
 		/* ADDRn_A/B: must be sign-extended (36.2.7.5). */
-		if (!pt_canonical48(val)) {
+		if (!pt_canonical(val)) {
 			*why = PT_GP_NONCANONICAL;
 			return -EIO;
 		}

@@ -45,7 +45,7 @@ static int compose(const struct pt_cpuid_raw *raw, struct pt_trace_config c,
 
 	if (pt_caps_decode(raw, &caps) != PT_CAPS_OK)
 		return -ENODEV;
-	return pt_rtit_ctl_compose(&c, &caps, 46, ctl);
+	return pt_rtit_ctl_compose(&c, &caps, 48, ctl);
 }
 
 static void rtit_valid_skl(struct kunit *test)
@@ -88,8 +88,9 @@ static void rtit_invalid_skl(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EINVAL);
 	c = base_cfg(); c.cr3_match = 0x1003;
 	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EINVAL);
-	c = base_cfg(); c.cr3_match = 1ULL << 50;
-	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EINVAL);
+	/* Only CR3_MATCH[4:0] is reserved: LAM bits and the like pass. */
+	c = base_cfg(); c.cr3_match = (1ULL << 50) | (1ULL << 61);
+	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), 0);
 	c = base_cfg(); c.ctl |= 3ULL << PT_CTL_ADDR_CFG_SHIFT(0);
 	KUNIT_EXPECT_EQ(test, compose(&skl_raw, c, &ctl), -EINVAL);
 	c = base_cfg(); c.addr[0].start = 0x0000800000000000ULL;
@@ -129,11 +130,15 @@ static void rtit_bdw(struct kunit *test)
 
 static void rtit_canonical(struct kunit *test)
 {
-	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0));
-	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0x00007fffffffffffULL));
-	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0xffff800000000000ULL));
-	KUNIT_EXPECT_FALSE(test, pt_addr_is_canonical(0x0000800000000000ULL));
-	KUNIT_EXPECT_FALSE(test, pt_addr_is_canonical(0xfff0800000000000ULL));
+	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0, 48));
+	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0x00007fffffffffffULL, 48));
+	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0xffff800000000000ULL, 48));
+	KUNIT_EXPECT_FALSE(test, pt_addr_is_canonical(0x0000800000000000ULL, 48));
+	KUNIT_EXPECT_FALSE(test, pt_addr_is_canonical(0xfff0800000000000ULL, 48));
+	/* LA57: 57-bit canonical. */
+	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0x00ff800000000000ULL, 57));
+	KUNIT_EXPECT_TRUE(test, pt_addr_is_canonical(0xff00000000000000ULL, 57));
+	KUNIT_EXPECT_FALSE(test, pt_addr_is_canonical(0x0100000000000000ULL, 57));
 }
 
 static struct kunit_case rtit_ctl_cases[] = {
