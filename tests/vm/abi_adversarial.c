@@ -559,9 +559,9 @@ static void test_scribble(int fd)
 
 /*
  * Every read consumes exactly what it returns (data_tail moves by it), 0
- * only at the end after STOP; a NULL buffer gets EFAULT and consumes
- * nothing; a buffer whose second page is unmapped gets the bytes before
- * the hole.
+ * only at the end after STOP; a buffer in an unmapped page gets EFAULT
+ * and consumes nothing; a buffer whose second page is unmapped gets the
+ * bytes before the hole.
  */
 static void test_read_counts(int fd)
 {
@@ -596,9 +596,9 @@ static void test_read_counts(int fd)
 
 		if ((r >> 40) % 16 == 0) {
 			errno = 0;
-			n = read(fd, NULL, count);
+			n = read(fd, hole + pg, count);
 			CHECK(n == -1 && (errno == EFAULT || errno == EAGAIN),
-			      "read(NULL): %zd %s", n, strerror(errno));
+			      "read into an unmapped page: %zd %s", n, strerror(errno));
 		} else if ((r >> 40) % 16 == 1 &&
 			   ctl->data_head - pos > (unsigned long long)pg) {
 			/* Room for 100 bytes before the hole: only those. */

@@ -10,7 +10,9 @@
  *     every status that offset < buffer_size and head % buffer_size ==
  *     offset, and on every mapping that its control page and the status
  *     taken while it is mapped describe the buffer it maps (a buffer is
- *     never replaced under a mapping).
+ *     never replaced under a mapping).  Where CPU 1 can go offline, the
+ *     race runs on /dev/pt1 with a ninth thread taking CPU 1 offline and
+ *     back (the trace stops, the buffer and the file stay).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include "ptt_test.h"
 
 #define THREADS	8
+#define ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
 static struct pt_trace_caps caps = { .size = sizeof(caps) };
 static int fd, stop_all;
@@ -201,11 +204,28 @@ static void *racer(void *arg)
 	return NULL;
 }
 
+/* CPU 1 offline and back, until the racers stop. */
+static void *hotplug(void *arg)
+{
+	unsigned long long *n = arg;
+
+	while (!__atomic_load_n(&stop_all, __ATOMIC_RELAXED)) {
+		if (ptt_write_str(ONLINE, "0") == 0)
+			(*n)++;
+		usleep(20 * 1000);
+		ptt_write_str(ONLINE, "1");
+		usleep(20 * 1000);
+	}
+	ptt_write_str(ONLINE, "1");
+	return NULL;
+}
+
 int main(void)
 {
-	pthread_t t[THREADS];
+	unsigned long long plugs = 0;
+	pthread_t t[THREADS], hp;
+	int i, cpu, hot;
 	double t0;
-	int i;
 
 	pg = sysconf(_SC_PAGESIZE);
 	fd = ptt_open_cpu(0, O_RDWR);
@@ -217,17 +237,30 @@ int main(void)
 	if (caps.flags & PT_CAP_TOPA)
 		after_resize(PT_MODE_STREAM);
 
+	/* The race, on CPU 1 with hotplug beside where it can go offline. */
+	hot = ptt_read_ll(ONLINE) == 1;
+	cpu = hot ? 1 : 0;
+	if (hot) {
+		close(fd);
+		fd = ptt_open_cpu(cpu, O_RDWR);
+		REQUIRE(fd >= 0, "open /dev/pt1: %s", strerror(errno));
+	}
 	config(32 << 10, PT_MODE_FLIGHT);
 	t0 = now();
 	for (i = 0; i < THREADS; i++)
 		REQUIRE(!pthread_create(&t[i], NULL, racer,
 					(void *)(long)(i + 1)), "thread");
+	if (hot)
+		REQUIRE(!pthread_create(&hp, NULL, hotplug, &plugs), "thread");
 	sleep(4);
 	__atomic_store_n(&stop_all, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
-	fprintf(stderr, "PTT-INFO %.1f s: %llu statuses, %llu mappings, %llu resizes\n",
-		now() - t0, n_status, n_maps, n_resizes);
+	if (hot)
+		pthread_join(hp, NULL);
+	fprintf(stderr,
+		"PTT-INFO pt%d %.1f s: %llu statuses %llu maps %llu resizes %llu offlines\n",
+		cpu, now() - t0, n_status, n_maps, n_resizes, plugs);
 	CHECK(n_maps > 10 && n_resizes > 10, "too little raced");
 	ioctl(fd, PT_TRACE_IOC_STOP);
 	close(fd);
