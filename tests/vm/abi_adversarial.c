@@ -7,6 +7,8 @@
  * the driver accepts must run without a single modelled #GP or RTIT
  * operational error: the driver validates before it touches an MSR.
  * Seeded from PTT_SEED (default fixed) so a failure can be replayed.
+ * ptt-timeout: 60 (its phases are time-bounded, about 25 s together;
+ * a loaded debug kernel needs more than the default 30 s)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -593,6 +595,14 @@ static void test_read_counts(int fd)
 		unsigned long long r = rnd(), head;
 		size_t count = r & 1 ? 1 + (r >> 8) % 3 : 1 + (r >> 8) % sizeof(out);
 		int fl = fcntl(fd, F_GETFL);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		/* Data comes at every watermark: a blocking read returns. */
+		if (ctl->data_head == pos && poll(&pfd, 1, 5000) <= 0) {
+			CHECK(0, "no data for 5 s at %llu: the model stands still",
+			      pos);
+			break;
+		}
 
 		if ((r >> 40) % 16 == 0) {
 			errno = 0;
