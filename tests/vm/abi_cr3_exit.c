@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PT_CR3_BY_PID against processes that exit while the driver derives their
- * CR3: batches of children exit at once while the test goes round their
- * pids (as many as 15 s allow: forking is slow on the debug kernel).  When the driver's mmput() is the last one it runs
+ * PT_CR3_BY_PID against processes that exit while the driver derives
+ * their CR3: batches of children exit at once while the test goes round
+ * their pids (as many as 15 s allow: forking is slow on the debug
+ * kernel).  When the driver's mmput() is the last one it runs
  * exit_mmap(), which takes mmap_lock; mmap of the device takes pc->lock
  * under mmap_lock.  So the mm reference must be dropped outside pc->lock,
  * or lockdep (the debug kernel) reports a circular dependency, which the
  * harness counts as a failure.  A mapping of the device is made first, so
  * lockdep has seen the mmap_lock -> pc->lock order.  Every answer must be
- * 0, ESRCH or EINVAL (the process had already gone).
+ * 0, ESRCH or EINVAL (the process had already gone).  The race is rare:
+ * a pass on old code proves little, a lockdep report proves the bug.
  */
 #include <errno.h>
 #include <fcntl.h>
