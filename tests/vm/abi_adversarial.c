@@ -578,7 +578,8 @@ static void test_read_counts(int fd)
 
 	if (!(caps.flags & PT_CAP_TOPA))
 		return;
-	c.ctl = PT_CTL_USER | PT_CTL_BRANCHEN;
+	/* OS too: the model traces what its timer interrupts, mostly idle. */
+	c.ctl = PT_CTL_OS | PT_CTL_USER | PT_CTL_BRANCHEN;
 	c.buffer_size = 64 << 10;
 	c.mode = PT_MODE_STREAM;
 	c.watermark = 4096;
