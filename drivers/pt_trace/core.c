@@ -31,6 +31,7 @@
 #include <linux/debugfs.h>
 #include <linux/capability.h>
 #include <linux/err.h>
+#include <linux/kmemleak.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -126,8 +127,28 @@ struct pt_hw_args {
 	int ret;
 	bool vmx;		/* refused: VMX operation (caps.h) */
 	bool foreign;		/* refused: TraceEn already set */
+	enum pt_hw_holder holder;	/* at stop or peek */
 	u64 found_ctl;		/* ... to this RTIT_CTL */
 };
+
+enum pt_hw_holder pt_core_hw_holder(struct pt_cpu *pc, u64 ctl)
+{
+	struct pt_buffer *buf = pc->buf;
+	u64 cur, base;
+	bool ours;
+
+	ctl &= ~PT_CTL_TRACEEN;
+	if (pt_rdmsr(PT_MSR_RTIT_CTL, &cur) ||
+	    pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base))
+		return PT_HW_FOREIGN;
+	ours = buf->output == PT_OUTPUT_SINGLE ? base == buf->chunks[0].phys :
+						 pt_topa_owns_base(&buf->topa, base);
+	if (!ours)
+		return PT_HW_FOREIGN;
+	if (cur == (ctl | PT_CTL_TRACEEN))
+		return PT_HW_OURS;
+	return cur == ctl ? PT_HW_CLEARED : PT_HW_FOREIGN;
+}
 
 /* NMI-safe (pt_hw->vmx_on). */
 bool pt_core_vmx_blocks_trace(void)
@@ -248,7 +269,14 @@ static void pt_hw_read(struct pt_hw_args *a, bool stop)
 static void pt_hw_stop_ipi(void *info)
 {
 	struct pt_hw_args *a = info;
+	enum pt_hw_holder h = pt_core_hw_holder(a->pc, a->ctl);
 
+	a->holder = h;
+	/* Another agent's state: not one write more (design.rst). */
+	if (h == PT_HW_FOREIGN) {
+		a->ret = 0;
+		return;
+	}
 	if (a->pc->stream.flight)
 		a->ret = pt_flight_read(a->pc, true, &a->status, &a->base,
 					&a->mask, &a->laps);
@@ -261,6 +289,11 @@ static void pt_hw_peek_ipi(void *info)
 {
 	struct pt_hw_args *a = info;
 
+	a->holder = pt_core_hw_holder(a->pc, a->ctl);
+	if (a->holder != PT_HW_OURS) {
+		a->ret = -EAGAIN;	/* nothing of ours to read */
+		return;
+	}
 	if (a->pc->stream.flight)
 		a->ret = pt_flight_read(a->pc, false, &a->status, &a->base,
 					&a->mask, &a->laps);
@@ -422,8 +455,12 @@ static int pt_stop_locked(struct pt_cpu *pc)
 		pc->rtit_status = pc->stream.rtit_status;
 		pc->head = pc->stream.head;
 		pc->offset = pc->head % pc->buf->size;
-		if (pc->stream.error)
+		if (pc->stream.taken_over) {
+			pc->taken_over = true;
+			pc->status_flags |= PT_STATUS_TAKEN_OVER;
+		} else if (pc->stream.error) {
 			pc->status_flags |= PT_STATUS_HW_ERROR;
+		}
 		pt_update_ctrl(pc);
 		wake_up_interruptible_all(&pc->stream.wq);
 		return ret;
@@ -435,8 +472,32 @@ static int pt_stop_locked(struct pt_cpu *pc)
 	pc->status_flags &= ~PT_STATUS_RUNNING;
 	if (ret)
 		return ret;
+	if (a.holder != PT_HW_OURS)
+		pc->status_flags |= PT_STATUS_TAKEN_OVER;
+	if (a.holder == PT_HW_FOREIGN) {
+		pc->taken_over = true;
+		WRITE_ONCE(pc->stream.armed, false);
+		return 0;	/* the pointers are not ours: nothing to account */
+	}
 	pt_account(pc, &a, false);
 	return 0;
+}
+
+/*
+ * The last reference of a buffer the hardware may still write (another
+ * agent took the trace over, design.rst): kept allocated for good.
+ */
+static void pt_core_drop_buffer(struct pt_cpu *pc, struct pt_buffer *buf)
+{
+	if (!buf)
+		return;
+	if (!pc->taken_over) {
+		pt_buffer_put(buf);
+		return;
+	}
+	pr_warn("CPU %u: the trace was taken over by another PT owner: keeping its %llu KiB buffer and ToPA tables allocated (leaked), since the hardware may still write them\n",
+		pc->cpu, buf->size >> 10);
+	kmemleak_not_leak(buf);
 }
 
 /* ---- Open / release ---- */
@@ -484,7 +545,8 @@ void pt_core_release(struct pt_cpu *pc)
 		mmdrop(mm);
 	/* Nothing may refer to the buffer any more: works, PMIs. */
 	pt_stream_quiesce(pc);
-	pt_buffer_put(buf);
+	pt_core_drop_buffer(pc, buf);
+	pc->taken_over = false;
 	clear_bit(PT_CPU_OPEN, &pc->flags);
 }
 
@@ -540,7 +602,7 @@ static int pt_drop_buffer(struct pt_cpu *pc)
 		return -EBUSY;
 	if (!mutex_trylock(&pc->stream.read_lock))
 		return -EBUSY;
-	pt_buffer_put(pc->buf);
+	pt_core_drop_buffer(pc, pc->buf);
 	pc->buf = NULL;
 	mutex_unlock(&pc->stream.read_lock);
 	pc->status_flags &= ~(PT_STATUS_CONFIGURED | PT_STATUS_WRAPPED |
@@ -919,6 +981,13 @@ int pt_core_start(struct pt_cpu *pc)
 	ret = -EOPNOTSUPP;
 	if (pc->caps_differ)
 		goto out;
+	/* Its buffer may still be written by someone else: a new open. */
+	ret = -EBUSY;
+	if (pc->taken_over) {
+		pr_notice_ratelimited("CPU %u: the last trace was taken over by another PT owner: close and open /dev/pt%u again to trace\n",
+				      pc->cpu, pc->cpu);
+		goto out;
+	}
 	/* Paired with the mutex: pt_core_freeze() stops after setting it. */
 	ret = -EAGAIN;
 	if (READ_ONCE(pt_frozen))
@@ -959,13 +1028,13 @@ int pt_core_start(struct pt_cpu *pc)
 	pc->head = 0;
 	pc->offset = 0;
 	pc->status_flags &= ~(PT_STATUS_WRAPPED | PT_STATUS_HW_STOPPED |
-			      PT_STATUS_HW_ERROR);
+			      PT_STATUS_HW_ERROR | PT_STATUS_TAKEN_OVER);
 	t0 = ktime_get_ns();
 	ret = smp_call_function_single(pc->cpu, pt_hw_start_ipi, &a, 1);
 	pc->start_ns = ktime_get_ns() - t0;
 	ret = ret ?: a.ret;
 	if (a.vmx)
-		pr_notice_ratelimited("CPU %u is in VMX operation and cannot trace there (IA32_VMX_MISC[14]=0): START refused\n",
+		pr_notice_ratelimited("CPU %u is in VMX operation and cannot trace there (IA32_VMX_MISC[14]=0): START refused; boot with kvm.enable_virt_at_load=0 or unload kvm_intel\n",
 				      pc->cpu);
 	if (a.foreign)
 		pr_notice_ratelimited("CPU %u: PT is already in use (RTIT_CTL %#llx, TraceEn set), by perf's intel_pt or a hypervisor: START refused; end that perf session and START again\n",
@@ -1013,10 +1082,15 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 		pc->head = READ_ONCE(pc->stream.head);
 		pc->offset = pc->head % pc->buf->size;
 	} else if (pc->running) {
+		a.ctl = pc->hw_ctl;
 		ret = smp_call_function_single(pc->cpu, pt_hw_peek_ipi, &a, 1);
 		ret = ret ?: a.ret;
 		if (!ret)
 			pt_account(pc, &a, true);
+		if (a.holder != PT_HW_OURS) {
+			pc->status_flags |= PT_STATUS_TAKEN_OVER;
+			ret = 0;
+		}
 	}
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
@@ -1040,7 +1114,11 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 		st->lost_bytes = READ_ONCE(s->lost_bytes);
 		if (READ_ONCE(s->stalled))
 			st->flags |= PT_STATUS_HW_STOPPED;
-		if (READ_ONCE(s->error))
+		if (READ_ONCE(s->taken_over) ||
+		    (READ_ONCE(s->stalled) &&
+		     (READ_ONCE(s->loss_flags) & PT_LOSS_TAKEN_OVER)))
+			st->flags |= PT_STATUS_TAKEN_OVER;
+		else if (READ_ONCE(s->error))
 			st->flags |= PT_STATUS_HW_ERROR;
 	} else if (pc->buf && pc->stream.flight) {
 		/* The flight recorder's lap PMIs (ToPA output). */

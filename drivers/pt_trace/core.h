@@ -46,6 +46,7 @@ struct pt_stream {
 	bool stalled;			/* not tracing: a gap is open */
 	bool error;			/* STATUS.Error: stays stopped */
 	bool pmi_pending;		/* a PMI came in while an IPI worked */
+	bool taken_over;		/* foreign PT state: hands off for good */
 	u32 loss_flags;			/* PT_LOSS_* of the open gap */
 	u64 ctl;			/* RTIT_CTL without TraceEn */
 	u64 wm;				/* watermark, bytes */
@@ -74,6 +75,7 @@ struct pt_stream {
 	/* A PMI raised before our last halt may come after it (stream.c). */
 	u64 owed_until;			/* pt_now_ns() deadline, 0: none */
 	u64 late_pmis;			/* such PMIs claimed */
+	u64 takeovers;			/* traces found stopped or replaced */
 	struct hrtimer wd_timer;	/* pinned to the traced CPU, hardirq */
 	/* Process context. */
 	struct mutex read_lock;		/* one read(2) at a time */
@@ -127,6 +129,11 @@ struct pt_cpu {
 	bool caps_differ;		/* CPUID 0x14 not the boot CPU's */
 	bool stuck_logged;		/* see pt_hw_stuck_on() */
 	struct pt_hw_saved saved;	/* traced CPU only, IRQs off */
+	/*
+	 * The PT MSRs were found holding another agent's state: nothing is
+	 * written for this trace again, and its buffer is never freed.
+	 */
+	bool taken_over;
 	struct pt_stream stream;
 };
 
@@ -164,6 +171,14 @@ __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
  * PT MSRs saved at START.
  */
 void pt_core_hw_restore(struct pt_cpu *pc);
+/*
+ * Who holds the PT MSRs of the calling CPU now, against our RTIT_CTL
+ * @ctl (without TraceEn) and pc's buffer: exactly ours with TraceEn,
+ * ours with TraceEn cleared by someone else (VMXON, KVM), or another
+ * agent's (RTIT_CTL or OUTPUT_BASE not ours).  Traced CPU, IRQs off.
+ */
+enum pt_hw_holder { PT_HW_OURS, PT_HW_CLEARED, PT_HW_FOREIGN };
+enum pt_hw_holder pt_core_hw_holder(struct pt_cpu *pc, u64 ctl);
 /* True when VMX operation forbids setting TraceEn on this CPU now. */
 bool pt_core_vmx_blocks_trace(void);
 

@@ -279,19 +279,51 @@ static u64 pt_stream_written(struct pt_cpu *pc, u64 base, u64 mask)
 	return (off + buf->size - pc->stream.start_pos % buf->size) % buf->size;
 }
 
+/*
+ * Another agent's state is in the PT MSRs (RTIT_CTL or OUTPUT_BASE not
+ * ours) while we believed we ran: perf, or anything that took PT over.
+ * The trace ends here with a loss record, readers are woken (read(2)
+ * then says EIO, poll EPOLLERR, GET_STATUS PT_STATUS_TAKEN_OVER), and
+ * no PT MSR is written for it again: not to stop, not to restore (the
+ * other owner's trace goes on), and the buffer is never freed, since
+ * the hardware may still write through our tables (core.c).
+ */
+static void pt_stream_taken_over(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	s->hw_on = false;
+	s->taken_over = true;
+	s->error = true;
+	s->takeovers++;
+	pt_gap_open(s, PT_LOSS_TAKEN_OVER);
+	pt_gap_close(pc);
+}
+
 /* Stop the hardware and account what it wrote. */
 static void pt_stream_halt(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
 	struct pt_buffer *buf = pc->buf;
 	u64 st = 0, base = 0, mask = 0, n, room;
-	int ret;
+	enum pt_hw_holder holder;
+	int ret = 0;
 
 	if (!s->hw_on)
 		return;
-	ret = pt_hw_disable(s->ctl);
+	holder = pt_core_hw_holder(pc, s->ctl);
+	if (holder == PT_HW_FOREIGN) {
+		pt_stream_taken_over(pc);
+		return;
+	}
+	if (holder == PT_HW_OURS) {
+		ret = pt_hw_disable(s->ctl);
+		pt_pmi_owe(s);
+	} else {
+		/* Cleared by someone else, which flushed: make it visible. */
+		wmb();
+	}
 	s->hw_on = false;
-	pt_pmi_owe(s);
 	ret = ret ?: pt_hw_read_output(&st, &base, &mask);
 	if (ret) {
 		st = PT_STATUS_ERROR;	/* an MSR fault: a driver bug */
@@ -314,6 +346,10 @@ static void pt_stream_halt(struct pt_cpu *pc)
 		s->stops++;
 		pt_gap_open(s, PT_LOSS_HW_STOP);
 	}
+	if (holder == PT_HW_CLEARED) {
+		s->takeovers++;
+		pt_gap_open(s, PT_LOSS_TAKEN_OVER);
+	}
 	pt_stream_account_lost(pc);
 	if (buf->topa.single_entry && !s->error)
 		pt_stream_pad(pc);
@@ -331,11 +367,19 @@ static void pt_stream_restart(struct pt_cpu *pc)
 
 	if (s->error)
 		return;
-	/* VMX came on (caps.h): setting TraceEn would #GP; end the trace. */
+	/*
+	 * A trace someone else stopped resumes only once the CPU is ours
+	 * again: our RTIT_CTL and table still there, TraceEn clear, and no
+	 * VMX operation that forbids it (caps.h: setting TraceEn would #GP).
+	 */
+	if (gap && (s->loss_flags & PT_LOSS_TAKEN_OVER) &&
+	    pt_core_hw_holder(pc, s->ctl) != PT_HW_CLEARED) {
+		if (pt_core_hw_holder(pc, s->ctl) == PT_HW_FOREIGN)
+			pt_stream_taken_over(pc);
+		return;
+	}
 	if (pt_core_vmx_blocks_trace()) {
-		s->errors++;
-		s->error = true;
-		pt_gap_open(s, PT_LOSS_HW_ERROR);
+		pt_gap_open(s, PT_LOSS_TAKEN_OVER);
 		return;
 	}
 	ret = pt_topa_stream_marks(&buf->topa, s->head, pt_stream_tail(pc),
@@ -409,6 +453,7 @@ void pt_stream_clear(struct pt_cpu *pc)
 	s->stalled = false;
 	s->error = false;
 	s->rtit_status = 0;
+	s->taken_over = false;
 	s->pmis = 0;
 	s->nmis_foreign = 0;
 	s->bytes = 0;
@@ -507,7 +552,8 @@ void pt_stream_stop_ipi(void *info)
 	pt_gap_close(pc);
 	pt_stream_publish(pc);
 	/* The pointers are read: leave the MSRs as START found them. */
-	pt_core_hw_restore(pc);
+	if (!s->taken_over)
+		pt_core_hw_restore(pc);
 	/*
 	 * A PMI of ours raised before the stop was taken inside this IPI
 	 * (NMIs are not masked here) as pmi_pending; one still on its way
@@ -656,13 +702,7 @@ static bool pt_stream_int_due(struct pt_cpu *pc)
  */
 static bool pt_stream_hw_ours(struct pt_cpu *pc)
 {
-	u64 ctl, base;
-
-	if (pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) ||
-	    pt_rdmsr(PT_MSR_RTIT_OUTPUT_BASE, &base))
-		return false;
-	return ctl == (pc->stream.ctl | PT_CTL_TRACEEN) &&
-	       pt_topa_owns_base(&pc->buf->topa, base);
+	return pt_core_hw_holder(pc, pc->stream.ctl) == PT_HW_OURS;
 }
 
 static void pt_flight_lap(struct pt_cpu *pc);
@@ -1024,13 +1064,30 @@ static enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t)
 	if (!READ_ONCE(s->wd_on) || pc->cpu != smp_processor_id())
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(PT_STREAM_WD_PERIOD_NS));
-	/* In a gap or in error the kick work and STOP are in charge. */
+	/*
+	 * In a gap or in error the kick work and STOP are in charge; but a
+	 * trace someone else stopped is resumed here once the CPU is ours
+	 * again (pt_stream_restart() checks).
+	 */
 	if (!s->hw_on) {
 		s->wd_suspect = false;
+		if (s->stalled && !s->error &&
+		    (s->loss_flags & PT_LOSS_TAKEN_OVER)) {
+			pt_stream_ipi_service(pc, true);
+			if (s->hw_on || s->error)
+				irq_work_queue(&s->wake_work);
+		}
 		return HRTIMER_RESTART;
 	}
 	/* As the IPIs: a PMI now is deferred, not run over our reads. */
 	pt_stream_busy_begin(s);
+	/* Not ours any more (taken over, TraceEn cleared): at once. */
+	if (!pt_stream_hw_ours(pc)) {
+		pt_stream_busy_end(s);
+		pt_stream_ipi_service(pc, true);
+		irq_work_queue(&s->wake_work);
+		return HRTIMER_RESTART;
+	}
 	due = pt_stream_wd_due(pc);
 	/* Due at the previous tick already, and no service since. */
 	fire = due && s->wd_suspect && s->wd_services == s->services;

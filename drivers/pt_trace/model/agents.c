@@ -15,6 +15,8 @@
  *     stop    its sched-out (pt_config_stop()): RTIT_CTL = its own value
  *             without TraceEn, a write that is always legal and so
  *             clears our TraceEn too when we trace.
+ *     clear   clears TraceEn and nothing else in the RTIT_CTL it finds,
+ *             as KVM's or a firmware's stop would.
  *     pmi     a bit-55 PMI of its own (perf's PT, a KVM guest's).
  *     off     its handler claims nothing more (no MSR is written).
  *   Its NMI handler runs after the driver's (registered without
@@ -137,7 +139,8 @@ static int pt_vmx_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 }
 
 enum pt_agent_op {
-	PT_OP_FOREIGN_START, PT_OP_FOREIGN_STOP, PT_OP_FOREIGN_PMI,
+	PT_OP_FOREIGN_START, PT_OP_FOREIGN_STOP, PT_OP_FOREIGN_CLEAR,
+	PT_OP_FOREIGN_PMI,
 	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_NOW,
 	PT_OP_LATE_MASKED, PT_OP_VMX_ON, PT_OP_VMX_OFF,
 };
@@ -147,6 +150,7 @@ static void pt_agent_on_cpu(void *info)
 	struct pt_agent_cpu *ag = this_cpu_ptr(&pt_agent_cpu);
 	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
 	struct pt_vmx_arg vmx = { 0 };
+	u64 ctl = 0;
 
 	switch (*(enum pt_agent_op *)info) {
 	case PT_OP_FOREIGN_START:
@@ -158,6 +162,10 @@ static void pt_agent_on_cpu(void *info)
 		break;
 	case PT_OP_FOREIGN_STOP:
 		pt_agent_wrmsr(st, PT_MSR_RTIT_CTL, PT_FOREIGN_CTL);
+		break;
+	case PT_OP_FOREIGN_CLEAR:
+		pt_model_do_rdmsr(st, PT_MSR_RTIT_CTL, &ctl);
+		pt_agent_wrmsr(st, PT_MSR_RTIT_CTL, ctl & ~PT_CTL_TRACEEN);
 		break;
 	case PT_OP_FOREIGN_PMI:
 		WRITE_ONCE(ag->active, true);
@@ -240,6 +248,7 @@ static const struct {
 	enum pt_agent_op op;
 } pt_agent_ops[] = {
 	{ "start", PT_OP_FOREIGN_START }, { "stop", PT_OP_FOREIGN_STOP },
+	{ "clear", PT_OP_FOREIGN_CLEAR },
 	{ "pmi", PT_OP_FOREIGN_PMI }, { "off", PT_OP_FOREIGN_OFF },
 	{ "late_stop", PT_OP_LATE_STOP }, { "late_after", PT_OP_LATE_AFTER },
 	{ "late_now", PT_OP_LATE_NOW }, { "late_masked", PT_OP_LATE_MASKED },

@@ -187,6 +187,8 @@ struct pt_trace_addr {
 #define PT_STATUS_HW_ERROR		(1U << 3)	/* RTIT_STATUS.Error */
 #define PT_STATUS_CONFIGURED		(1U << 4)	/* buffer allocated */
 #define PT_STATUS_CPU_OFFLINE		(1U << 5)	/* CPU offline: stopped */
+/* Another agent stopped or replaced our trace (abi.rst, "Taken over"). */
+#define PT_STATUS_TAKEN_OVER		(1U << 6)
 
 struct pt_trace_status {
 	__u32 size;
@@ -240,6 +242,7 @@ struct pt_trace_status {
 #define PT_LOSS_HW_ERROR		(1U << 2)	/* RTIT_STATUS.Error */
 #define PT_LOSS_BYTES_KNOWN		(1U << 3)	/* 'bytes' is exact */
 #define PT_LOSS_DROPPED			(1U << 4)	/* lost while running */
+#define PT_LOSS_TAKEN_OVER		(1U << 5)	/* another agent held PT */
 
 struct pt_trace_loss {
 	__u64 pos;

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A stream whose PT someone else takes (silicon-review C1, M6), played
+ * by the model's agents (debugfs foreign, vmx):
+ *  1. TraceEn cleared behind our back, our state otherwise intact (as KVM
+ *     or, on bdw, VMXON do): a loss record flagged PT_LOSS_TAKEN_OVER,
+ *     GET_STATUS says PT_STATUS_TAKEN_OVER while the CPU is not ours, and
+ *     the stream resumes once it is (VMXOFF), with data flowing again;
+ *  2. a perf-like owner: its writes fault while we trace (our trace goes
+ *     on; RTIT_CTL only when its value differs from ours), its
+ *     sched-out clears our TraceEn with its RTIT_CTL, its next sched-in
+ *     traces through its own table.  A reader waiting in poll
+ *     is woken within a second with EPOLLERR, read(2) says EIO once
+ *     drained, the record and status say taken over, STOP writes no PT
+ *     MSR (the owner's trace goes on, TraceEn still set), START again
+ *     is refused until the file is reopened, and the driver never
+ *     faulted.
+ */
+#include "coexist_common.h"
+
+#define BUF	(1024u * 1024)
+#define CAP	(16u * 1024 * 1024)
+#define WM	(8u * 1024)	/* data published often */
+
+static int cpu;
+static unsigned char *out;
+static size_t total;		/* bytes read so far */
+
+static long long model_ctl(void)
+{
+	char cmd[32];
+
+	snprintf(cmd, sizeof(cmd), "%d 570", cpu);
+	REQUIRE(!ptt_write_str(MODEL_DIR "msr", cmd), "msr read");
+	return ptt_read_ll(MODEL_DIR "msr");
+}
+
+static void drain(int fd)
+{
+	ssize_t n;
+
+	while ((n = read(fd, out, CAP)) > 0)
+		total += n;
+}
+
+/* Loss records with PT_LOSS_TAKEN_OVER so far. */
+static int taken_records(const struct pt_trace_mmap_page *pg)
+{
+	unsigned long long i, n = __atomic_load_n(&pg->loss_records,
+						  __ATOMIC_ACQUIRE);
+	int k = 0;
+
+	for (i = 0; i < n && i < pg->loss_slots; i++) {
+		const struct pt_trace_loss *l = (const void *)
+			((const char *)pg + pg->loss_offset + i * sizeof(*l));
+
+		k += !!(l->flags & PT_LOSS_TAKEN_OVER);
+	}
+	return k;
+}
+
+/* A running stream on cpu, its control page mapped, first data read. */
+static int start_stream(__u32 wm, struct pt_trace_mmap_page **pg)
+{
+	struct pt_trace_caps caps;
+	int fd = st_setup(cpu, BUF, wm, O_NONBLOCK, &caps);
+
+	*pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(*pg != MAP_FAILED, "mmap: %s", strerror(errno));
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	usleep(50000);
+	drain(fd);
+	return fd;
+}
+
+static void cleared(int use_vmx)
+{
+	struct pt_trace_status st;
+	struct pt_trace_mmap_page *pg;
+	int fd = start_stream(WM, &pg), i, seen = 0;
+	size_t before;
+
+	if (use_vmx)
+		cx_agent("vmx", cpu, "on");
+	else
+		cx_agent("foreign", cpu, "clear");
+	for (i = 0; i < 30 && !use_vmx; i++) {
+		usleep(20000);
+		if (taken_records(pg))
+			break;
+	}
+	if (use_vmx) {
+		usleep(300000);
+		st_status(fd, &st);
+		seen = !!(st.flags & PT_STATUS_TAKEN_OVER);
+		printf("PTT-INFO vmx on: status %#x\n", st.flags);
+		CHECK(seen, "VMXON stopped the trace: status must say taken over");
+		cx_agent("vmx", cpu, "off");
+		usleep(300000);
+	}
+	drain(fd);
+	before = total;
+	/* Data is published per ToPA region: a whole one on single-entry. */
+	for (i = 0; i < 60 && total == before; i++) {
+		usleep(50000);
+		drain(fd);
+	}
+	st_status(fd, &st);
+	printf("PTT-INFO %s: records %llu taken %d, status %#x, %zu bytes after\n",
+	       use_vmx ? "vmx" : "clear", (unsigned long long)st.loss_records,
+	       taken_records(pg), st.flags, total - before);
+	CHECK(taken_records(pg) == 1, "one loss record flagged taken over");
+	CHECK(!(st.flags & PT_STATUS_TAKEN_OVER), "resumed, status still taken over");
+	CHECK(st.flags & PT_STATUS_RUNNING, "the stream ended");
+	CHECK(total > before, "no data after the CPU was ours again");
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	munmap(pg, 4096);
+	close(fd);
+	st_restore_model();
+}
+
+static void perf_like(void)
+{
+	long long f0 = st_model("foreign_faults"), gp0 = st_model("gp_faults");
+	long mark = cx_log_mark();
+	struct pt_trace_mmap_page *pg;
+	int fd = start_stream(0, &pg);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pt_trace_status st;
+	double t0;
+	ssize_t n;
+
+	cx_agent("foreign", cpu, "start");
+	printf("PTT-INFO the owner's writes while we trace: %lld faults\n",
+	       st_model("foreign_faults") - f0);
+	/* RTIT_CTL too, unless its value is ours exactly (bdw). */
+	CHECK(st_model("foreign_faults") - f0 >= 3,
+	      "its output writes must fault while our TraceEn is 1");
+	usleep(100000);
+	st_status(fd, &st);
+	CHECK(!(st.flags & PT_STATUS_TAKEN_OVER), "taken over by faulting writes");
+	drain(fd);
+	/* Its sched-out, then its sched-in on its own table. */
+	cx_agent("foreign", cpu, "stop");
+	cx_agent("foreign", cpu, "start");
+	t0 = st_now();
+	while (st_now() - t0 < 2) {
+		pfd.revents = 0;
+		poll(&pfd, 1, 100);
+		if (pfd.revents & POLLERR)
+			break;
+		drain(fd);
+	}
+	printf("PTT-INFO woken after %.3f s, revents %#x\n", st_now() - t0,
+	       pfd.revents);
+	CHECK(pfd.revents & POLLERR, "a poller was not woken with EPOLLERR");
+	drain(fd);
+	n = read(fd, out, 4096);
+	CHECK(n < 0 && errno == EIO, "read after the takeover: %zd %s", n,
+	      strerror(errno));
+	st_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "status %#x", st.flags);
+	CHECK(taken_records(pg) == 1, "one loss record flagged taken over");
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	CHECK(model_ctl() & PT_CTL_TRACEEN,
+	      "STOP wrote RTIT_CTL of a trace that is not ours");
+	errno = 0;
+	CHECK(ioctl(fd, PT_TRACE_IOC_START) < 0 && errno == EBUSY,
+	      "START again after a takeover: %s", strerror(errno));
+	CHECK(st_model("gp_faults") == gp0, "the driver faulted");
+	munmap(pg, 4096);
+	close(fd);
+	CHECK(cx_log_has(mark, "leaked"), "no log line for the kept buffer");
+	cx_agent("foreign", cpu, "stop");
+	cx_agent("foreign", cpu, "off");
+	st_restore_model();
+}
+
+int main(void)
+{
+	struct pt_trace_caps caps;
+	int fd;
+
+	cpu = cx_cpu();
+	out = malloc(CAP);
+	REQUIRE(out, "malloc");
+	if (st_model("foreign_pmis") < 0)
+		SKIP("the model has no foreign agent");
+	fd = st_setup(cpu, BUF, 0, O_NONBLOCK, &caps);
+	close(fd);
+	cleared(0);
+	if (caps.family == 6 && caps.model == 0x3d)	/* bdw: VMX_MISC[14]=0 */
+		cleared(1);
+	perf_like();
+	return ptt_done();
+}
