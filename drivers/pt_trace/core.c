@@ -56,6 +56,7 @@
 #include "compat.h"
 #include "core.h"
 #include "hw.h"
+#include "ownership.h"
 #include "pmi.h"
 #include "regs.h"
 #include "rtit_ctl.h"
@@ -966,6 +967,10 @@ int pt_core_start(struct pt_cpu *pc)
 	u64 t0;
 	int ret;
 
+	/* perf's intel_pt holds this CPU (ownership.c): one log line. */
+	ret = pt_own_start(pc->cpu);
+	if (ret)
+		return ret;
 	cpus_read_lock();
 	mutex_lock(&pc->lock);
 	ret = -ENODEV;

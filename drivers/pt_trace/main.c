@@ -19,6 +19,7 @@
 #include "chardev.h"
 #include "core.h"
 #include "hw.h"
+#include "ownership.h"
 #include "regs.h"
 #include "sysfs.h"
 
@@ -113,16 +114,18 @@ static int __init pt_trace_init(void)
 	if (ret)
 		goto err_sysfs;
 
+	pt_own_init();
 	ret = pt_chardev_init();
 	if (ret)
-		goto err_core;
+		goto err_own;
 
 	pr_info("Intel PT family %u model %#x on the %s backend: caps %#x, %u address ranges\n",
 		pt_caps.family, pt_caps.model, pt_hw->name, pt_caps.flags,
 		pt_caps.num_addr_ranges);
 	return 0;
 
-err_core:
+err_own:
+	pt_own_exit();
 	pt_core_exit();
 err_sysfs:
 	pt_sysfs_exit();
@@ -138,6 +141,7 @@ err_debugfs:
 static void __exit pt_trace_exit(void)
 {
 	pt_chardev_exit();
+	pt_own_exit();
 	pt_core_exit();
 	pt_sysfs_exit();
 	if (pt_hw->exit)

@@ -3,7 +3,8 @@
  * /sys/kernel/pt_trace/caps/<name>: one read-only file per capability, in
  * the spirit of perf's /sys/bus/event_source/devices/intel_pt/caps/, so
  * scripts can ask "is there a CR3 filter?" without parsing CPUID.  Also
- * /sys/kernel/pt_trace/backend ("hw" or "model").
+ * /sys/kernel/pt_trace/backend ("hw" or "model") and ownership (what
+ * protects PT against perf, ownership.c).
  */
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
@@ -11,6 +12,7 @@
 
 #include "caps.h"
 #include "hw.h"
+#include "ownership.h"
 #include "sysfs.h"
 
 static struct kobject *pt_kobj;
@@ -106,8 +108,18 @@ static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute pt_backend_attr = __ATTR_RO(backend);
 
+/* What protects PT against perf (ownership.c), as decided at load. */
+static ssize_t ownership_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", pt_own_str(pt_own_summary()));
+}
+
+static struct kobj_attribute pt_ownership_attr = __ATTR_RO(ownership);
+
 static struct attribute *pt_top_attrs[] = {
 	&pt_backend_attr.attr,
+	&pt_ownership_attr.attr,
 	NULL,
 };
 
