@@ -187,7 +187,6 @@ static unsigned int pt_stream_nr_regions(const struct pt_buffer *buf)
 int pt_buffer_layout(struct pt_buffer *buf, bool stream)
 {
 	unsigned int shift = pt_stream_region_shift(buf), i, j, n = 0;
-	int ret;
 
 	if (buf->output != PT_OUTPUT_TOPA)
 		return stream ? -EINVAL : 0;
@@ -207,11 +206,8 @@ int pt_buffer_layout(struct pt_buffer *buf, bool stream)
 	buf->topa.nr_chunks = n;
 	buf->topa.nr_tables = pt_topa_nr_tables(n, buf->topa.single_entry);
 	buf->stream_layout = stream;
-	ret = pt_topa_build(&buf->topa);
-	/* Flight: a PMI per lap makes the wrap count exact (stream.c). */
-	if (!ret && !stream)
-		pt_topa_flight_marks(&buf->topa);
-	return ret;
+	/* Flight: the lap INT, if any, is pt_flight_prepare()'s. */
+	return pt_topa_build(&buf->topa);
 }
 
 static int pt_buffer_alloc_topa(struct pt_buffer *buf, int node,

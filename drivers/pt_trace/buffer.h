@@ -80,7 +80,7 @@ u64 pt_buffer_offset(struct pt_buffer *buf, u64 base, u64 mask);
 
 /*
  * Lay the ToPA out for flight recording (one region per chunk, a ring
- * with INT on its last region only) or streaming (regions of at most
+ * without INT or STOP) or streaming (regions of at most
  * 1/16 of the buffer, so INT and STOP can be placed; single-entry ToPA
  * re-points its one entry).  Only while the hardware is stopped.
  * -EINVAL when the buffer cannot stream (single range, or fewer than

@@ -125,6 +125,7 @@ struct pt_hw_args {
 	u64 base, mask, ctl;
 	u64 status;
 	u64 laps;		/* ToPA flight: wraps counted by the PMI */
+	bool wrapped;		/* flight: the zeroed window was written */
 	int ret;
 	bool vmx;		/* refused: VMX operation (caps.h) */
 	bool foreign;		/* refused: TraceEn already set */
@@ -242,7 +243,7 @@ static void pt_hw_start_ipi(void *info)
 	}
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, 0);
 	/* PMIs counted: no stale ToPA PMI bit from an earlier session. */
-	if (cfg->mode == PT_MODE_STREAM || a->pc->stream.flight)
+	if (cfg->mode == PT_MODE_STREAM || a->pc->stream.lap_pmi)
 		ret = ret ?: pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 				      PT_GLOBAL_STATUS_TOPA_PMI);
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl | PT_CTL_TRACEEN);
@@ -257,14 +258,18 @@ out:
 	a->ret = ret;
 }
 
-/* Read the output pointers; with @stop, stop tracing first. */
-static void pt_hw_read(struct pt_hw_args *a, bool stop)
-{
-	int ret = 0;
+static bool pt_wrapped(struct pt_buffer *buf, u64 offset);
 
-	if (stop)
-		ret = pt_hw_disable(a->ctl);
-	a->ret = ret ?: pt_hw_read_output(&a->status, &a->base, &a->mask);
+/* Flight: stop (flushed), read, check the wrap window while stopped. */
+static void pt_hw_pause(struct pt_hw_args *a, bool live)
+{
+	struct pt_buffer *buf = a->pc->buf;
+
+	a->ret = pt_flight_pause(a->pc, live, &a->status, &a->base, &a->mask,
+				 &a->laps);
+	if (!a->ret)
+		a->wrapped = pt_wrapped(buf, pt_buffer_offset(buf, a->base,
+							      a->mask));
 }
 
 static void pt_hw_stop_ipi(void *info)
@@ -278,14 +283,16 @@ static void pt_hw_stop_ipi(void *info)
 		a->ret = 0;
 		return;
 	}
-	if (a->pc->stream.flight)
-		a->ret = pt_flight_read(a->pc, true, &a->status, &a->base,
-					&a->mask, &a->laps);
-	else
-		pt_hw_read(a, true);
+	pt_hw_pause(a, false);
+	pt_flight_end(a->pc);
 	pt_core_hw_restore(a->pc);
 }
 
+/*
+ * A status while recording: the pointers are only reliable and the data
+ * only in memory with TraceEn off (SDM 36.2.7.7), so pause briefly, as
+ * perf's snapshot does, and go on where it stopped.
+ */
 static void pt_hw_peek_ipi(void *info)
 {
 	struct pt_hw_args *a = info;
@@ -295,11 +302,10 @@ static void pt_hw_peek_ipi(void *info)
 		a->ret = -EAGAIN;	/* nothing of ours to read */
 		return;
 	}
-	if (a->pc->stream.flight)
-		a->ret = pt_flight_read(a->pc, false, &a->status, &a->base,
-					&a->mask, &a->laps);
-	else
-		pt_hw_read(a, false);
+	pt_hw_pause(a, true);
+	if (a->ret)
+		a->status = PT_STATUS_ERROR;
+	pt_flight_resume(a->pc, a->status, a->base, a->mask);
 }
 
 /*
@@ -343,18 +349,19 @@ static bool pt_caps_agree(void)
 /* ---- Bookkeeping ---- */
 
 /*
- * Did the flight recorder wrap?  With ToPA output the PMI of the INT on
- * the last region counts the laps (stream.c).  Single-range output has
- * no INT, and the hardware does not say (RTIT_STATUS.PacketByteCnt
+ * Did the flight recorder wrap?  In a ToPA ring of at least
+ * PT_FLIGHT_LAP_PMI_MIN the PMI of the INT on the last region counts the
+ * laps (stream.c).  Smaller rings and single range have no INT (an NMI
+ * per lap would flood), and the hardware does not say (RTIT_STATUS.PacketByteCnt
  * counts only since the last PSB), so the driver zeroes the last
  * PT_WRAP_WINDOW bytes of the buffer before every start: after a wrap
  * the bytes from the write offset to the end hold trace from the
  * previous lap, without one they are still zero.  PT pads only with
  * single 0x00 bytes, so a window of more than a few bytes of trace is
  * never all zero; the answer can be wrong only when the write offset
- * lies within a few bytes of the end.  With ToPA the same check backs
- * the count up at STOP: a wrap it sees while no lap was counted (every
- * PMI lost) is one lap.
+ * lies within a few bytes of the end.  Checked while the hardware is
+ * paused (flushed).  With lap PMIs the same check backs the count up: a
+ * wrap it sees while no lap was counted (every PMI lost) is one lap.
  */
 static bool pt_wrapped(struct pt_buffer *buf, u64 offset)
 {
@@ -402,9 +409,8 @@ static void pt_update_ctrl(struct pt_cpu *pc)
 	smp_store_release(&c->data_head, pc->head);
 }
 
-/* @live: read while tracing (GET_STATUS), the hardware still writing. */
-static void pt_account(struct pt_cpu *pc, const struct pt_hw_args *a,
-		       bool live)
+/* What a stop or a paused status read (the data flushed). */
+static void pt_account(struct pt_cpu *pc, const struct pt_hw_args *a)
 {
 	struct pt_buffer *buf = pc->buf;
 
@@ -416,19 +422,14 @@ static void pt_account(struct pt_cpu *pc, const struct pt_hw_args *a,
 		pc->status_flags |= PT_STATUS_HW_STOPPED;
 	if (a->status & PT_STATUS_ERROR)
 		pc->status_flags |= PT_STATUS_HW_ERROR;
-	if (pc->stream.flight) {
-		u64 laps = a->laps;
+	if (pc->stream.lap_pmi) {
+		/* A lap whose PMI never came: at least one. */
+		u64 laps = a->laps ?: a->wrapped;
 
-		/*
-		 * A lap whose PMI never came.  Only once stopped: while the
-		 * hardware writes, bytes past the offset read are new ones.
-		 */
-		if (!laps && !live && pt_wrapped(buf, pc->offset))
-			laps = 1;
 		if (laps)
 			pc->status_flags |= PT_STATUS_WRAPPED;
 		pc->head = laps * buf->size + pc->offset;
-	} else if (pt_wrapped(buf, pc->offset)) {
+	} else if (a->wrapped) {
 		pc->status_flags |= PT_STATUS_WRAPPED;
 		pc->head = buf->size + pc->offset;
 	} else {
@@ -480,7 +481,7 @@ static int pt_stop_locked(struct pt_cpu *pc)
 		WRITE_ONCE(pc->stream.armed, false);
 		return 0;	/* the pointers are not ours: nothing to account */
 	}
-	pt_account(pc, &a, false);
+	pt_account(pc, &a);
 	return 0;
 }
 
@@ -1081,7 +1082,7 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 
 	cpus_read_lock();
 	mutex_lock(&pc->lock);
-	/* While running, read the live pointers without stopping. */
+	/* Streaming publishes from the PMI; flight pauses to read. */
 	if (pc->running && pc->cfg.mode == PT_MODE_STREAM) {
 		pt_stream_kick(pc);
 		pc->head = READ_ONCE(pc->stream.head);
@@ -1091,7 +1092,7 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 		ret = smp_call_function_single(pc->cpu, pt_hw_peek_ipi, &a, 1);
 		ret = ret ?: a.ret;
 		if (!ret)
-			pt_account(pc, &a, true);
+			pt_account(pc, &a);
 		if (a.holder != PT_HW_OURS) {
 			pc->status_flags |= PT_STATUS_TAKEN_OVER;
 			ret = 0;
@@ -1163,11 +1164,11 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps late_pmis\n");
+	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps late_pmis throttles\n");
 	for_each_possible_cpu(cpu) {
 		struct pt_stream *s = &per_cpu_ptr(&pt_cpus, cpu)->stream;
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu\n",
 			   cpu, READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->stops), READ_ONCE(s->losses),
 			   READ_ONCE(s->errors), READ_ONCE(s->pad_bytes),
@@ -1177,7 +1178,7 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(s->nmis_foreign), READ_ONCE(s->head),
 			   READ_ONCE(s->stalled), READ_ONCE(s->lost_bytes),
 			   READ_ONCE(s->watchdog), READ_ONCE(s->laps),
-			   READ_ONCE(s->late_pmis));
+			   READ_ONCE(s->late_pmis), READ_ONCE(s->throttles));
 	}
 	return 0;
 }

@@ -39,7 +39,8 @@ extern struct dentry *pt_debugfs_root;
  */
 struct pt_stream {
 	bool armed;			/* a stream session: bit-55 PMIs are ours */
-	bool flight;			/* ... or a ToPA flight session (laps) */
+	bool flight;			/* ... or a flight session */
+	bool lap_pmi;			/* flight: INT per lap armed (laps) */
 	bool handle_nmi;		/* the PMI may service the hardware */
 	bool busy;			/* an IPI or the watchdog works on it */
 	bool hw_on;			/* TraceEn set by us */
@@ -66,6 +67,12 @@ struct pt_stream {
 	bool wd_on;			/* its timer may re-arm itself */
 	bool wd_suspect;		/* the last tick saw a PMI due */
 	u64 wd_services;		/* 'services' at that tick */
+	/* The PMI rate limit (stream.c): PMIs in the current window. */
+	u64 pmi_win_ns;
+	u32 pmi_win_count;
+	bool throttled;			/* held stopped until throttle_until */
+	u64 throttle_until;
+	u64 throttles;			/* times the limit was hit */
 	/* Counters. */
 	u64 pmis, nmis_foreign, bytes, stops, losses, errors, pad_bytes;
 	u64 lost_ns, handler_ns, handler_max_ns, resumes;

@@ -53,6 +53,7 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -87,6 +88,29 @@
  * to fall in it; and only one NMI is claimed, only while nobody traces.
  */
 #define PT_PMI_OWED_NS		(20 * NSEC_PER_MSEC)
+
+/*
+ * PMI rate limit.  Each PMI stops, accounts and restarts the hardware
+ * (a few microseconds on silicon, more with a single-entry pad); with a
+ * small ring at silicon rates (hundreds of MB/s to GB/s per core) the
+ * regions fill faster than that can go on without starving the CPU.
+ * So, as perf throttles a sampling event that exceeds its rate, at most
+ * stream_pmi_max / 100 PMIs are serviced per PT_STREAM_PMI_WINDOW_NS on
+ * one CPU (default 10,000 a second: at ~2 us each, 2 % of a CPU, a
+ * tenth of perf's default perf_event_max_sample_rate); the PMI that
+ * exceeds it leaves the hardware stopped, a gap flagged
+ * PT_LOSS_THROTTLED opens, and the watchdog timer (polling, every
+ * PT_STREAM_WD_PERIOD_NS, not an NMI) restarts it once the window is
+ * over.  Under a flood the CPU then takes at most the budget per
+ * window plus one, and the trace degrades to bursts with loss records
+ * instead of livelocking the CPU.
+ */
+#define PT_STREAM_PMI_WINDOW_NS	(10 * NSEC_PER_MSEC)
+
+static unsigned int stream_pmi_max = 10000;
+module_param(stream_pmi_max, uint, 0644);
+MODULE_PARM_DESC(stream_pmi_max,
+		 "streaming: PMIs per second per CPU before the driver throttles (the trace stays stopped, with a loss record, until the 10 ms window is over and the 50 ms watchdog restarts it); default 10000, below 100 counts as 100");
 
 static u64 pt_now_ns(void)
 {
@@ -248,7 +272,7 @@ static void pt_stream_publish(struct pt_cpu *pc)
 	smp_store_release(&c->data_head, s->head);
 }
 
-/* Zero (PAD) the rest of a single-entry region inside the PMI margin. */
+/* Zero (PAD) the rest of a single-entry region inside the PMI window. */
 static void pt_stream_pad(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
@@ -256,7 +280,8 @@ static void pt_stream_pad(struct pt_cpu *pc)
 	u64 left = pt_topa_region_left(&buf->topa, s->head);
 	u64 off;
 
-	if (left > PT_TOPA_PMI_MARGIN)
+	if (left > pt_topa_pmi_window(pt_topa_region_size(&buf->topa,
+							  s->head)))
 		return;
 	for (off = s->head; off < s->head + left; ) {
 		u64 o = off % buf->size;
@@ -382,6 +407,14 @@ static void pt_stream_restart(struct pt_cpu *pc)
 		pt_gap_open(s, PT_LOSS_TAKEN_OVER);
 		return;
 	}
+	/* Throttled: only the watchdog timer restarts, after the window. */
+	if (s->throttled) {
+		if ((s64)(pt_now_ns() - s->throttle_until) < 0) {
+			pt_gap_open(s, PT_LOSS_THROTTLED);
+			return;
+		}
+		s->throttled = false;
+	}
 	ret = pt_topa_stream_marks(&buf->topa, s->head, pt_stream_tail(pc),
 				   s->wm, &m);
 	if (ret) {
@@ -490,6 +523,10 @@ int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
 	s->services = 0;
 	s->wd_suspect = false;
 	s->wd_services = 0;
+	s->pmi_win_ns = 0;
+	s->pmi_win_count = 0;
+	s->throttled = false;
+	s->throttles = 0;
 	WRITE_ONCE(s->flight, false);
 	WRITE_ONCE(c->data_tail, 0);
 	WRITE_ONCE(c->lost_bytes, 0);
@@ -745,6 +782,24 @@ static bool pt_pmi_bit(void)
 	       (gs & PT_GLOBAL_STATUS_TOPA_PMI);
 }
 
+/*
+ * Count a streaming PMI against the rate limit.  Over the budget the
+ * stream is throttled: pt_stream_restart() leaves the hardware stopped
+ * (a gap flagged PT_LOSS_THROTTLED) until the watchdog restarts it.
+ */
+static void pt_stream_throttle(struct pt_stream *s, u64 now)
+{
+	if (now - s->pmi_win_ns >= PT_STREAM_PMI_WINDOW_NS) {
+		s->pmi_win_ns = now;
+		s->pmi_win_count = 0;
+	}
+	if (++s->pmi_win_count <= max(READ_ONCE(stream_pmi_max) / 100, 1U))
+		return;
+	s->throttled = true;
+	s->throttle_until = s->pmi_win_ns + PT_STREAM_PMI_WINDOW_NS;
+	s->throttles++;
+}
+
 int pt_stream_nmi(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
@@ -786,10 +841,13 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	/* Not busy: an NMI cannot come in while this one runs. */
 	WRITE_ONCE(s->handle_nmi, false);
 	barrier();
-	if (flight)
+	if (flight) {
 		pt_flight_lap(pc);
-	else
+	} else {
+		/* Over the limit: the restart keeps a throttled gap open. */
+		pt_stream_throttle(s, t0);
 		pt_stream_service(pc, true);
+	}
 	barrier();
 	WRITE_ONCE(s->handle_nmi, s->hw_on);
 	if (pt_hw->pmi_rearm)
@@ -804,72 +862,138 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	return NMI_HANDLED;
 }
 
-/* ---- Flight recorder laps (ToPA) ---- */
+/* ---- Flight recorder ---- */
 
 /*
- * pt_topa_flight_marks() put INT on the last region of the ring, so each
+ * Lap PMIs.  Only in a ToPA ring of at least flight_pmi_min bytes
+ * (default PT_FLIGHT_LAP_PMI_MIN) does pt_topa_flight_marks() put INT on
+ * the last region, so that each
  * lap raises one PMI and the driver counts laps instead of guessing:
- * head = laps * size + offset, and WRAPPED is exact.  Multi-entry ToPA
- * signals when the last region fills, i.e. at the wrap: the PMI only
- * counts, the hardware runs on untouched.  Single-entry ToPA signals up
- * to PT_TOPA_PMI_MARGIN bytes before the wrap, and a stop in that margin
- * could not tell a lap whose PMI came from one whose PMI is still to
- * come; so there the PMI stops the hardware, completes the region with
- * zeros (PAD) when it has not wrapped yet, counts the lap and restarts
- * at the start of the buffer (PacketByteCnt kept: PSBs stay on their
- * period), as streaming does with its margin: every lap then ends at
- * the PMI.  Same exclusion as streaming: handle_nmi is cleared while an
- * IPI reads, and a PMI meanwhile is left to it (pmi_pending).
+ * head = laps * size + offset, and WRAPPED is exact.  A smaller ring
+ * arms no PMI at all, as perf's snapshot mode: on silicon the trace
+ * fills a small ring thousands of times a second (hundreds of MB/s to
+ * GB/s per core with OS|User), one NMI per lap would be an NMI flood,
+ * and on single-entry ToPA each would also stop and restart the
+ * hardware.  There, as with single range, only WRAPPED is known (the
+ * zeroed-window check in core.c) and head counts at most one lap.  The
+ * floor bounds the lap PMIs at (trace rate) / 1 MiB: about a thousand
+ * per second at 1 GB/s.
+ *
+ * Multi-entry ToPA signals when the last region fills, i.e. at the wrap:
+ * the PMI only counts, the hardware runs on untouched.  Single-entry
+ * ToPA signals some distance before the wrap (pt_topa_pmi_window()),
+ * and a stop there could not tell a lap whose PMI came from one whose
+ * PMI is still to come; so there the PMI stops the hardware, completes
+ * the region with zeros (PAD) when it has not wrapped yet, counts the
+ * lap and restarts at the start of the buffer (PacketByteCnt kept: PSBs
+ * stay on their period), as streaming does with its margin: every lap
+ * then ends at the PMI.  Same exclusion as streaming: handle_nmi is
+ * cleared while an IPI reads, and a PMI meanwhile is left to it
+ * (pmi_pending).
  *
  * Laps merge when the hardware completes a lap before the previous lap's
  * PMI was handled (bit 55 is one bit, and LVTPC stays masked until the
  * handler re-arms it): only with buffers that the trace fills in about
  * the PMI's latency (microseconds).  A lap whose PMI was lost entirely
- * is seen by the zeroed-window check at STOP when no lap was counted
- * (core.c), so WRAPPED is never missed.
+ * is seen by the zeroed-window check when no lap was counted (core.c),
+ * so WRAPPED is never missed.
+ *
+ * Live status.  The output pointers read while TraceEn=1 are unreliable
+ * and the newest packets reach memory only when TraceEn goes 1->0 (SDM
+ * 36.2.7.7, 36.2.6.2), so a status of a running recorder pauses it as
+ * perf's snapshot does: TraceEn off (flush, wmb()), read, and restart
+ * where it stopped with PacketByteCnt kept (pt_flight_pause() and
+ * pt_flight_resume()).  What it publishes is in memory.
  */
+
+static unsigned long long flight_pmi_min = PT_FLIGHT_LAP_PMI_MIN;
+module_param(flight_pmi_min, ullong, 0644);
+MODULE_PARM_DESC(flight_pmi_min,
+		 "flight recorder: ToPA buffers of at least this many bytes count laps with one PMI per lap (default 1 MiB; smaller values mean more NMIs per second on a busy CPU)");
+
+/*
+ * Stop and flush (if on); read STATUS and the pointers.  0, an MSR
+ * error, or 1 when the hardware reports Error.
+ */
+static int pt_flight_halt(struct pt_cpu *pc, u64 *st, u64 *base, u64 *mask)
+{
+	struct pt_stream *s = &pc->stream;
+	int ret = 0;
+
+	if (s->hw_on) {
+		ret = pt_hw_disable(s->ctl);
+		/* A lap PMI raised just before may come late (pt_pmi_owe()). */
+		if (s->lap_pmi)
+			pt_pmi_owe(s);
+	}
+	s->hw_on = false;
+	ret = ret ?: pt_hw_read_output(st, base, mask);
+	if (!ret && (*st & PT_STATUS_ERROR))
+		ret = 1;
+	return ret;
+}
+
+/* Single-entry ToPA, a lap PMI: PAD the region if it has not wrapped. */
+static u64 pt_flight_se_wrap(struct pt_cpu *pc, u64 off)
+{
+	struct pt_buffer *buf = pc->buf;
+	u64 o;
+
+	if (pt_topa_lap_done(&buf->topa, off))
+		return off;
+	for (o = off; o < buf->size; o = round_up(o + 1, PAGE_SIZE))
+		memset((void *)pt_buffer_ptr(buf, o), 0,
+		       min_t(u64, buf->size - o,
+			     PAGE_SIZE - offset_in_page(o)));
+	pc->stream.pad_bytes += buf->size - off;
+	return 0;
+}
+
+/* Restart at @off with PacketByteCnt of @st; hardware off. */
+static int pt_flight_restart(struct pt_cpu *pc, u64 off, u64 st)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 base, mask;
+	int ret;
+
+	/* VMX came on (caps.h): setting TraceEn would #GP; end the trace. */
+	if (pt_core_vmx_blocks_trace())
+		return -EBUSY;
+	ret = pt_buffer_ptrs(pc->buf, off, &base, &mask);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, base);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, mask);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, st & PT_STATUS_BYTECNT_MASK);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl | PT_CTL_TRACEEN);
+	if (!ret)
+		s->hw_on = true;
+	return ret;
+}
+
+/* Stays stopped; STOP reports it as HW_ERROR. */
+static void pt_flight_error(struct pt_stream *s, u64 st)
+{
+	s->rtit_status = st | PT_STATUS_ERROR;
+	s->errors++;
+	s->error = true;
+}
 
 /* Single-entry ToPA: stop, pad a region not yet wrapped, count, restart. */
 static void pt_flight_se_lap(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
-	struct pt_buffer *buf = pc->buf;
-	u64 st = 0, base = 0, mask = 0, off, o;
-	int ret;
+	u64 st = 0, base = 0, mask = 0, off;
 
-	ret = pt_hw_disable(s->ctl);
-	s->hw_on = false;
-	pt_pmi_owe(s);
-	ret = ret ?: pt_hw_read_output(&st, &base, &mask);
-	if (ret || (st & (PT_STATUS_ERROR | PT_STATUS_STOPPED)))
+	/* Stopped: no flight ring has STOP, and single-entry no TraceStop. */
+	if (pt_flight_halt(pc, &st, &base, &mask) ||
+	    (st & PT_STATUS_STOPPED))
 		goto err;
-	off = pt_buffer_offset(buf, base, mask);
-	if (!pt_topa_lap_done(&buf->topa, off)) {
-		for (o = off; o < buf->size; o = round_up(o + 1, PAGE_SIZE))
-			memset((void *)pt_buffer_ptr(buf, o), 0,
-			       min_t(u64, buf->size - o,
-				     PAGE_SIZE - offset_in_page(o)));
-		s->pad_bytes += buf->size - off;
-		off = 0;
-	}
+	off = pt_flight_se_wrap(pc, pt_buffer_offset(pc->buf, base, mask));
 	s->laps++;
-	/* VMX came on (caps.h): setting TraceEn would #GP; end the trace. */
-	if (pt_core_vmx_blocks_trace())
+	if (pt_flight_restart(pc, off, st))
 		goto err;
-	ret = pt_buffer_ptrs(buf, off, &base, &mask);
-	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, base);
-	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, mask);
-	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_STATUS, st & PT_STATUS_BYTECNT_MASK);
-	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, s->ctl | PT_CTL_TRACEEN);
-	if (ret)
-		goto err;
-	s->hw_on = true;
 	return;
 err:
-	/* Stays stopped; STOP reports it as HW_ERROR. */
-	s->rtit_status = st | PT_STATUS_ERROR;
-	s->errors++;
-	s->error = true;
+	pt_flight_error(s, st);
 }
 
 /* A lap PMI came; traced CPU, hardware running, handle_nmi clear. */
@@ -890,12 +1014,15 @@ static void pt_flight_lap(struct pt_cpu *pc)
  * taken by an NMI while handle_nmi was clear.  The bit first: an NMI
  * that comes between the two reads then finds it clear, or finds it set
  * and leaves pmi_pending for the second read; either way one PMI.
+ * Only with lap PMIs armed: otherwise bit 55 is someone else's.
  */
 static bool pt_flight_take_pmi(struct pt_stream *s)
 {
 	bool due = false;
 	u64 gs = 0;
 
+	if (!s->lap_pmi)
+		return false;
 	if (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
 	    (gs & PT_GLOBAL_STATUS_TOPA_PMI)) {
 		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
@@ -910,23 +1037,18 @@ static bool pt_flight_take_pmi(struct pt_stream *s)
 	return due;
 }
 
-static bool pt_flight_pmi_waiting(struct pt_stream *s)
-{
-	u64 gs = 0;
-
-	return READ_ONCE(s->pmi_pending) ||
-	       (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
-		(gs & PT_GLOBAL_STATUS_TOPA_PMI));
-}
-
 void pt_flight_prepare(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
 
-	WRITE_ONCE(s->flight, pc->buf->output == PT_OUTPUT_TOPA);
-	if (!s->flight)
-		return;
 	WRITE_ONCE(s->handle_nmi, false);
+	WRITE_ONCE(s->flight, true);
+	s->lap_pmi = buf->output == PT_OUTPUT_TOPA &&
+		     buf->size >= max_t(u64, READ_ONCE(flight_pmi_min),
+					PAGE_SIZE);
+	if (s->lap_pmi)
+		pt_topa_flight_marks(&buf->topa);
 	s->hw_on = false;
 	s->error = false;
 	s->pmi_pending = false;
@@ -940,7 +1062,7 @@ void pt_flight_prepare(struct pt_cpu *pc)
 	s->handler_max_ns = 0;
 	s->watchdog = 0;
 	/* From here the CPU may take PMIs for this session. */
-	WRITE_ONCE(s->armed, true);
+	WRITE_ONCE(s->armed, s->lap_pmi);
 }
 
 /*
@@ -973,45 +1095,62 @@ void pt_flight_started(struct pt_cpu *pc, u64 ctl)
 		pt_hw->pmi_rearm();
 }
 
-int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
-		   u64 *mask, u64 *laps)
+int pt_flight_pause(struct pt_cpu *pc, bool live, u64 *status, u64 *base,
+		    u64 *mask, u64 *laps)
 {
 	struct pt_stream *s = &pc->stream;
 	struct pt_buffer *buf = pc->buf;
-	unsigned int tries = 0;
-	int ret = 0;
+	u64 off;
+	int ret;
 
 	pt_stream_busy_begin(s);
-	if (stop) {
-		ret = pt_hw_disable(s->ctl);
-		s->hw_on = false;
-		pt_pmi_owe(s);
-		ret = ret ?: pt_hw_read_output(status, base, mask);
-		/* Its PMI not handled: the lap counts if it wrapped. */
-		if (pt_flight_take_pmi(s) && !ret &&
-		    pt_topa_lap_done(&buf->topa,
-				     pt_buffer_offset(buf, *base, *mask)))
+	*status = 0;
+	ret = pt_flight_halt(pc, status, base, mask);
+	if (ret > 0 && !s->error)
+		pt_flight_error(s, *status);
+	if (!ret && !s->error && pt_flight_take_pmi(s)) {
+		off = pt_buffer_offset(buf, *base, *mask);
+		/*
+		 * Its PMI not handled.  At the final stop the lap counts if
+		 * it wrapped.  A pause does what the PMI would have done: an
+		 * early single-entry PMI pads, counts and goes on from 0.
+		 */
+		if (live && buf->topa.single_entry &&
+		    !pt_topa_lap_done(&buf->topa, off))
+			ret = pt_buffer_ptrs(buf, pt_flight_se_wrap(pc, off),
+					     base, mask);
+		if (live || pt_topa_lap_done(&buf->topa, off))
 			s->laps++;
-		if (s->error)
-			*status |= PT_STATUS_ERROR;
-		*laps = s->laps;
-		/* As pt_stream_stop_ipi(): later PMIs are owed at most. */
-		WRITE_ONCE(s->armed, false);
-		pt_stream_busy_end(s);
-		return ret;
 	}
-	/*
-	 * Running: the pointers and the laps at one instant, i.e. no PMI
-	 * raised while the pointers were read (a few tries, then as is).
-	 */
-	do {
-		if (pt_flight_take_pmi(s))
-			pt_flight_lap(pc);
-		ret = pt_hw_read_output(status, base, mask);
-	} while (!ret && pt_flight_pmi_waiting(s) && ++tries < 4);
+	if (s->error)
+		*status |= PT_STATUS_ERROR;
 	*laps = s->laps;
+	return ret < 0 ? ret : 0;
+}
+
+void pt_flight_resume(struct pt_cpu *pc, u64 status, u64 base, u64 mask)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 off;
+
+	/*
+	 * A TraceStop range stopped the trace for good (STATUS.Stopped):
+	 * it stays off, which writes no less than stopped hardware.
+	 */
+	if (!s->error && !(status & (PT_STATUS_STOPPED | PT_STATUS_ERROR))) {
+		off = pt_buffer_offset(pc->buf, base, mask);
+		if (pt_flight_restart(pc, off, status))
+			pt_flight_error(s, status);
+	}
+	/* A PMI that came meanwhile is ours: serve it first. */
 	pt_flight_settle(pc);
-	return ret;
+}
+
+void pt_flight_end(struct pt_cpu *pc)
+{
+	/* As pt_stream_stop_ipi(): later PMIs are owed at most. */
+	WRITE_ONCE(pc->stream.armed, false);
+	pt_stream_busy_end(&pc->stream);
 }
 
 /* ---- The watchdog ---- */
@@ -1067,12 +1206,15 @@ static enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t)
 	/*
 	 * In a gap or in error the kick work and STOP are in charge; but a
 	 * trace someone else stopped is resumed here once the CPU is ours
-	 * again (pt_stream_restart() checks).
+	 * again, and a throttled one once its window is over
+	 * (pt_stream_restart() checks both).
 	 */
 	if (!s->hw_on) {
 		s->wd_suspect = false;
 		if (s->stalled && !s->error &&
-		    (s->loss_flags & PT_LOSS_TAKEN_OVER)) {
+		    ((s->loss_flags & PT_LOSS_TAKEN_OVER) ||
+		     (s->throttled &&
+		      (s64)(pt_now_ns() - s->throttle_until) >= 0))) {
 			pt_stream_ipi_service(pc, true);
 			if (s->hw_on || s->error)
 				irq_work_queue(&s->wake_work);

@@ -7,6 +7,7 @@
 #ifndef _PT_TRACE_STREAM_H
 #define _PT_TRACE_STREAM_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 struct pt_cpu;
@@ -46,20 +47,31 @@ int pt_stream_nmi(struct pt_cpu *pc);
 void pt_stream_update_ctrl(struct pt_cpu *pc);
 
 /*
- * The flight recorder with ToPA output counts the laps of its ring
- * through the PMI of the INT on its last region (the same NMI handler).
+ * The flight recorder.  A ToPA ring of at least flight_pmi_min bytes
+ * (module parameter, default PT_FLIGHT_LAP_PMI_MIN) counts its laps
+ * through the PMI of the INT on its last region (the same NMI handler);
+ * smaller rings and single range arm no PMI (stream.c says why).
  * Before a flight START (pc->lock held, hardware off):
  */
+#define PT_FLIGHT_LAP_PMI_MIN	SZ_1M
 void pt_flight_prepare(struct pt_cpu *pc);
-/* In the start IPI, once TraceEn is set with @ctl (ToPA flight only). */
+/* In the start IPI, once TraceEn is set with @ctl. */
 void pt_flight_started(struct pt_cpu *pc, u64 ctl);
 /*
- * In the stop (@stop) or status IPI of a ToPA flight session: stop if
- * asked, and read RTIT_STATUS, the output pointers and the number of
- * laps at one instant (a lap whose PMI has not been handled yet is
- * counted).  0 or an MSR error.
+ * In the stop or status IPI of a flight session: stop (TraceEn off,
+ * flushed) and read RTIT_STATUS, the output pointers and the laps
+ * counted at one instant (a lap whose PMI has not been handled yet is
+ * counted; @live: a status, which then resumes).  0 or an MSR error; a
+ * hardware error is reported in @status.
  */
-int pt_flight_read(struct pt_cpu *pc, bool stop, u64 *status, u64 *base,
-		   u64 *mask, u64 *laps);
+int pt_flight_pause(struct pt_cpu *pc, bool live, u64 *status, u64 *base,
+		    u64 *mask, u64 *laps);
+/*
+ * After a @live pause, with what it read (@status with Error if the
+ * pause failed): restart where it stopped.
+ */
+void pt_flight_resume(struct pt_cpu *pc, u64 status, u64 base, u64 mask);
+/* At the final stop, after the pause: later PMIs are not ours. */
+void pt_flight_end(struct pt_cpu *pc);
 
 #endif /* _PT_TRACE_STREAM_H */

@@ -175,6 +175,11 @@ int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
 	return 0;
 }
 
+u64 pt_topa_region_size(const struct pt_topa *t, u64 offset)
+{
+	return BIT_ULL(t->chunks[pt_topa_region_of(t, offset % pt_topa_size(t))].shift);
+}
+
 u64 pt_topa_region_left(const struct pt_topa *t, u64 offset)
 {
 	offset %= pt_topa_size(t);
@@ -194,7 +199,7 @@ int pt_topa_stream_marks(const struct pt_topa *t, u64 head, u64 tail, u64 wm,
 			 struct pt_topa_marks *m)
 {
 	u64 size = pt_topa_size(t), off = head % size;
-	u64 unread = head - tail, free, dist, want;
+	u64 unread = head - tail, free, dist, want, win;
 	unsigned int n = t->nr_chunks, rh, rt;
 
 	if (tail > head || unread > size || !n)
@@ -209,9 +214,9 @@ int pt_topa_stream_marks(const struct pt_topa *t, u64 head, u64 tail, u64 wm,
 		m->intr = rh;
 		m->stop_end = head + t->chunk_off[rh + 1] - off;
 		/* Its PMI may come early: due once inside the margin. */
+		win = pt_topa_pmi_window(BIT_ULL(t->chunks[rh].shift));
 		m->int_end = max(head + 1, m->stop_end -
-				 min_t(u64, PT_TOPA_PMI_MARGIN,
-				       m->stop_end - head));
+				 min_t(u64, win, m->stop_end - head));
 		return 0;
 	}
 	if (n < 2)
@@ -266,7 +271,7 @@ void pt_topa_flight_marks(const struct pt_topa *t)
 bool pt_topa_lap_done(const struct pt_topa *t, u64 offset)
 {
 	return !t->single_entry ||
-	       offset < pt_topa_size(t) - PT_TOPA_PMI_MARGIN;
+	       offset < pt_topa_size(t) - pt_topa_pmi_window(pt_topa_size(t));
 }
 
 /*

@@ -32,6 +32,9 @@ static inline double st_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A parameter of the driver module (not the model's). */
+#define DRV_PARAM_DIR "/sys/module/pt_trace/parameters/"
+
 static inline int st_write_param(const char *name, const char *val)
 {
 	char path[128];

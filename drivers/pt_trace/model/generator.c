@@ -281,6 +281,7 @@ struct pt_tick_res {
 struct pt_tick_arg {
 	struct pt_ctx c;	/* sampled once; a redone tick reuses it */
 	bool burst;		/* model_burst, read once with the sample */
+	u32 budget;		/* bytes to generate (model_tick_bytes/rate) */
 	struct pt_tick_res res;
 };
 
@@ -387,6 +388,29 @@ static void pt_pip_on_change(struct pt_model_state *s, struct pt_pkt_buf *b,
 	s->last_cr3 = c->cr3;
 }
 
+/*
+ * model_stale: keep this tick's placed bytes out of memory until the
+ * next tick or TraceEn 1->0 (pt_model_held_store()).  The pointers are
+ * already past them.  The data goes to the held buffer the state does
+ * not use, so an NMI storing the state's held bytes meanwhile reads
+ * the other one.
+ */
+static void pt_tick_hold(struct pt_model_cpu *st, struct pt_model_state *s)
+{
+	struct pt_model_pending *p = pt_model_pending_now(st);
+	unsigned int i, end = 0;
+	u8 idx = s->held_idx ^ 1;
+
+	for (i = 0; i < p->nseg; i++)
+		end = max(end, p->seg[i].from + p->seg[i].len);
+	memcpy(st->held_data[idx], p->data, end);
+	s->held = *p;
+	s->held.state = NULL;
+	s->held.data = st->held_data[idx];
+	s->held_idx = idx;
+	p->nseg = 0;
+}
+
 static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		      void *arg)
 {
@@ -394,7 +418,7 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	struct pt_tick_res *res = &a->res;
 	const struct pt_ctx *c = &a->c;
 	struct pt_model_regs *r = &s->regs;
-	u32 budget = READ_ONCE(pt_model_tick_bytes);
+	u32 budget = a->budget;
 	struct pt_pkt_buf b;
 	struct pt_filter f;
 	bool pe, branch = r->ctl & PT_CTL_BRANCHEN;
@@ -406,6 +430,15 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		res->stop_timer = true;
 		return 0;
 	}
+	/*
+	 * model_stale: the previous tick's bytes reach memory now (they may
+	 * be stored twice if this tick is redone: the same bytes to the
+	 * same places), and the pointers before this tick are the "old"
+	 * ones reads may return.
+	 */
+	pt_model_held_store(s);
+	s->old_base = r->base;
+	s->old_mask = r->mask;
 	if (!(r->status & PT_STATUS_TRIGGEREN)) {
 		/*
 		 * A TraceStop range stopped the trace on purpose: the CPU
@@ -514,6 +547,8 @@ write:
 	pt_model_out_place(pt_model_prof, r, b.len, &res->out, &res->operr,
 			   pt_model_pending_now(st));
 	pt_model_pending_now(st)->data = b.buf;
+	if (READ_ONCE(pt_model_stale))
+		pt_tick_hold(st, s);
 	pt_account_bytecnt(s, b.len - m.start);
 	if (res->out.pmi)
 		r->global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
@@ -523,6 +558,38 @@ write:
 		r->status &= ~(PT_STATUS_TRIGGEREN | PT_STATUS_FILTEREN);
 	}
 	return 0;
+}
+
+/*
+ * Bytes for this tick: model_tick_bytes, or with model_rate what the
+ * rate owes since the last tick (at least 64, at most the stage; the
+ * difference is carried, so the mean is the rate up to the ceiling of
+ * PT_MODEL_STAGE_MAX per period).
+ */
+static u32 pt_tick_budget(struct pt_model_cpu *st)
+{
+	unsigned long rate = READ_ONCE(pt_model_rate);
+	u64 now = ktime_get_ns();
+	s64 owed;
+	u32 n;
+
+	if (!rate) {
+		st->rate_last_ns = 0;
+		return min_t(u32, READ_ONCE(pt_model_tick_bytes),
+			     PT_MODEL_STAGE_MAX);
+	}
+	if (!st->rate_last_ns)
+		st->rate_last_ns = now - READ_ONCE(pt_model_period_us) *
+					 NSEC_PER_USEC;
+	owed = st->rate_carry + (s64)mul_u64_u64_div_u64(rate,
+							 now - st->rate_last_ns,
+							 NSEC_PER_SEC);
+	st->rate_last_ns = now;
+	n = clamp_t(s64, owed, 64, PT_MODEL_STAGE_MAX);
+	/* Never more than one stage of debt: beyond it, the ceiling. */
+	st->rate_carry = clamp_t(s64, owed - n, -PT_MODEL_STAGE_MAX,
+				 PT_MODEL_STAGE_MAX);
+	return n;
 }
 
 static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
@@ -539,6 +606,7 @@ static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 	atomic64_inc(&st->stats.ticks);
 	pt_sample(&a.c);
 	a.burst = READ_ONCE(pt_model_burst);
+	a.budget = pt_tick_budget(st);
 	/* Redone on top of an NMI that published first: never dropped. */
 	pt_model_update(st, pt_tick_fn, &a, true);
 	atomic64_add(res->out.written, &st->stats.bytes_written);
@@ -596,6 +664,8 @@ void pt_model_gen_on_enable(struct pt_model_state *s)
 {
 	struct pt_model_regs *r = &s->regs;
 
+	s->old_base = r->base;
+	s->old_mask = r->mask;
 	/*
 	 * 36.2.7.3: a full PSB+ if PacketByteCnt=0 (always without
 	 * configurable PSB), else timing packets.  PacketEn starts clear,

@@ -140,6 +140,25 @@ bool pt_model_vmcs;
 module_param_named(model_vmcs, pt_model_vmcs, bool, 0644);
 MODULE_PARM_DESC(model_vmcs, "model: emit a VMCS packet in every PSB+");
 
+module_param_named(model_early_pmi, pt_model_early_pmi, uint, 0644);
+MODULE_PARM_DESC(model_early_pmi,
+		 "model: single-entry ToPA raises its PMI this many bytes before the region fills (default 256, 0..4095)");
+
+unsigned long pt_model_rate;
+module_param_named(model_rate, pt_model_rate, ulong, 0644);
+MODULE_PARM_DESC(model_rate,
+		 "model: generate this many bytes per second per CPU (0: model_tick_bytes per tick; up to 64 KiB per tick)");
+
+/*
+ * SDM 36.2.7.7/8 and 36.2.6.2: with TraceEn=1 the output pointers are
+ * unreliable and packets reach memory only at TraceEn 1->0 (plus a
+ * fence).  On by default, so every test runs against it.
+ */
+bool pt_model_stale = true;
+module_param_named(model_stale, pt_model_stale, bool, 0644);
+MODULE_PARM_DESC(model_stale,
+		 "model: while TraceEn=1 the last tick's bytes are not in memory and every other pointer read returns the pointers before it (default 1)");
+
 struct pt_model_cpu *pt_model_cpu_ptr(int cpu)
 {
 	return per_cpu_ptr(&pt_model_cpu, cpu);
@@ -253,6 +272,14 @@ void pt_model_count_operr(struct pt_model_cpu *st, enum pt_model_operr e)
 	st->stats.last_operr = e;
 }
 
+void pt_model_held_store(struct pt_model_state *s)
+{
+	if (!s->held.nseg)
+		return;
+	pt_model_out_copy(&s->held);
+	s->held.nseg = 0;
+}
+
 struct pt_wr_arg {
 	u32 msr;
 	u64 val;
@@ -293,6 +320,7 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	case PT_MSR_RTIT_CTL:
 		if ((r->ctl & PT_CTL_TRACEEN) && !(store & PT_CTL_TRACEEN)) {
 			/* 1 -> 0: flush (TIP.PGD), then nothing else. */
+			pt_model_held_store(s);
 			pt_model_gen_on_disable(st, s, &a->out, &a->packets);
 			r->ctl = store;
 			r->status &= ~PT_STATUS_TRIGGEREN;
@@ -361,6 +389,21 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 	return 0;
 }
 
+/*
+ * model_stale, TraceEn=1: the pointers are unreliable.  Reads alternate
+ * (per pair: OUTPUT_BASE, then MASK_PTRS) between the pointers before
+ * the last tick, behind memory, and the current ones, ahead of it (the
+ * last tick's bytes are held back): a driver that uses either as the
+ * end of valid data in memory is wrong half the time.
+ */
+static bool pt_model_stale_read(struct pt_model_cpu *st,
+				const struct pt_model_regs *r)
+{
+	if (!READ_ONCE(pt_model_stale) || !(r->ctl & PT_CTL_TRACEEN))
+		return false;
+	return (st->stale_reads++ / 2) & 1;
+}
+
 int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val)
 {
 	const struct pt_model_regs *r;
@@ -384,10 +427,13 @@ int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val)
 		*val = r->status;
 		break;
 	case PT_MSR_RTIT_OUTPUT_BASE:
-		*val = r->base;
+		*val = pt_model_stale_read(st, r) ?
+		       READ_ONCE(st->active)->old_base : r->base;
 		break;
 	case PT_MSR_RTIT_OUTPUT_MASK:
-		*val = r->mask | PT_MASK_LOWER;
+		*val = (pt_model_stale_read(st, r) ?
+			READ_ONCE(st->active)->old_mask : r->mask) |
+		       PT_MASK_LOWER;
 		break;
 	case PT_MSR_RTIT_CR3_MATCH:
 		*val = r->cr3_match;
@@ -481,6 +527,10 @@ static void pt_model_free(void)
 		pt_model_gen_exit(st);
 		kfree(st->stage);
 		st->stage = NULL;
+		kfree(st->held_data[0]);
+		kfree(st->held_data[1]);
+		st->held_data[0] = NULL;
+		st->held_data[1] = NULL;
 	}
 }
 
@@ -502,7 +552,11 @@ static int pt_model_init(struct dentry *debugfs)
 		st->scratch[2] = &st->buf[2];
 		st->stage = kmalloc(PT_MODEL_STAGE_MAX + PT_MODEL_STAGE_SLACK,
 				    GFP_KERNEL);
-		if (!st->stage) {
+		st->held_data[0] = kmalloc(PT_MODEL_STAGE_MAX +
+					   PT_MODEL_STAGE_SLACK, GFP_KERNEL);
+		st->held_data[1] = kmalloc(PT_MODEL_STAGE_MAX +
+					   PT_MODEL_STAGE_SLACK, GFP_KERNEL);
+		if (!st->stage || !st->held_data[0] || !st->held_data[1]) {
 			pt_model_free();
 			return -ENOMEM;
 		}

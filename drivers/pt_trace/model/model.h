@@ -237,6 +237,15 @@ struct pt_model_state {
 	bool ovf_pending;	/* test hook: next tick overflows */
 	bool in_tx;		/* MODE.TSX state when model_tsx=1 */
 	bool trace_stopped;	/* STATUS.Stopped came from a TraceStop range */
+	/*
+	 * model_stale: the last tick's bytes, placed (the pointers are past
+	 * them) but not yet in memory; their data is in
+	 * pt_model_cpu.held_data[held_idx].  And the pointers before that
+	 * tick, which every other pointer read returns while TraceEn=1.
+	 */
+	struct pt_model_pending held;
+	u8 held_idx;
+	u64 old_base, old_mask;
 };
 
 #define PT_MODEL_DEPTHS		3	/* 0 unused, 1 tick/op, 2 NMI */
@@ -254,6 +263,10 @@ struct pt_model_cpu {
 	/* Bytes placed by the operation at each depth, not yet stored. */
 	struct pt_model_pending pend[PT_MODEL_DEPTHS];
 	u8 flush[PT_MODEL_DEPTHS][16];	/* the bytes of a TraceEn 1->0 flush */
+	u8 *held_data[2];	/* model_stale: bytes not yet in memory */
+	u64 stale_reads;	/* model_stale: pointer reads, old on odd */
+	u64 rate_last_ns;	/* model_rate: when the last tick's budget ran */
+	s64 rate_carry;		/* model_rate: bytes owed (or ahead) */
 	int cpu;
 	struct pt_model_stats stats;
 };
@@ -268,6 +281,9 @@ extern bool pt_model_burst;
 extern bool pt_model_tsx;
 extern bool pt_model_vmx_guest;
 extern bool pt_model_vmcs;
+extern unsigned int pt_model_early_pmi;
+extern unsigned long pt_model_rate;
+extern bool pt_model_stale;
 
 #define PT_MODEL_STAGE_MAX	(64 * 1024)
 #define PT_MODEL_STAGE_SLACK	512	/* room for one PSB+ and one step */
@@ -290,6 +306,8 @@ void pt_model_finish_interrupted(struct pt_model_cpu *st);
 /* generator.c */
 void pt_model_gen_init(struct pt_model_cpu *st);
 void pt_model_gen_exit(struct pt_model_cpu *st);
+/* model_stale: store the held bytes of @s now (TraceEn 1->0, a tick). */
+void pt_model_held_store(struct pt_model_state *s);
 /* TraceEn 0->1 and 1->0 on a scratch state (pmi-safe, no timer ops). */
 void pt_model_gen_on_enable(struct pt_model_state *s);
 void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,

@@ -25,10 +25,11 @@
 
 /*
  * Single-entry ToPA delivers its PMI before the region is full (SDM
- * 36.2.6.2); perf allows a 512-byte margin, the model fires 256 bytes
- * early.
+ * 36.2.6.2) at a distance the SDM does not give; perf allows a 512-byte
+ * margin.  The model fires model_early_pmi bytes early (default 256,
+ * any value from 0 to 4095; never more than the region minus one byte).
  */
-#define PT_MODEL_SINGLE_ENTRY_PMI_EARLY	256
+unsigned int pt_model_early_pmi = 256;
 /* END entries followed without reaching an output region. */
 #define PT_MODEL_MAX_END_HOPS		64
 
@@ -284,7 +285,7 @@ static void pt_topa_write(const struct pt_model_profile *p,
 			  enum pt_model_operr *operr)
 {
 	u64 early = pt_mp_ecx(p, PT_MP_MENTRY) ? 0 :
-		    PT_MODEL_SINGLE_ENTRY_PMI_EARLY;
+		    min(READ_ONCE(pt_model_early_pmi), 4095U);
 
 	while (len) {
 		u64 e, size, base, off, n;

@@ -230,7 +230,7 @@ static void topa_stream_single(struct kunit *test)
 						   0, &m), 0);
 	KUNIT_EXPECT_EQ(test, m.stop, 2U);
 	KUNIT_EXPECT_EQ(test, m.stop_end, 3 * 4096ULL);
-	KUNIT_EXPECT_EQ(test, m.int_end, 3 * 4096ULL - PT_TOPA_PMI_MARGIN);
+	KUNIT_EXPECT_EQ(test, m.int_end, 3 * 4096ULL - pt_topa_pmi_window(4096));
 	pt_topa_apply_marks(&f->t, NULL, &m);
 	KUNIT_EXPECT_EQ(test, f->tables[0][0],
 			f->chunks[2].phys | PT_TOPA_INT | PT_TOPA_STOP);
@@ -279,11 +279,9 @@ static void topa_flight_marks(struct kunit *test)
 			f->chunks[0].phys | (2ULL << PT_TOPA_SIZE_SHIFT) |
 			PT_TOPA_INT);
 	KUNIT_EXPECT_EQ(test, f->tables[0][1], f->table_phys[0] | PT_TOPA_END);
-	/* Single-entry may signal inside the margin, before the wrap. */
-	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 16384 -
-						 PT_TOPA_PMI_MARGIN - 1));
-	KUNIT_EXPECT_FALSE(test, pt_topa_lap_done(&f->t, 16384 -
-						  PT_TOPA_PMI_MARGIN));
+	/* Single-entry may signal inside its window, before the wrap. */
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 16384 - 4096 - 1));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_done(&f->t, 16384 - 4096));
 	KUNIT_EXPECT_FALSE(test, pt_topa_lap_done(&f->t, 16383));
 	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 0));
 }

@@ -243,6 +243,7 @@ struct pt_trace_status {
 #define PT_LOSS_BYTES_KNOWN		(1U << 3)	/* 'bytes' is exact */
 #define PT_LOSS_DROPPED			(1U << 4)	/* lost while running */
 #define PT_LOSS_TAKEN_OVER		(1U << 5)	/* another agent held PT */
+#define PT_LOSS_THROTTLED		(1U << 6)	/* PMI rate limit */
 
 struct pt_trace_loss {
 	__u64 pos;

@@ -236,6 +236,18 @@ void ptt_ptw_seq(const __u8 *buf, size_t len, struct ptt_seq *seq)
 		ptt_walk_packets(buf, len, NULL, ptt_seq_fn, seq);
 }
 
+void ptt_busy(unsigned long loops)
+{
+	static unsigned long sink;
+
+	for (unsigned long i = 0; i < loops; i++) {
+		sink += i;
+		__asm__ __volatile__("" : : "r"(sink) : "memory");
+		if (!(i % 512))
+			getppid();
+	}
+}
+
 int ptt_write_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);

@@ -99,6 +99,12 @@ struct ptt_seq {
 
 void ptt_ptw_seq(const __u8 *buf, size_t len, struct ptt_seq *seq);
 
+/*
+ * Busy user-space work for the tracer: @loops iterations of a loop with
+ * a system call every 512, so that user and kernel code both run.
+ */
+void ptt_busy(unsigned long loops);
+
 /* Write @s to a sysfs/debugfs file: 0 or -errno. */
 int ptt_write_str(const char *path, const char *s);
 

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bounded NMI rate (issue 10, M4).  On silicon a small ring fills
+ * thousands of times a second; one NMI per fill would flood the CPU.
+ *
+ * 1. Flight mode, 4 KiB ToPA ring (below the 1 MiB lap-PMI floor), the
+ *    model writing 4 KiB every 100 us (a lap per tick): no PMI at all,
+ *    as in perf's snapshot mode, and the recorder still reports WRAPPED.
+ * 2. Streaming, the smallest ring (8 KiB: two 4 KiB regions), the same
+ *    rate, a reader on the other CPU, the PMI limit lowered to 500 per
+ *    second (stream_pmi_max; the default 10,000 is more than the model
+ *    reaches under TCG): the PMIs per second stay within the limit plus
+ *    the watchdog's restarts, the driver throttled, the stream went on
+ *    (no livelock: the test ends, data was read) with loss records
+ *    flagged PT_LOSS_THROTTLED, and every byte the model could not write
+ *    is in a record.
+ */
+#include <sys/mman.h>
+
+#include "stream_common.h"
+#include "stream_wd.h"
+
+#define RING	8192u
+#define CAP	(64u << 20)
+#define LIMIT	500
+
+static void flight_small(void)
+{
+	struct pt_trace_config cfg = { .size = sizeof(cfg) };
+	struct pt_trace_status st;
+	int fd = ptt_open_cpu(0, O_RDWR);
+	double t0;
+
+	REQUIRE(fd >= 0, "open: %s", strerror(errno));
+	cfg.output = PT_OUTPUT_TOPA;
+	cfg.mode = PT_MODE_FLIGHT;
+	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
+	cfg.buffer_size = 4096;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
+		strerror(errno));
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	t0 = st_now();
+	while (st_now() - t0 < 0.5)
+		ptt_busy(10000);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	st_status(fd, &st);
+	printf("PTT-INFO flight 4 KiB: head %llu, pmis %llu, flags %#x\n",
+	       (unsigned long long)st.head, (unsigned long long)st.pmis,
+	       st.flags);
+	CHECK(st.pmis == 0, "flight 4 KiB: %llu lap PMIs below the floor",
+	      (unsigned long long)st.pmis);
+	CHECK(st.flags & PT_STATUS_WRAPPED, "flight 4 KiB did not wrap");
+	close(fd);
+}
+
+/* Loss records with PT_LOSS_THROTTLED among the last loss_slots. */
+static unsigned int throttled_records(int fd)
+{
+	struct pt_trace_mmap_page *c;
+	const struct pt_trace_loss *l;
+	unsigned int n = 0;
+	__u64 i, recs;
+
+	c = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(c != MAP_FAILED, "mmap: %s", strerror(errno));
+	recs = __atomic_load_n(&c->loss_records, __ATOMIC_ACQUIRE);
+	l = (const void *)((const char *)c + c->loss_offset);
+	for (i = recs > c->loss_slots ? recs - c->loss_slots : 0; i < recs; i++)
+		n += !!(l[i % c->loss_slots].flags & PT_LOSS_THROTTLED);
+	munmap(c, 4096);
+	return n;
+}
+
+static void stream_flood(unsigned char *out)
+{
+	struct pt_trace_caps caps;
+	struct pt_trace_status st;
+	long long lost0, lost1, throttles;
+	unsigned int thr;
+	size_t len = 0;
+	double t0, dt, rate;
+	char val[16];
+	int fd;
+
+	fd = st_setup(0, RING, 4096, O_NONBLOCK, &caps);
+	st_write_param("model_tick_bytes", "4096");
+	st_write_param("model_period_us", "100");
+	snprintf(val, sizeof(val), "%u", LIMIT);
+	ptt_write_str(DRV_PARAM_DIR "stream_pmi_max", val);
+	lost0 = st_model("lost_bytes");
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	t0 = st_now();
+	while (st_now() - t0 < 1.5 && len < CAP - RING) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		poll(&pfd, 1, 20);
+		while (st_read(fd, out, &len, CAP) > 0)
+			;
+	}
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	dt = st_now() - t0;
+	while (st_read(fd, out, &len, CAP) > 0)
+		;
+	lost1 = st_model("lost_bytes");
+	st_status(fd, &st);
+	throttles = st_stream_counter(0, "throttles");
+	thr = throttled_records(fd);
+	rate = st.pmis / dt;
+	printf("PTT-INFO %u B ring: read %zu in %.2f s, %.0f PMIs/s (limit %u),",
+	       RING, len, dt, rate, LIMIT);
+	printf(" throttles %lld, records %llu (%u throttled)\n", throttles,
+	       (unsigned long long)st.loss_records, thr);
+	printf("PTT-INFO lost %llu (model %lld)\n",
+	       (unsigned long long)st.lost_bytes, lost1 - lost0);
+	/* The limit, plus one restart per watchdog period (20 a second). */
+	CHECK(rate <= LIMIT + 25, "%.0f PMIs/s over a limit of %u", rate,
+	      LIMIT);
+	CHECK(len > 4 * RING, "read only %zu", len);
+	CHECK(throttles > 0 && thr > 0, "never throttled (%lld, %u records)",
+	      throttles, thr);
+	CHECK((long long)st.lost_bytes == lost1 - lost0,
+	      "records hold %llu lost bytes, the model lost %lld",
+	      (unsigned long long)st.lost_bytes, lost1 - lost0);
+	ptt_write_str(DRV_PARAM_DIR "stream_pmi_max", "10000");
+	close(fd);
+}
+
+int main(void)
+{
+	unsigned char *out = malloc(CAP);
+
+	REQUIRE(out, "malloc");
+	REQUIRE(ptt_pin_cpu(1) == 0, "pin");
+	st_write_param("model_tick_bytes", "4096");
+	st_write_param("model_period_us", "100");
+	flight_small();
+	stream_flood(out);
+	st_restore_model();
+	CHECK(ptt_read_ll("/sys/kernel/debug/pt_trace/msr_faults") == 0,
+	      "faulting MSR accesses");
+	CHECK(st_model("gp_faults") == 0, "modelled #GP");
+	return ptt_done();
+}
