@@ -53,21 +53,24 @@ static void flight_small(void)
 	close(fd);
 }
 
-/* Loss records with PT_LOSS_THROTTLED among the last loss_slots. */
-static unsigned int throttled_records(int fd)
+/*
+ * Count the loss records with PT_LOSS_THROTTLED written since *seen
+ * (those still in the control page's ring), and advance *seen.
+ */
+static unsigned int throttled_records(const struct pt_trace_mmap_page *c,
+				      __u64 *seen)
 {
-	struct pt_trace_mmap_page *c;
 	const struct pt_trace_loss *l;
 	unsigned int n = 0;
 	__u64 i, recs;
 
-	c = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-	REQUIRE(c != MAP_FAILED, "mmap: %s", strerror(errno));
 	recs = __atomic_load_n(&c->loss_records, __ATOMIC_ACQUIRE);
 	l = (const void *)((const char *)c + c->loss_offset);
-	for (i = recs > c->loss_slots ? recs - c->loss_slots : 0; i < recs; i++)
+	i = recs > c->loss_slots && *seen < recs - c->loss_slots ?
+	    recs - c->loss_slots : *seen;
+	for (; i < recs; i++)
 		n += !!(l[i % c->loss_slots].flags & PT_LOSS_THROTTLED);
-	munmap(c, 4096);
+	*seen = recs;
 	return n;
 }
 
@@ -76,7 +79,9 @@ static void stream_flood(unsigned char *out)
 	struct pt_trace_caps caps;
 	struct pt_trace_status st;
 	long long lost0, lost1, throttles;
-	unsigned int thr;
+	struct pt_trace_mmap_page *c;
+	unsigned int thr = 0;
+	__u64 seen = 0;
 	size_t len = 0;
 	double t0, dt, rate;
 	char val[16];
@@ -87,6 +92,8 @@ static void stream_flood(unsigned char *out)
 	st_write_param("model_period_us", "100");
 	snprintf(val, sizeof(val), "%u", LIMIT);
 	ptt_write_str(DRV_PARAM_DIR "stream_pmi_max", val);
+	c = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(c != MAP_FAILED, "mmap: %s", strerror(errno));
 	lost0 = st_model("lost_bytes");
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
 	t0 = st_now();
@@ -96,6 +103,7 @@ static void stream_flood(unsigned char *out)
 		poll(&pfd, 1, 20);
 		while (st_read(fd, out, &len, CAP) > 0)
 			;
+		thr += throttled_records(c, &seen);
 	}
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	dt = st_now() - t0;
@@ -104,7 +112,8 @@ static void stream_flood(unsigned char *out)
 	lost1 = st_model("lost_bytes");
 	st_status(fd, &st);
 	throttles = st_stream_counter(0, "throttles");
-	thr = throttled_records(fd);
+	thr += throttled_records(c, &seen);
+	munmap(c, 4096);
 	rate = st.pmis / dt;
 	printf("PTT-INFO %u B ring: read %zu in %.2f s, %.0f PMIs/s (limit %u),",
 	       RING, len, dt, rate, LIMIT);

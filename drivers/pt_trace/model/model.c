@@ -140,6 +140,10 @@ bool pt_model_vmcs;
 module_param_named(model_vmcs, pt_model_vmcs, bool, 0644);
 MODULE_PARM_DESC(model_vmcs, "model: emit a VMCS packet in every PSB+");
 
+module_param_named(model_topa_cached, pt_model_topa_cached, bool, 0644);
+MODULE_PARM_DESC(model_topa_cached,
+		 "model: ToPA entries read at TraceEn 0->1 (8 from the output position) are used until the next enable; edits meanwhile are not seen (default 1)");
+
 module_param_named(model_early_pmi, pt_model_early_pmi, uint, 0644);
 MODULE_PARM_DESC(model_early_pmi,
 		 "model: single-entry ToPA raises its PMI this many bytes before the region fills (default 256, 0..4095)");
@@ -329,12 +333,14 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 			   (store & PT_CTL_TRACEEN)) {
 			r->ctl = store;
 			r->int_early = false;
+			r->topa_ncache = 0;
 			if (!(r->status & (PT_STATUS_ERROR | PT_STATUS_STOPPED))) {
 				a->operr = pt_model_out_check(pt_model_prof, r);
 				if (a->operr)
 					r->status |= PT_STATUS_ERROR;
 				else
 					r->status |= PT_STATUS_TRIGGEREN;
+				pt_model_topa_cache_fill(r);
 			}
 			pt_model_gen_on_enable(s);
 			a->enabled = true;

@@ -94,7 +94,23 @@ struct pt_model_regs {
 	 * TraceEn 0->1).
 	 */
 	bool int_early;
+	/*
+	 * ToPA entries the hardware read at TraceEn 0->1 (SDM 36.2.6.2: it
+	 * "may cache internally any number of entries" and ignore edits):
+	 * the first PT_MODEL_TOPA_CACHE from the output position on,
+	 * following END.  Used instead of memory until the next enable.
+	 */
+	unsigned int topa_ncache;
+	struct {
+		u64 table;
+		u32 idx;
+		u64 e;
+	} topa_cache[8];
 };
+
+#define PT_MODEL_TOPA_CACHE	8
+/* output.c: TraceEn 0->1 with ToPA: read the entries the hardware keeps. */
+void pt_model_topa_cache_fill(struct pt_model_regs *r);
 
 /* Why a write was refused (a modelled #GP). */
 enum pt_model_gp {
@@ -282,6 +298,7 @@ extern bool pt_model_tsx;
 extern bool pt_model_vmx_guest;
 extern bool pt_model_vmcs;
 extern unsigned int pt_model_early_pmi;
+extern bool pt_model_topa_cached;
 extern unsigned long pt_model_rate;
 extern bool pt_model_stale;
 

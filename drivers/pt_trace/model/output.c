@@ -30,6 +30,8 @@
  * any value from 0 to 4095; never more than the region minus one byte).
  */
 unsigned int pt_model_early_pmi = 256;
+/* Entries read at enable are used until the next one (model_topa_cached). */
+bool pt_model_topa_cached = true;
 /* END entries followed without reaching an output region. */
 #define PT_MODEL_MAX_END_HOPS		64
 
@@ -128,15 +130,49 @@ static enum pt_model_operr pt_entry_check(const struct pt_model_profile *p,
 	return PT_OPERR_NONE;
 }
 
-/* Read entry idx of the table at phys, or fail if it is not RAM. */
-static bool pt_read_entry(u64 table, u32 idx, u64 *e)
+/*
+ * Entry idx of the table at phys: the copy cached at enable if there is
+ * one, else from memory (fail if it is not RAM).
+ */
+static bool pt_read_entry(const struct pt_model_regs *r, u64 table, u32 idx,
+			  u64 *e)
 {
 	u64 phys = table + (u64)idx * 8;
+	unsigned int i;
 
+	for (i = 0; i < r->topa_ncache; i++)
+		if (r->topa_cache[i].table == table &&
+		    r->topa_cache[i].idx == idx) {
+			*e = r->topa_cache[i].e;
+			return true;
+		}
 	if (!pt_phys_ok(phys, 8))
 		return false;
 	*e = READ_ONCE(*(u64 *)phys_to_virt(phys));
 	return true;
+}
+
+void pt_model_topa_cache_fill(struct pt_model_regs *r)
+{
+	u64 table = r->base, e;
+	u32 idx = pt_table_index(r);
+
+	r->topa_ncache = 0;
+	if (!(r->ctl & PT_CTL_TOPA) || !READ_ONCE(pt_model_topa_cached))
+		return;
+	while (r->topa_ncache < PT_MODEL_TOPA_CACHE && idx < 512 &&
+	       !(table & GENMASK_ULL(11, 7)) && pt_read_entry(r, table, idx, &e)) {
+		r->topa_cache[r->topa_ncache].table = table;
+		r->topa_cache[r->topa_ncache].idx = idx;
+		r->topa_cache[r->topa_ncache].e = e;
+		r->topa_ncache++;
+		if (e & PT_TOPA_END) {
+			table = e & ~GENMASK_ULL(11, 0);
+			idx = 0;
+		} else {
+			idx++;
+		}
+	}
 }
 
 enum pt_model_operr pt_model_out_check(const struct pt_model_profile *p,
@@ -161,7 +197,7 @@ enum pt_model_operr pt_model_out_check(const struct pt_model_profile *p,
 	}
 	if (r->base & GENMASK_ULL(11, 7))
 		return PT_OPERR_TABLE_ALIGN;
-	if (!pt_read_entry(r->base, pt_table_index(r), &e))
+	if (!pt_read_entry(r, r->base, pt_table_index(r), &e))
 		return PT_OPERR_UNBACKED;
 	if (pt_entry_check(p, r->base, pt_table_index(r), e))
 		return pt_entry_check(p, r->base, pt_table_index(r), e);
@@ -246,7 +282,7 @@ static enum pt_model_operr pt_topa_resolve(const struct pt_model_profile *p,
 
 		if (r->base & GENMASK_ULL(11, 7))
 			return PT_OPERR_TABLE_ALIGN;
-		if (!pt_read_entry(r->base, idx, &e))
+		if (!pt_read_entry(r, r->base, idx, &e))
 			return PT_OPERR_UNBACKED;
 		err = pt_entry_check(p, r->base, idx, e);
 		if (err)
