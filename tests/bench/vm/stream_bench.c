@@ -23,8 +23,19 @@
  * host's load moves every figure by tens of percent between runs: only
  * ratios within one run mean anything.
  *
+ * Last, the lossless rate: the burst generator driven at a set rate
+ * (model_rate, bytes per second per CPU) into the better recorder; a
+ * bounded bisection (RATE_STEPS runs of RATE_SECS each) between 0 and
+ * the drain ceiling (what that recorder sustained from the unbounded
+ * burst generator above) finds the highest rate with no byte lost.  The
+ * driver's cost there is its PMI handler time (debugfs handler_ns) plus
+ * the recorder's CPU time inside the driver's system calls (poll, read),
+ * per GB, as a share of the time one memcpy of a GB takes in the VM.
+ *
  * Writes the table to $PTT_OUT/stream_bench.txt (or /tmp) and ends with
- *   streaming: X.XX GB/s/cpu, N bytes lost, R.RR x tmpfs bandwidth
+ *   streaming: lossless up to X.XX GB/s/cpu = R.RR of the drain ceiling,
+ *   driver P.PP% of a memcpy per GB
+ * (one line) and the PMIs per second at that rate.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,6 +57,8 @@
 #define BUF_SIZE	(4 * CHUNK)	/* single-entry ToPA: at most 4 MiB */
 #define MAX_CPUS	64
 #define TMPFS_BYTES	(128ull * CHUNK)	/* per writer */
+#define RATE_SECS	5.0
+#define RATE_STEPS	4
 
 enum how { BY_READ, BY_MMAP };
 
@@ -53,6 +66,7 @@ struct rec {
 	int cpu, fd, out;
 	enum how how;
 	unsigned long long bytes;
+	unsigned long long drv_ns;	/* CPU time inside poll/read */
 	struct pt_trace_status st;
 	double secs;
 };
@@ -60,7 +74,7 @@ struct rec {
 struct result {
 	const char *name;
 	double secs, gbps;		/* per CPU */
-	unsigned long long bytes, pmis, stops, recs, rec_lost, hns;
+	unsigned long long bytes, pmis, stops, recs, rec_lost, hns, drv_ns;
 	long long model_lost;
 };
 
@@ -72,6 +86,15 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* This thread's CPU time (not the time it slept). */
+static unsigned long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 static void pin(int cpu)
@@ -139,7 +162,10 @@ static void drain_read(struct rec *r)
 	ssize_t n;
 
 	while (buf) {
+		unsigned long long c0 = cpu_ns();
+
 		n = read(r->fd, buf, CHUNK);
+		r->drv_ns += cpu_ns() - c0;
 		if (n > 0) {
 			if (write(r->out, buf, n) != n)
 				break;
@@ -175,7 +201,9 @@ static void drain_mmap(struct rec *r)
 			if (!(__atomic_load_n(&pg->flags, __ATOMIC_RELAXED) &
 			      PT_STATUS_RUNNING) && (pfd.revents & POLLHUP))
 				break;
+			n = cpu_ns();
 			poll(&pfd, 1, 100);
+			r->drv_ns += cpu_ns() - n;
 			continue;
 		}
 		n = head - tail;
@@ -306,7 +334,7 @@ static double model_ceiling(void)
 	return (w1 - w0) / t / ncpu / 1e9;
 }
 
-static void run_stream(enum how how, struct result *res)
+static void run_stream_for(enum how how, double secs, struct result *res)
 {
 	struct rec r[MAX_CPUS];
 	pthread_t th[MAX_CPUS];
@@ -336,7 +364,7 @@ static void run_stream(enum how how, struct result *res)
 		}
 	for (i = 0; i < ncpu; i++)
 		pthread_create(&th[i], NULL, drain, &r[i]);
-	usleep(SECS * 1e6);
+	usleep(secs * 1e6);
 	for (i = 0; i < ncpu; i++)
 		ioctl(r[i].fd, PT_TRACE_IOC_STOP);
 	for (i = 0; i < ncpu; i++)
@@ -349,6 +377,7 @@ static void run_stream(enum how how, struct result *res)
 		r[i].st.size = sizeof(r[i].st);
 		ioctl(r[i].fd, PT_TRACE_IOC_GET_STATUS, &r[i].st);
 		res->bytes += r[i].bytes;
+		res->drv_ns += r[i].drv_ns;
 		res->pmis += r[i].st.pmis;
 		res->stops += r[i].st.stops;
 		res->recs += r[i].st.loss_records;
@@ -359,6 +388,67 @@ static void run_stream(enum how how, struct result *res)
 		unlink(path);
 	}
 	res->gbps = res->bytes / res->secs / ncpu / 1e9;
+}
+
+static void run_stream(enum how how, struct result *res)
+{
+	run_stream_for(how, SECS, res);
+}
+
+/* Nanoseconds one memcpy of a GB takes here (64 MiB blocks). */
+static double memcpy_ns_per_gb(void)
+{
+	size_t n = 64 * CHUNK;
+	char *a = malloc(n), *b = malloc(n);
+	double t0, t;
+	int i;
+
+	if (!a || !b)
+		return 0;
+	memset(a, 1, n);
+	memset(b, 2, n);
+	t0 = now();
+	for (i = 0; i < 16; i++) {
+		memcpy(i & 1 ? a : b, i & 1 ? b : a, n);
+		__asm__ __volatile__("" : : "r"(a), "r"(b) : "memory");
+	}
+	t = now() - t0;
+	free(a);
+	free(b);
+	return t * 1e9 / (16.0 * n / 1e9);
+}
+
+/*
+ * The highest model_rate (burst generator) at which the recorder loses
+ * nothing over RATE_SECS, by bisection between 0 and the drain ceiling.
+ * @best gets the run at that rate (bytes 0 if none was lossless).
+ */
+static void lossless_search(enum how how, double ceiling, struct result *best)
+{
+	double lo = 0, hi = ceiling, r;
+	struct result res;
+	char val[32];
+	int step;
+
+	memset(best, 0, sizeof(*best));
+	for (step = 0; step < RATE_STEPS && hi > 0; step++) {
+		r = step ? (lo + hi) / 2 : hi * 0.9;
+		snprintf(val, sizeof(val), "%.0f", r * 1e9);
+		param("model_rate", val);
+		run_stream_for(how, RATE_SECS, &res);
+		printf("rate %.4f GB/s/cpu asked: %.4f GB/s/cpu read, ", r,
+		       res.gbps);
+		printf("%lld bytes lost, %llu records\n", res.model_lost,
+		       res.recs);
+		if (!res.model_lost && !res.recs) {
+			lo = r;
+			if (res.gbps > best->gbps)
+				*best = res;
+		} else {
+			hi = r;
+		}
+	}
+	param("model_rate", "0");
 }
 
 /* One generator's rows: the model alone, then both recorders. */
@@ -400,9 +490,9 @@ static const struct result *best_of(const struct result res[2])
 int main(void)
 {
 	const char *dir = getenv("PTT_OUT");
-	struct result norm[2], burst[2];
+	struct result norm[2], burst[2], ll;
 	const struct result *bn, *bb;
-	double bw1, bwn, ceil_n, ceil_b;
+	double bw1, bwn, ceil_n, ceil_b, mcpy, pct;
 	char path[256];
 	FILE *out, *f;
 	int k;
@@ -424,11 +514,15 @@ int main(void)
 	 */
 	param("model_burst", "1");
 	run_generator(&ceil_b, burst);
+	bb = best_of(burst);
+	lossless_search(bb->name[0] == 'r' ? BY_READ : BY_MMAP, bb->gbps, &ll);
 	param("model_burst", "0");
+	mcpy = memcpy_ns_per_gb();
+	pct = ll.bytes && mcpy > 0 ?
+	      100.0 * (ll.hns + ll.drv_ns) / (ll.bytes / 1e9) / mcpy : 0;
 	param("model_period_us", "1000");
 	param("model_tick_bytes", "2048");
 	bn = best_of(norm);
-	bb = best_of(burst);
 
 	snprintf(path, sizeof(path), "%s/stream_bench.txt", dir ? dir : "/tmp");
 	out = fopen(path, "w");
@@ -447,11 +541,20 @@ int main(void)
 		fprintf(f, "%.4f GB/s/cpu, %lld bytes lost, %.2f x tmpfs\n",
 			bn->gbps, bn->model_lost,
 			bwn > 0 ? bn->gbps * 1e9 / bwn : 0.0);
-		fprintf(f, "burst generator, best recorder %s (the line below):\n",
-			bb->name);
-		fprintf(f, "streaming: %.2f GB/s/cpu, %lld bytes lost, %.2f x tmpfs bandwidth\n",
+		fprintf(f, "burst generator, best recorder %s: ", bb->name);
+		fprintf(f, "%.4f GB/s/cpu (the drain ceiling), %lld bytes lost, %.2f x tmpfs\n",
 			bb->gbps, bb->model_lost,
 			bwn > 0 ? bb->gbps * 1e9 / bwn : 0.0);
+		fprintf(f, "memcpy: %.0f ms per GB; at the lossless rate: ",
+			mcpy / 1e6);
+		fprintf(f, "handler %llu ns, recorder in the driver %llu ns\n",
+			ll.hns, ll.drv_ns);
+		fprintf(f, "streaming: lossless up to %.2f GB/s/cpu = %.2f of ",
+			ll.gbps, bb->gbps > 0 ? ll.gbps / bb->gbps : 0.0);
+		fprintf(f, "the drain ceiling, driver %.2f%% of a memcpy per GB\n",
+			pct);
+		fprintf(f, "PMIs per second at that rate: %.0f per CPU\n",
+			ll.secs > 0 ? ll.pmis / ll.secs / ncpu : 0.0);
 	}
 	if (out)
 		fclose(out);
