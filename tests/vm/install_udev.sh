@@ -52,7 +52,19 @@ else
 	echo "no $ONLINE: hotplug part not run" >&2
 fi
 
+# udevd must be gone before the next test: left running, it would give
+# the nodes of the next module load the rule's 0660 (capture_perm saw it).
 udevadm control --exit
+i=0
+while pidof systemd-udevd >/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if pidof systemd-udevd >/dev/null; then
+	echo "systemd-udevd did not exit: killed" >&2
+	kill -9 $(pidof systemd-udevd) 2>/dev/null
+	sleep 0.2
+fi
 for n in /dev/pt[0-9]*; do
 	chgrp root "$n" && chmod 600 "$n"
 done
