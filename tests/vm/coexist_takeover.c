@@ -141,8 +141,7 @@ static void perf_like(void)
 	CHECK(!(st.flags & PT_STATUS_TAKEN_OVER), "taken over by faulting writes");
 	drain(fd);
 	/* Its sched-out, then its sched-in on its own table. */
-	cx_agent("foreign", cpu, "stop");
-	cx_agent("foreign", cpu, "start");
+	cx_agent("foreign", cpu, "switch");
 	t0 = st_now();
 	while (st_now() - t0 < 2) {
 		pfd.revents = 0;

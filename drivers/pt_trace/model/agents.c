@@ -15,6 +15,8 @@
  *     stop    its sched-out (pt_config_stop()): RTIT_CTL = its own value
  *             without TraceEn, a write that is always legal and so
  *             clears our TraceEn too when we trace.
+ *     switch  stop then start in one go, IRQs off: a context switch
+ *             (sched-out, sched-in) with nothing of ours in between.
  *     clear   clears TraceEn and nothing else in the RTIT_CTL it finds,
  *             as KVM's or a firmware's stop would.
  *     pmi     a bit-55 PMI of its own (perf's PT, a KVM guest's).
@@ -139,7 +141,8 @@ static int pt_vmx_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 }
 
 enum pt_agent_op {
-	PT_OP_FOREIGN_START, PT_OP_FOREIGN_STOP, PT_OP_FOREIGN_CLEAR,
+	PT_OP_FOREIGN_START, PT_OP_FOREIGN_STOP, PT_OP_FOREIGN_SWITCH,
+	PT_OP_FOREIGN_CLEAR,
 	PT_OP_FOREIGN_PMI,
 	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_NOW,
 	PT_OP_LATE_MASKED, PT_OP_VMX_ON, PT_OP_VMX_OFF,
@@ -162,6 +165,10 @@ static void pt_agent_on_cpu(void *info)
 		break;
 	case PT_OP_FOREIGN_STOP:
 		pt_agent_wrmsr(st, PT_MSR_RTIT_CTL, PT_FOREIGN_CTL);
+		break;
+	case PT_OP_FOREIGN_SWITCH:
+		pt_agent_wrmsr(st, PT_MSR_RTIT_CTL, PT_FOREIGN_CTL);
+		pt_foreign_start(ag, st);
 		break;
 	case PT_OP_FOREIGN_CLEAR:
 		pt_model_do_rdmsr(st, PT_MSR_RTIT_CTL, &ctl);
@@ -248,7 +255,7 @@ static const struct {
 	enum pt_agent_op op;
 } pt_agent_ops[] = {
 	{ "start", PT_OP_FOREIGN_START }, { "stop", PT_OP_FOREIGN_STOP },
-	{ "clear", PT_OP_FOREIGN_CLEAR },
+	{ "clear", PT_OP_FOREIGN_CLEAR }, { "switch", PT_OP_FOREIGN_SWITCH },
 	{ "pmi", PT_OP_FOREIGN_PMI }, { "off", PT_OP_FOREIGN_OFF },
 	{ "late_stop", PT_OP_LATE_STOP }, { "late_after", PT_OP_LATE_AFTER },
 	{ "late_now", PT_OP_LATE_NOW }, { "late_masked", PT_OP_LATE_MASKED },
@@ -273,6 +280,9 @@ static ssize_t pt_agent_write(const char __user *ubuf, size_t len,
 	kfree(buf);
 	if (n != 2 || cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return -EINVAL;
+	/* No VMXON on a CPU without VMX (CPUID.1:ECX[5]). */
+	if (!strcmp(prefix, "vmx_") && !(pt_model_prof->leaf1.ecx & BIT(5)))
+		return -EOPNOTSUPP;
 	snprintf(full, sizeof(full), "%s%s", prefix, name);
 	for (i = 0; i < ARRAY_SIZE(pt_agent_ops); i++)
 		if (!strcmp(full, pt_agent_ops[i].name))
