@@ -189,7 +189,11 @@ static int pt_hw_save(struct pt_cpu *pc)
 	return ret;
 }
 
-/* TraceEn is 0 here (we stopped, or never started). */
+/* A disabling WRMSR failed on this CPU: see pt_hw_stuck_on(). */
+static DEFINE_PER_CPU(bool, pt_hw_stuck);
+
+/* TraceEn is 0 here (we stopped, or never started), unless stuck. */
+
 void pt_core_hw_restore(struct pt_cpu *pc)
 {
 	struct pt_hw_saved *sv = &pc->saved;
@@ -198,6 +202,9 @@ void pt_core_hw_restore(struct pt_cpu *pc)
 	if (!sv->valid)
 		return;
 	sv->valid = false;
+	/* TraceEn is still set: each write would #GP (SDM 36.2.7.2). */
+	if (this_cpu_read(pt_hw_stuck))
+		return;
 	pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, sv->base);
 	pt_wrmsr(PT_MSR_RTIT_OUTPUT_MASK, sv->mask);
 	pt_wrmsr(PT_MSR_RTIT_STATUS, sv->status);
@@ -313,7 +320,6 @@ static void pt_hw_peek_ipi(void *info)
  * writing the buffer, so it is kept (leaked) rather than freed, and the
  * CPU is not traced again until the module is reloaded.  Logged once.
  */
-static DEFINE_PER_CPU(bool, pt_hw_stuck);
 
 /* On the CPU whose disabling write failed (any context). */
 void pt_hw_note_stuck(void)
@@ -536,8 +542,11 @@ void pt_core_release(struct pt_cpu *pc)
 	pc->running = false;
 	buf = pc->buf;
 	pc->buf = NULL;
-	if (buf && pt_hw_stuck_on(pc))
-		buf = NULL;	/* leaked, see pt_hw_stuck_on() */
+	if (buf && pt_hw_stuck_on(pc)) {
+		/* Leaked (pt_hw_stuck_on()), still referenced: not kmemleak's. */
+		pc->kept = buf;
+		buf = NULL;
+	}
 	mm = pc->cr3_mm;
 	pc->cr3_mm = NULL;
 	pc->cr3_derived = 0;
@@ -1164,11 +1173,11 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps late_pmis throttles\n");
+	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps late_pmis throttles services\n");
 	for_each_possible_cpu(cpu) {
 		struct pt_stream *s = &per_cpu_ptr(&pt_cpus, cpu)->stream;
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu\n",
 			   cpu, READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->stops), READ_ONCE(s->losses),
 			   READ_ONCE(s->errors), READ_ONCE(s->pad_bytes),
@@ -1178,7 +1187,8 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(s->nmis_foreign), READ_ONCE(s->head),
 			   READ_ONCE(s->stalled), READ_ONCE(s->lost_bytes),
 			   READ_ONCE(s->watchdog), READ_ONCE(s->laps),
-			   READ_ONCE(s->late_pmis), READ_ONCE(s->throttles));
+			   READ_ONCE(s->late_pmis), READ_ONCE(s->throttles),
+			   READ_ONCE(s->services));
 	}
 	return 0;
 }
@@ -1351,6 +1361,27 @@ err_pmi:
 	return ret;
 }
 
+/*
+ * Module exit: the buffers kept on CPUs whose disabling write failed
+ * (pt_hw_stuck_on()) stay allocated for good, since the hardware may
+ * still write them; nothing refers to them once the module is gone.
+ */
+static void pt_core_leak_kept(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+
+		if (!pc->kept)
+			continue;
+		pr_warn("CPU %u: unloading with the %llu-byte trace buffer kept after a failed disabling write: it stays allocated (leaked)\n",
+			cpu, pc->kept->size);
+		kmemleak_not_leak(pc->kept);
+		pc->kept = NULL;
+	}
+}
+
 /* Module exit: no file is open (each pins the module), nothing runs. */
 void pt_core_exit(void)
 {
@@ -1358,4 +1389,5 @@ void pt_core_exit(void)
 	unregister_pm_notifier(&pt_pm_nb);
 	cpuhp_remove_state(pt_cpuhp_state);
 	pt_pmi_exit();
+	pt_core_leak_kept();
 }

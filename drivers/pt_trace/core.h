@@ -135,6 +135,7 @@ struct pt_cpu {
 	struct mm_struct *cr3_mm;
 	bool caps_differ;		/* CPUID 0x14 not the boot CPU's */
 	bool stuck_logged;		/* see pt_hw_stuck_on() */
+	struct pt_buffer *kept;		/* leaked there, until unload */
 	struct pt_hw_saved saved;	/* traced CPU only, IRQs off */
 	/*
 	 * The PT MSRs were found holding another agent's state: nothing is

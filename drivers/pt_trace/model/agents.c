@@ -33,6 +33,10 @@
  *     after   at that TraceEn 1->0, bit 55 and the NMI from irq_work:
  *             they come right after the IPI returns (after the final
  *             stop, when it was one).
+ *     start   at the driver's next TraceEn 0->1 on CPU: bit 55 and the
+ *             NMI at once, inside its START IPI before it may handle
+ *             PMIs, as silicon raises one when the output already sits
+ *             at an INT region or PendTopaPMI was set.
  *     now     bit 55 and the NMI now.
  *     masked  bit 55 set and LVTPC masked, no NMI: a PMI whose NMI the
  *             APIC holds back (a PMI of ours delivered while a previous
@@ -72,7 +76,7 @@
 #define PT_FOREIGN_CTL	(PT_CTL_TOPA | PT_CTL_BRANCHEN | PT_CTL_USER | \
 			 PT_CTL_OS)
 
-enum pt_late_when { PT_LATE_NONE, PT_LATE_STOP, PT_LATE_AFTER };
+enum pt_late_when { PT_LATE_NONE, PT_LATE_STOP, PT_LATE_AFTER, PT_LATE_START };
 
 struct pt_agent_cpu {
 	/* The foreign owner: its table [4 KiB region, END -> table]. */
@@ -144,7 +148,8 @@ enum pt_agent_op {
 	PT_OP_FOREIGN_START, PT_OP_FOREIGN_STOP, PT_OP_FOREIGN_SWITCH,
 	PT_OP_FOREIGN_CLEAR,
 	PT_OP_FOREIGN_PMI,
-	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_NOW,
+	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_START,
+	PT_OP_LATE_NOW,
 	PT_OP_LATE_MASKED, PT_OP_VMX_ON, PT_OP_VMX_OFF,
 };
 
@@ -186,6 +191,9 @@ static void pt_agent_on_cpu(void *info)
 	case PT_OP_LATE_AFTER:
 		WRITE_ONCE(ag->late, PT_LATE_AFTER);
 		break;
+	case PT_OP_LATE_START:
+		WRITE_ONCE(ag->late, PT_LATE_START);
+		break;
 	case PT_OP_LATE_NOW:
 		atomic_inc(&pt_late_raised);
 		pt_model_pmi_raise(st);
@@ -210,6 +218,8 @@ void pt_model_agents_on_disable(struct pt_model_cpu *st)
 {
 	struct pt_agent_cpu *ag = per_cpu_ptr(&pt_agent_cpu, st->cpu);
 
+	if (READ_ONCE(ag->late) == PT_LATE_START)
+		return;		/* armed for the next enable */
 	switch (xchg(&ag->late, PT_LATE_NONE)) {
 	case PT_LATE_STOP:
 		atomic_inc(&pt_late_raised);
@@ -219,6 +229,18 @@ void pt_model_agents_on_disable(struct pt_model_cpu *st)
 		irq_work_queue(&ag->late_work);
 		break;
 	}
+}
+
+/* The driver set TraceEn: a late PMI armed for this moment. */
+void pt_model_agents_on_enable(struct pt_model_cpu *st)
+{
+	struct pt_agent_cpu *ag = per_cpu_ptr(&pt_agent_cpu, st->cpu);
+
+	if (READ_ONCE(ag->late) != PT_LATE_START ||
+	    cmpxchg(&ag->late, PT_LATE_START, PT_LATE_NONE) != PT_LATE_START)
+		return;
+	atomic_inc(&pt_late_raised);
+	pt_model_pmi_raise(st);
 }
 
 static void pt_late_work_fn(struct irq_work *w)
@@ -258,6 +280,7 @@ static const struct {
 	{ "clear", PT_OP_FOREIGN_CLEAR }, { "switch", PT_OP_FOREIGN_SWITCH },
 	{ "pmi", PT_OP_FOREIGN_PMI }, { "off", PT_OP_FOREIGN_OFF },
 	{ "late_stop", PT_OP_LATE_STOP }, { "late_after", PT_OP_LATE_AFTER },
+	{ "late_start", PT_OP_LATE_START },
 	{ "late_now", PT_OP_LATE_NOW }, { "late_masked", PT_OP_LATE_MASKED },
 	{ "vmx_on", PT_OP_VMX_ON }, { "vmx_off", PT_OP_VMX_OFF },
 };

@@ -11,6 +11,9 @@
  *   drop_pmis     write N: the next N PMIs (any CPU) are swallowed, as
  *                 lost interrupts (bit 55 set, no NMI); reads what is
  *                 left.  pmis_dropped counts those swallowed.
+ *   ctl_fault     write "CPU": the driver's next RTIT_CTL write on CPU
+ *                 that clears TraceEn #GPs (counted in gp_faults_test)
+ *                 and leaves TraceEn set: a disabling write that fails.
  *   foreign, late_pmi, vmx, foreign_*: the other agents (agents.c).
  */
 #include <linux/debugfs.h>
@@ -169,6 +172,15 @@ static int pt_ovf_set(void *data, u64 cpu)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(pt_ovf_fops, NULL, pt_ovf_set, "%llu\n");
 
+static int pt_ctl_fault_set(void *data, u64 cpu)
+{
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	WRITE_ONCE(pt_model_cpu_ptr(cpu)->fail_disable, 1);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(pt_ctl_fault_fops, NULL, pt_ctl_fault_set, "%llu\n");
+
 static unsigned int pt_nmi_test_cpu;
 
 static int pt_nmi_test_get(void *data, u64 *val)
@@ -210,6 +222,8 @@ int pt_model_debugfs_init(struct dentry *parent)
 	debugfs_create_file("detail", 0444, dir, NULL, &pt_detail_fops);
 	debugfs_create_file("msr", 0600, dir, NULL, &pt_msr_fops);
 	debugfs_create_file_unsafe("ovf", 0200, dir, NULL, &pt_ovf_fops);
+	debugfs_create_file_unsafe("ctl_fault", 0200, dir, NULL,
+				   &pt_ctl_fault_fops);
 	debugfs_create_file_unsafe("nmi_selftest", 0600, dir, NULL,
 				   &pt_nmi_test_fops);
 	debugfs_create_atomic_t("drop_pmis", 0600, dir, &pt_model_drop_pmis);

@@ -162,6 +162,15 @@ bool pt_model_stale = true;
 module_param_named(model_stale, pt_model_stale, bool, 0644);
 MODULE_PARM_DESC(model_stale,
 		 "model: while TraceEn=1 the last tick's bytes are not in memory and every other pointer read returns the pointers before it (default 1)");
+/*
+ * A hybrid part in miniature: CPU model_cpuid_skew answers CPUID leaf
+ * 0x14 with PTWRITE (EBX[4]) flipped, unlike the others (-1: none).
+ * Only the CPUID answer changes, not what the model accepts.
+ */
+static int pt_model_cpuid_skew = -1;
+module_param_named(model_cpuid_skew, pt_model_cpuid_skew, int, 0644);
+MODULE_PARM_DESC(model_cpuid_skew,
+		 "model: this CPU's CPUID leaf 0x14 has PTWRITE flipped (-1: none)");
 
 struct pt_model_cpu *pt_model_cpu_ptr(int cpu)
 {
@@ -372,11 +381,28 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	return 0;
 }
 
+/*
+ * Test hook ctl_fault: the driver's next RTIT_CTL write clearing TraceEn
+ * #GPs and changes nothing (the hardware keeps tracing).  The test asked
+ * for it, so it counts in gp_faults_test.
+ */
+static bool pt_model_injected_fault(struct pt_model_cpu *st, u32 msr, u64 val)
+{
+	if (msr != PT_MSR_RTIT_CTL || (val & PT_CTL_TRACEEN) ||
+	    !(READ_ONCE(st->active)->regs.ctl & PT_CTL_TRACEEN) ||
+	    !xchg(&st->fail_disable, 0))
+		return false;
+	pt_model_count_gp(st, msr, val, PT_GP_INJECTED, true);
+	return true;
+}
+
 int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 {
 	struct pt_wr_arg a = { .msr = msr, .val = val };
 	int ret;
 
+	if (!test && pt_model_injected_fault(st, msr, val))
+		return -EIO;
 	ret = pt_model_update(st, pt_wr_fn, &a, true);
 	if (ret) {
 		pt_model_count_gp(st, msr, val, a.why, test);
@@ -392,6 +418,8 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		pt_model_gen_kick(st);
 	if (a.disabled && !test)
 		pt_model_agents_on_disable(st);
+	if (a.enabled && !test)
+		pt_model_agents_on_enable(st);
 	return 0;
 }
 
@@ -483,6 +511,10 @@ static void pt_model_cpuid(u32 leaf, u32 subleaf, struct pt_cpuid_regs *r)
 	case 0x14:
 		if (subleaf <= p->leaf14[0].eax && subleaf < 2)
 			*r = p->leaf14[subleaf];
+		/* The driver asks on the CPU it cares about (pinned). */
+		if (subleaf == 0 &&
+		    (int)raw_smp_processor_id() == READ_ONCE(pt_model_cpuid_skew))
+			r->ebx ^= BIT(PT_MP_PTWRITE);
 		break;
 	case 0x15:
 		*r = p->leaf15;

@@ -125,6 +125,7 @@ enum pt_model_gp {
 	PT_GP_BDM106,		/* Broadwell: TraceEn=1 with BranchEn=0 */
 	PT_GP_READONLY,		/* write to a read-only MSR */
 	PT_GP_VMX,		/* TraceEn in VMX operation, VMX_MISC[14]=0 */
+	PT_GP_INJECTED,		/* test hook ctl_fault: a disabling write */
 	PT_GP_NR
 };
 
@@ -284,6 +285,8 @@ struct pt_model_cpu {
 	u64 rate_last_ns;	/* model_rate: when the last tick's budget ran */
 	s64 rate_carry;		/* model_rate: bytes owed (or ahead) */
 	int cpu;
+	/* Test hook ctl_fault: the driver's next disabling write #GPs. */
+	int fail_disable;
 	struct pt_model_stats stats;
 };
 
@@ -343,6 +346,7 @@ void pt_model_agents_exit(void);
 void pt_model_agents_free(void);
 /* The driver (not a hook) cleared TraceEn on this CPU. */
 void pt_model_agents_on_disable(struct pt_model_cpu *st);
+void pt_model_agents_on_enable(struct pt_model_cpu *st);
 /* Test hook: PMIs still to swallow, and how many were (debugfs). */
 extern atomic_t pt_model_drop_pmis;
 extern atomic_t pt_model_pmis_dropped;

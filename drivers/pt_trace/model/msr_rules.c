@@ -32,6 +32,7 @@ static const char * const pt_gp_names[PT_GP_NR] = {
 	[PT_GP_BDM106]		= "bdm106_branchen",
 	[PT_GP_READONLY]	= "read_only_msr",
 	[PT_GP_VMX]		= "traceen_in_vmx_operation",
+	[PT_GP_INJECTED]	= "injected_disable_fault",
 };
 
 const char *pt_model_gp_str(enum pt_model_gp why)

@@ -259,3 +259,19 @@ int ptt_write_str(const char *path, const char *s)
 	close(fd);
 	return n < 0 ? -errno : 0;
 }
+
+int ptt_dmesg_count(const char *regex)
+{
+	char cmd[256];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "dmesg | grep -c '%s'", regex);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (fscanf(p, "%d", &n) != 1)
+		n = -1;
+	pclose(p);
+	return n;
+}
