@@ -315,18 +315,17 @@ static void pt_hw_peek_ipi(void *info)
 	pt_flight_resume(a->pc, a->status, a->base, a->mask);
 }
 
-/*
- * A disabling WRMSR failed on this CPU (hw.h): the hardware may still be
- * writing the buffer, so it is kept (leaked) rather than freed, and the
- * CPU is not traced again until the module is reloaded.  Logged once.
- */
-
 /* On the CPU whose disabling write failed (any context). */
 void pt_hw_note_stuck(void)
 {
 	this_cpu_write(pt_hw_stuck, true);
 }
 
+/*
+ * A disabling WRMSR failed on this CPU (hw.h): the hardware may still be
+ * writing the buffer, so it is kept (leaked) rather than freed, and the
+ * CPU is not traced again until the module is reloaded.  Logged once.
+ */
 static bool pt_hw_stuck_on(struct pt_cpu *pc)
 {
 	if (!per_cpu(pt_hw_stuck, pc->cpu))
