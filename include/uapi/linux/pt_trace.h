@@ -285,6 +285,50 @@ struct pt_trace_mmap_page {
 	__u32 reserved0;
 };
 
+/*
+ * PT_TRACE_IOC_FOLLOW: trace this CPU only while a task of the followed
+ * set runs on it (perf's per-task events).  Set on each /dev/ptN of the
+ * CPUs to follow on, while stopped; the configuration (filters, mode,
+ * buffer) applies on top.  The set: the process 'pid' with all its
+ * threads, and with PT_FOLLOW_INHERIT every process it (or a member)
+ * creates from this call on.  A task leaves the set when it exits.
+ * PT_FOLLOW_CLEAR (pid 0, no other flag) ends following: the device
+ * traces its whole CPU again.  Unknown flags: -EINVAL.
+ */
+#define PT_FOLLOW_INHERIT		(1U << 0)	/* + new descendants */
+#define PT_FOLLOW_CLEAR			(1U << 1)	/* stop following */
+
+struct pt_trace_follow {
+	__u32 size;
+	__s32 pid;			/* process (any of its threads' tid) */
+	__u32 flags;			/* PT_FOLLOW_* */
+	__u32 reserved;
+};
+
+#define PT_TRACE_FOLLOW_SIZE_VER0	16
+
+/* struct pt_trace_follow_status.state */
+#define PT_FOLLOW_ACTIVE		(1U << 0)	/* a set is followed */
+#define PT_FOLLOW_SWITCHED_IN		(1U << 1)	/* a member runs here now */
+#define PT_FOLLOW_EMPTY			(1U << 2)	/* every member has exited */
+
+/* PT_TRACE_IOC_GET_FOLLOW: what this device follows (counters since FOLLOW). */
+struct pt_trace_follow_status {
+	__u32 size;
+	__s32 pid;			/* as given to FOLLOW, 0 when not following */
+	__u32 flags;			/* PT_FOLLOW_* as given */
+	__u32 state;			/* PT_FOLLOW_ACTIVE, _SWITCHED_IN, _EMPTY */
+	__u64 processes;		/* processes in the set now */
+	__u64 joined;			/* processes that joined (the first included) */
+	__u64 left;			/* processes that left (exit, setuid exec) */
+	__u64 switches_in;		/* a member switched in while running */
+	__u64 switches_out;		/* ... and out again */
+	__u64 join_failures;		/* descendants not followed (no memory) */
+	__u64 reserved[2];
+};
+
+#define PT_TRACE_FOLLOW_STATUS_SIZE_VER0	80
+
 #define PT_TRACE_IOC_MAGIC		0xB6
 
 #define PT_TRACE_IOC_GET_CAPS	_IOR(PT_TRACE_IOC_MAGIC, 0x00, struct pt_trace_caps)
@@ -297,5 +341,8 @@ struct pt_trace_mmap_page {
 #define PT_TRACE_IOC_START	_IO(PT_TRACE_IOC_MAGIC, 0x07)
 #define PT_TRACE_IOC_STOP	_IO(PT_TRACE_IOC_MAGIC, 0x08)
 #define PT_TRACE_IOC_GET_STATUS	_IOR(PT_TRACE_IOC_MAGIC, 0x09, struct pt_trace_status)
+/* 0x10..0x17: following tasks */
+#define PT_TRACE_IOC_FOLLOW	_IOW(PT_TRACE_IOC_MAGIC, 0x10, struct pt_trace_follow)
+#define PT_TRACE_IOC_GET_FOLLOW	_IOR(PT_TRACE_IOC_MAGIC, 0x11, struct pt_trace_follow_status)
 
 #endif /* _UAPI_LINUX_PT_TRACE_H */
