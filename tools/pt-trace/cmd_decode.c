@@ -40,6 +40,7 @@ struct decode_opts {
 	int show_time;
 	int quiet;
 	int no_loss;
+	int ip_only;		/* --format=ip: one hex IP per line */
 	const char *timeline;
 	const char *loss_path;
 	double tsc_hz;		/* --tsc-hz, 0 when not given */
@@ -121,6 +122,9 @@ static void decode_usage(FILE *f)
 	      "      --cpuid-0x15-ebx N    CPUID.15H:EBX (numerator)\n"
 	      "      --tsc-hz HZ           TSC rate for the timeline (default: the\n"
 	      "                            sideband's tsc_hz, CPUID 0x15, nominal ratio)\n"
+	      "      --format=ip           print only each instruction's address, 16 hex\n"
+	      "                            digits a line (for scripts and tests); errors\n"
+	      "                            and gaps are counted on stderr\n"
 	      "      --calls               print the call/return tree, not instructions\n"
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
 	      "                            (open in ui.perfetto.dev or chrome://tracing)\n"
@@ -133,6 +137,7 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --elf hello --cpu 6/85/4 --mtc-freq 3 --nom-freq 37 \\\n"
 	      "                  --cpuid-0x15-eax 2 --cpuid-0x15-ebx 308 pt.bin\n"
 	      "  pt-trace decode --calls out/cpu0.pt\n"
+	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "\n"
@@ -296,6 +301,12 @@ static void decode_print_insn(struct outbuf *ob, const struct decode_opts *o,
 	char *p = ob_reserve(ob), *start;
 	uint8_t i;
 
+	if (o->ip_only) {
+		p = pd_hex_fixed(p, insn->ip, 16);
+		*p++ = '\n';
+		ob_commit(ob, p);
+		return;
+	}
 	if (o->show_time)
 		p += sprintf(p, "%016llx  ", (unsigned long long)tsc);
 	p = pd_hex_fixed(p, insn->ip, 16);
@@ -338,6 +349,8 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 		t->stats.nomap++;
 	pt_insn_get_offset(dec, &offset);
 	offset += t->base;
+	if (c->o.ip_only)
+		goto timeline;
 	ob_printf(&c->ob, "[%llx, %llx: error: %s", (unsigned long long)offset,
 		  (unsigned long long)ip, why);
 	/* Bytes dropped while running: somewhere in here, errors expected. */
@@ -348,6 +361,7 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 			  (unsigned long long)t->dropped);
 	}
 	ob_puts(&c->ob, "]\n");
+timeline:
 	if (c->tl.f) {
 		uint64_t tsc = 0;
 		uint32_t lost_mtc, lost_cyc;
@@ -389,7 +403,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				if (status < 0)
 					break;
 				t->stats.events++;
-				if (o->events && !o->quiet)
+				if (o->events && !o->quiet && !o->ip_only)
 					decode_print_event(&c->ob, &ev);
 			}
 			if (status < 0)
@@ -462,7 +476,7 @@ static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
 			const struct ptl_record *r)
 {
 	char text[PTL_DESCRIBE_MAX];
-	int show = !c->o.quiet;
+	int show = !c->o.quiet && !c->o.ip_only;
 
 	ptl_describe(r, text, sizeof(text));
 	if (r->flags & PT_LOSS_DROPPED) {
@@ -523,11 +537,13 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 	size_t i = 0, next = 0;
 	int ret = PTT_EXIT_OK;
 
-	if (c->ntraces > 1 && !c->o.quiet && t->cpu >= 0)
+	int notes = !c->o.quiet && !c->o.ip_only;
+
+	if (c->ntraces > 1 && notes && t->cpu >= 0)
 		ob_printf(&c->ob, "[trace %s, cpu %d]\n", t->path, t->cpu);
-	else if (c->ntraces > 1 && !c->o.quiet)
+	else if (c->ntraces > 1 && notes)
 		ob_printf(&c->ob, "[trace %s]\n", t->path);
-	if (t->lf.lapped && !c->o.quiet)
+	if (t->lf.lapped && notes)
 		ob_printf(&c->ob,
 			  "[loss: %llu more records were overwritten before the recorder read them: where they lie is unknown]\n",
 			  (unsigned long long)t->lf.lapped);
@@ -783,7 +799,7 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 int cmd_decode(int argc, char **argv)
 {
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
-	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ };
+	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ, O_FORMAT };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -796,6 +812,7 @@ int cmd_decode(int argc, char **argv)
 		{ "cpuid-0x15-ebx", required_argument, NULL, O_EBX },
 		{ "tsc-hz", required_argument, NULL, O_HZ },
 		{ "calls", no_argument, NULL, O_CALLS },
+		{ "format", required_argument, NULL, O_FORMAT },
 		{ "timeline", required_argument, NULL, O_TL },
 		{ "events", no_argument, NULL, O_EVENTS },
 		{ "time", no_argument, NULL, O_TIME },
@@ -856,6 +873,14 @@ int cmd_decode(int argc, char **argv)
 		case O_CALLS:
 			c.o.calls = 1;
 			break;
+		case O_FORMAT:
+			if (strcmp(optarg, "ip")) {
+				ptt_err("--format: unknown format '%s' (known: ip)",
+					optarg);
+				return PTT_EXIT_USAGE;
+			}
+			c.o.ip_only = 1;
+			break;
 		case O_TL:
 			c.o.timeline = optarg;
 			break;
@@ -880,6 +905,10 @@ int cmd_decode(int argc, char **argv)
 	if (c.ntraces < 1 || c.ntraces > DECODE_MAX_TRACES) {
 		ptt_err("expected one trace file, or up to %d of one recording (try --help)",
 			DECODE_MAX_TRACES);
+		return PTT_EXIT_USAGE;
+	}
+	if (c.o.ip_only && (c.o.calls || c.o.quiet)) {
+		ptt_err("--format=ip prints instructions: it goes with neither --calls nor -q");
 		return PTT_EXIT_USAGE;
 	}
 	if (c.o.loss_path && (c.ntraces > 1 || c.o.no_loss)) {
@@ -972,12 +1001,18 @@ int cmd_decode(int argc, char **argv)
 	for (i = 0; i < c.ntraces && !ret; i++) {
 		ret = decode_trace(&c, &tr[i]);
 		decode_sum(&total, &tr[i].stats);
-		if (c.ntraces > 1 && (c.o.quiet || c.o.calls || c.o.timeline))
+		if (c.ntraces > 1 && !c.o.ip_only &&
+		    (c.o.quiet || c.o.calls || c.o.timeline))
 			decode_print_stats(&c.ob, tr[i].path, &tr[i].stats);
 	}
-	if (c.o.quiet || c.o.calls || c.o.timeline)
+	if (!c.o.ip_only && (c.o.quiet || c.o.calls || c.o.timeline))
 		decode_print_stats(&c.ob, NULL, &total);
 	ob_free(&c.ob);
+	if (c.o.ip_only && (total.errors || total.gaps || total.dropped))
+		ptt_warn("%llu decode errors, %llu gaps, %llu bytes dropped: not in the --format=ip listing (decode without it to see where)",
+			 (unsigned long long)total.errors,
+			 (unsigned long long)total.gaps,
+			 (unsigned long long)total.dropped);
 	if (!ret && !total.insns && total.errors) {
 		decode_nothing(&total);
 		ret = PTT_EXIT_INPUT;
