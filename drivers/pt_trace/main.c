@@ -110,24 +110,25 @@ static int __init pt_trace_init(void)
 	if (ret)
 		goto err_hw;
 
+	/* Before the core's cpuhp state: reserved before a CPU traces. */
+	pt_own_init();
 	ret = pt_core_init();
 	if (ret)
-		goto err_sysfs;
+		goto err_own;
 
-	pt_own_init();
 	ret = pt_chardev_init();
 	if (ret)
-		goto err_own;
+		goto err_core;
 
 	pr_info("Intel PT family %u model %#x on the %s backend: caps %#x, %u address ranges\n",
 		pt_caps.family, pt_caps.model, pt_hw->name, pt_caps.flags,
 		pt_caps.num_addr_ranges);
 	return 0;
 
+err_core:
+	pt_core_exit();
 err_own:
 	pt_own_exit();
-	pt_core_exit();
-err_sysfs:
 	pt_sysfs_exit();
 err_hw:
 	if (pt_hw->exit)
@@ -141,8 +142,8 @@ err_debugfs:
 static void __exit pt_trace_exit(void)
 {
 	pt_chardev_exit();
-	pt_own_exit();
 	pt_core_exit();
+	pt_own_exit();
 	pt_sysfs_exit();
 	if (pt_hw->exit)
 		pt_hw->exit();

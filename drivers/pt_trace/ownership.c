@@ -12,27 +12,26 @@
  * instead of sharing the MSRs with us.  (It also keeps perf's PMI
  * handler active, which claims a stray bit 55, silicon-review M3.)
  *
- * The PMU type is dynamic and perf_pmu lookup is not exported, so we
- * search it: perf_event_create_kernel_counter() with each type from
- * PERF_TYPE_MAX finds the registered PMU by type (idr), -ENOENT for a
- * hole, and the event's pmu->name says which one it is; a wrong one is
- * released at once (disabled, it never ran).  pt_type= names the type
- * (from /sys/bus/event_source/devices/intel_pt/type) and skips the
- * search.  Checked against the 6.1 source (kernel/events/core.c) and
- * built against 6.1 and 6.12; never run on silicon, and the VM has no
- * intel_pt PMU, so only pt_own_decide() is tested (KUnit).
+ * The PMU type is dynamic and perf's PMU lookup is not exported, so it
+ * is read where perf publishes it, /sys/bus/event_source/devices/
+ * intel_pt/type (pt_type= overrides it).  No other PMU's event_init is
+ * ever called.  Under the model, the model registers an exclusive PMU
+ * of that name standing in for perf's (model.rst, "perf's intel_pt"),
+ * so this whole file runs in the tests.  Never run on silicon.
  *
  * Where perf already has intel_pt events at load, the reservation fails
  * with EBUSY on those CPUs (or all, for a per-task event); START tries
  * again there and, while perf holds it, fails with EBUSY and one log
- * line naming perf.  Limits: a CPU that goes offline loses its event from
- * perf's context (perf_event_exit_cpu), so after it comes back a
- * CPU-wide perf event can be installed there (per-task ones stay
- * refused); START's TraceEn check and the takeover checks (stream.c)
- * remain the defence there.
+ * line naming perf.  A CPU that goes offline loses its events from
+ * perf's context (perf_event_exit_cpu()), so a CPU-wide perf event could
+ * be installed there once it is back: our event is released when the
+ * CPU goes down and created again when it comes up (a cpuhp state of
+ * our own, after perf's CPUHP_AP_PERF_ONLINE).
  */
 #include <linux/cpu.h>
 #include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -48,20 +47,16 @@ module_param(pt_type, int, 0444);
 MODULE_PARM_DESC(pt_type,
 		 "perf's intel_pt PMU type (/sys/bus/event_source/devices/intel_pt/type); default: searched");
 
-/* How far the search goes: dynamic types are allocated from the bottom. */
-#define PT_OWN_MAX_TYPE		(PERF_TYPE_MAX + 256)
-
 static DEFINE_PER_CPU(struct perf_event *, pt_own_event);
 static DEFINE_PER_CPU(enum pt_own_state, pt_own_cpu_state);
 static DEFINE_MUTEX(pt_own_lock);
 static enum pt_own_state pt_own_load_state;
+static int pt_own_cpuhp = -1;
 
 enum pt_own_state pt_own_decide(bool model, int pmu_type, int create_err)
 {
-	if (model)
-		return PT_OWN_MODEL;
 	if (pmu_type < 0)
-		return PT_OWN_NO_PMU;
+		return model ? PT_OWN_MODEL : PT_OWN_NO_PMU;
 	if (!create_err)
 		return PT_OWN_RESERVED;
 	return create_err == -EBUSY ? PT_OWN_PERF_BUSY : PT_OWN_FAILED;
@@ -71,7 +66,7 @@ const char *pt_own_str(enum pt_own_state s)
 {
 	switch (s) {
 	case PT_OWN_MODEL:
-		return "model backend: perf's intel_pt (if any) drives the real PT, not the model";
+		return "model backend, model_perf_pmu=0: no intel_pt PMU to reserve";
 	case PT_OWN_NO_PMU:
 		return "intel_pt PMU absent: nothing else can own PT through perf";
 	case PT_OWN_RESERVED:
@@ -94,118 +89,130 @@ static struct perf_event *pt_own_create(int type, unsigned int cpu)
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 }
 
-/*
- * The intel_pt PMU's type, or -1; an event of it on @cpu is kept.  A
- * type that refuses with EBUSY is an exclusive PMU in use (intel_pt or
- * intel_bts): it cannot be named that way, so it is only reported.
- */
-static int pt_own_find(unsigned int cpu, struct perf_event **ev,
-		       int *busy_type)
+/* perf's intel_pt PMU type from sysfs, or -1 when there is none. */
+static int pt_own_read_type(void)
 {
+	static const char path[] = "/sys/bus/event_source/devices/intel_pt/type";
+	struct file *f;
+	char buf[16] = "";
+	loff_t pos = 0;
+	ssize_t n;
 	int type;
 
-	*ev = NULL;
-	*busy_type = -1;
-	if (pt_type >= 0) {
-		*ev = pt_own_create(pt_type, cpu);
-		return pt_type;
-	}
-	for (type = PERF_TYPE_MAX; type < PT_OWN_MAX_TYPE; type++) {
-		struct perf_event *e = pt_own_create(type, cpu);
-
-		if (IS_ERR(e)) {
-			if (PTR_ERR(e) == -EBUSY && *busy_type < 0)
-				*busy_type = type;
-			continue;
-		}
-		if (!strcmp(e->pmu->name, "intel_pt")) {
-			*ev = e;
-			return type;
-		}
-		perf_event_release_kernel(e);
-	}
-	return -1;
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return -1;
+	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0 || kstrtoint(strim(buf), 10, &type) || type < PERF_TYPE_MAX)
+		return -1;
+	return type;
 }
 
-/* Reserve @cpu (online, pt_own_lock held). */
+/*
+ * Reserve @cpu (pt_own_lock held, @cpu online and kept so): a stale
+ * event, which perf detached when the CPU went down, is replaced.
+ */
 static enum pt_own_state pt_own_cpu(unsigned int cpu)
 {
 	struct perf_event *ev = per_cpu(pt_own_event, cpu);
+	enum pt_own_state s;
 	int err;
 
 	if (ev)
 		return PT_OWN_RESERVED;
-	if (pt_type < 0)
-		return PT_OWN_FAILED;
 	ev = pt_own_create(pt_type, cpu);
 	err = IS_ERR(ev) ? PTR_ERR(ev) : 0;
 	if (!err)
 		per_cpu(pt_own_event, cpu) = ev;
-	return pt_own_decide(false, pt_type, err);
+	s = pt_own_decide(pt_hw->backend == PT_BACKEND_MODEL, pt_type, err);
+	per_cpu(pt_own_cpu_state, cpu) = s;
+	return s;
+}
+
+static void pt_own_release(unsigned int cpu)
+{
+	struct perf_event *ev = per_cpu(pt_own_event, cpu);
+
+	per_cpu(pt_own_event, cpu) = NULL;
+	per_cpu(pt_own_cpu_state, cpu) = PT_OWN_FAILED;
+	if (ev)
+		perf_event_release_kernel(ev);
+}
+
+/* cpuhp: a CPU coming up is reserved again (see the top of the file). */
+static int pt_own_online(unsigned int cpu)
+{
+	mutex_lock(&pt_own_lock);
+	pt_own_cpu(cpu);
+	mutex_unlock(&pt_own_lock);
+	return 0;
+}
+
+static int pt_own_offline(unsigned int cpu)
+{
+	mutex_lock(&pt_own_lock);
+	pt_own_release(cpu);
+	mutex_unlock(&pt_own_lock);
+	return 0;
 }
 
 void pt_own_init(void)
 {
-	struct perf_event *ev = NULL;
+	bool model = pt_hw->backend == PT_BACKEND_MODEL;
 	unsigned int cpu, n = 0, busy = 0;
-	int type = -1, busy_type = -1;
+	int ret;
 
-	mutex_lock(&pt_own_lock);
-	if (pt_hw->backend == PT_BACKEND_MODEL) {
-		pt_own_load_state = PT_OWN_MODEL;
-		goto out;
+	if (pt_type < 0)
+		pt_type = pt_own_read_type();
+	if (pt_type < 0) {
+		pt_own_load_state = pt_own_decide(model, -1, 0);
+		pr_info("ownership: %s\n", pt_own_str(pt_own_load_state));
+		return;
 	}
+	/* Reserves every online CPU now, and each one that comes up. */
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pt_trace/own:online",
+				pt_own_online, pt_own_offline);
+	if (ret < 0) {
+		pt_own_load_state = PT_OWN_FAILED;
+		pr_notice("ownership: cpuhp state failed (%d): %s\n", ret,
+			  pt_own_str(PT_OWN_FAILED));
+		return;
+	}
+	pt_own_cpuhp = ret;
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		enum pt_own_state s;
+		enum pt_own_state s = per_cpu(pt_own_cpu_state, cpu);
 
-		if (type < 0) {
-			type = pt_own_find(cpu, &ev, &busy_type);
-			if (type < 0)
-				break;
-			pt_type = type;
-			s = pt_own_decide(false, type,
-					  IS_ERR(ev) ? PTR_ERR(ev) : 0);
-			if (!IS_ERR(ev))
-				per_cpu(pt_own_event, cpu) = ev;
-		} else {
-			s = pt_own_cpu(cpu);
-		}
-		per_cpu(pt_own_cpu_state, cpu) = s;
 		n += s == PT_OWN_RESERVED;
 		busy += s == PT_OWN_PERF_BUSY;
 	}
 	cpus_read_unlock();
-	if (type < 0 && busy_type >= 0) {
-		pt_own_load_state = PT_OWN_FAILED;
-		pr_notice("ownership: PMU type %d (an exclusive one: intel_pt or intel_bts) is in use by perf, so intel_pt could not be found: reload with pt_type= from /sys/bus/event_source/devices/intel_pt/type\n",
-			  busy_type);
-	} else if (type < 0) {
-		pt_own_load_state = PT_OWN_NO_PMU;
-	} else if (busy) {
+	if (busy)
 		pt_own_load_state = PT_OWN_PERF_BUSY;
-	} else {
+	else
 		pt_own_load_state = n ? PT_OWN_RESERVED : PT_OWN_FAILED;
-	}
-out:
 	if (pt_own_load_state == PT_OWN_PERF_BUSY)
 		pr_notice("PT on %u CPU(s) %s (PMU type %d): START fails there with EBUSY until those perf sessions end\n",
-			  busy, pt_own_str(PT_OWN_PERF_BUSY), type);
+			  busy, pt_own_str(PT_OWN_PERF_BUSY), pt_type);
 	else
-		pr_info("ownership: %s\n", pt_own_str(pt_own_load_state));
-	mutex_unlock(&pt_own_lock);
+		pr_info("ownership: %s (PMU type %d)\n",
+			pt_own_str(pt_own_load_state), pt_type);
 }
 
 int pt_own_start(unsigned int cpu)
 {
-	enum pt_own_state s;
+	enum pt_own_state s = PT_OWN_RESERVED;
 
-	if (pt_own_load_state == PT_OWN_MODEL ||
-	    pt_own_load_state == PT_OWN_NO_PMU)
+	if (pt_own_cpuhp < 0)
 		return 0;
+	/* Hotplug excluded: a CPU going down releases its event. */
+	cpus_read_lock();
 	mutex_lock(&pt_own_lock);
-	s = pt_own_cpu(cpu);
+	if (cpu_online(cpu))
+		s = pt_own_cpu(cpu);
 	mutex_unlock(&pt_own_lock);
+	cpus_read_unlock();
 	if (s != PT_OWN_PERF_BUSY)
 		return 0;
 	pr_notice_ratelimited("CPU %u: perf's intel_pt is in use (perf record -e intel_pt): START refused; end that perf session and START again\n",
@@ -213,22 +220,36 @@ int pt_own_start(unsigned int cpu)
 	return -EBUSY;
 }
 
+/*
+ * What protects PT now (sysfs): perf's while any online CPU is left to
+ * it, else reserved where every online CPU is; the load's answer when
+ * nothing could be reserved at all (no PMU, the model without one).
+ */
 enum pt_own_state pt_own_summary(void)
 {
-	return pt_own_load_state;
+	enum pt_own_state s = PT_OWN_RESERVED;
+	unsigned int cpu;
+
+	if (pt_own_cpuhp < 0)
+		return pt_own_load_state;
+	cpus_read_lock();
+	mutex_lock(&pt_own_lock);
+	for_each_online_cpu(cpu) {
+		enum pt_own_state c = per_cpu(pt_own_cpu_state, cpu);
+
+		if (c == PT_OWN_PERF_BUSY)
+			s = c;
+		else if (c != PT_OWN_RESERVED && s == PT_OWN_RESERVED)
+			s = PT_OWN_FAILED;
+	}
+	mutex_unlock(&pt_own_lock);
+	cpus_read_unlock();
+	return s;
 }
 
 void pt_own_exit(void)
 {
-	unsigned int cpu;
-
-	mutex_lock(&pt_own_lock);
-	for_each_possible_cpu(cpu) {
-		struct perf_event *ev = per_cpu(pt_own_event, cpu);
-
-		per_cpu(pt_own_event, cpu) = NULL;
-		if (ev)
-			perf_event_release_kernel(ev);
-	}
-	mutex_unlock(&pt_own_lock);
+	if (pt_own_cpuhp >= 0)
+		cpuhp_remove_state(pt_own_cpuhp);
+	pt_own_cpuhp = -1;
 }

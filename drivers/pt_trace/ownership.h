@@ -25,7 +25,7 @@ void pt_own_init(void);
 void pt_own_exit(void);
 /* Before a START on @cpu (process context, no lock): 0 or -EBUSY. */
 int pt_own_start(unsigned int cpu);
-/* The load-time summary for sysfs. */
+/* What protects PT now, over the online CPUs (sysfs). */
 enum pt_own_state pt_own_summary(void);
 
 #endif /* _PT_TRACE_OWNERSHIP_H */

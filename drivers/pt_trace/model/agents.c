@@ -213,6 +213,17 @@ static void pt_agent_on_cpu(void *info)
 	}
 }
 
+/*
+ * perf's intel_pt event scheduled in or out on this CPU (perf_pmu.c):
+ * what "foreign start"/"stop" do, from perf's own callbacks.
+ */
+void pt_model_foreign_sched(bool in)
+{
+	enum pt_agent_op op = in ? PT_OP_FOREIGN_START : PT_OP_FOREIGN_STOP;
+
+	pt_agent_on_cpu(&op);
+}
+
 /* The driver cleared TraceEn: a late PMI armed for this moment. */
 void pt_model_agents_on_disable(struct pt_model_cpu *st)
 {

@@ -606,6 +606,7 @@ static int pt_model_init(struct dentry *debugfs)
 		pt_model_free();
 		return -ENOMEM;
 	}
+	pt_model_perf_pmu_live(true);
 	pr_info("software model of Intel PT, profile %s (%s), %s generator: for testing only, no real trace hardware is used\n",
 		pt_model_prof->name, pt_model_prof->desc,
 		READ_ONCE(pt_model_burst) ? "burst" : "normal");
@@ -614,6 +615,7 @@ static int pt_model_init(struct dentry *debugfs)
 
 static void pt_model_exit(void)
 {
+	pt_model_perf_pmu_live(false);
 	pt_model_debugfs_exit();
 	pt_model_selftest_exit();
 	pt_model_agents_exit();
@@ -644,12 +646,13 @@ static int __init pt_model_module_init(void)
 		       model_profile);
 		return -EINVAL;
 	}
-	return 0;
+	return pt_model_perf_pmu_register();
 }
 
-/* Nothing to undo: the driver, which pins this module, ran exit. */
+/* The driver, which pins this module, ran exit; so did perf's users. */
 static void __exit pt_model_module_exit(void)
 {
+	pt_model_perf_pmu_unregister();
 }
 
 module_init(pt_model_module_init);

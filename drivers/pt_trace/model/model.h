@@ -347,6 +347,14 @@ void pt_model_agents_free(void);
 /* The driver (not a hook) cleared TraceEn on this CPU. */
 void pt_model_agents_on_disable(struct pt_model_cpu *st);
 void pt_model_agents_on_enable(struct pt_model_cpu *st);
+/* perf's sched-in (@in) or sched-out on this CPU, IRQs off. */
+void pt_model_foreign_sched(bool in);
+
+/* perf_pmu.c: the model's stand-in for perf's intel_pt PMU. */
+int pt_model_perf_pmu_register(void);
+void pt_model_perf_pmu_unregister(void);
+void pt_model_perf_pmu_live(bool live);
+
 /* Test hook: PMIs still to swallow, and how many were (debugfs). */
 extern atomic_t pt_model_drop_pmis;
 extern atomic_t pt_model_pmis_dropped;

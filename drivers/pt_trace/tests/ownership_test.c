@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: what protects PT against perf (ownership.c).  The VM has no
- * intel_pt PMU, so the reservation itself cannot run there; this checks
- * the decision and that each state says what it means.
+ * KUnit: what protects PT against perf (ownership.c): the decision and
+ * that each state says what it means.  The reservation itself runs in
+ * the VM against the model's intel_pt PMU (coexist_perf_reserve).
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -12,7 +12,10 @@
 
 static void ownership_decide(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, pt_own_decide(true, 8, 0), PT_OWN_MODEL);
+	/* The model's stand-in for perf's PMU is reserved like perf's. */
+	KUNIT_EXPECT_EQ(test, pt_own_decide(true, 8, 0), PT_OWN_RESERVED);
+	KUNIT_EXPECT_EQ(test, pt_own_decide(true, 8, -EBUSY),
+			PT_OWN_PERF_BUSY);
 	KUNIT_EXPECT_EQ(test, pt_own_decide(true, -1, 0), PT_OWN_MODEL);
 	KUNIT_EXPECT_EQ(test, pt_own_decide(false, -1, 0), PT_OWN_NO_PMU);
 	KUNIT_EXPECT_EQ(test, pt_own_decide(false, 8, 0), PT_OWN_RESERVED);
