@@ -16,6 +16,7 @@
 #include <linux/pt_trace.h>
 
 #include "dump_format.h"
+#include "dump_track.h"
 #include "lossfile.h"
 #include "outbuf.h"
 #include "sideband.h"
@@ -41,12 +42,38 @@ struct dump_byte_line {
 	uint8_t pad[6];
 };
 
+/* The JSON line of each one-byte packet after its offset. */
+struct dump_json_tail {
+	char text[63];
+	uint8_t len;		/* 0 when not printed */
+};
+
+/*
+ * Decimal offsets in runs of one-byte packets: the last four digits from
+ * a table, the digits above them made again only when those wrap.
+ */
+static struct {
+	char d[10000][4];
+} dump_dec4;
+
+/* ptdump's option columns (see dump_track.h and dump_text_ptdump()). */
+struct dump_ptdump {
+	int on;			/* any option that changes the line */
+	int no_offset;
+	int raw;
+	int quiet;
+	struct dt_opts dt;
+};
+
 struct dump_ctx {
 	unsigned int annotate;
 	int stats;
 	int json;
 	int no_pad;
 	int no_sync;
+	struct dump_ptdump pd;
+	struct dt_state dt;		/* reset at every resynchronisation */
+	const struct pt_config *config;
 	const char *path;
 	struct outbuf ob;
 	uint64_t counts[PD_NR_KINDS];
@@ -62,20 +89,43 @@ struct dump_ctx {
 	int json_first;
 	struct dump_byte_line lines[256];
 	uint16_t hex_pairs[256];	/* "00".."ff" as stored in memory */
+	struct dump_json_tail json_tails[256];
 };
 
 static void dump_usage(FILE *f)
 {
-	fputs("usage: pt-trace dump [options] FILE.pt\n"
+	fputs("usage: pt-trace dump [options] FILE.pt[:FROM[-TO]]\n"
 	      "\n"
 	      "Print the packets of a raw Intel PT trace, from the first PSB, in the\n"
 	      "format of libipt's ptdump.  Decode errors print\n"
 	      "[OFFSET: error decoding packet: REASON] and the dump resumes at the\n"
-	      "next PSB.\n"
+	      "next PSB.  :FROM[-TO] dumps only those bytes of the file, with\n"
+	      "offsets counted from FROM, as ptdump does.\n"
 	      "\n"
 	      "options:\n"
 	      "  -s, --stats          per-packet-type counts instead of the packets\n"
-	      "  -j, --json           JSON: an array of packets (with --stats: an object)\n"
+	      "  -j, --json           JSON: an array of packets (with --stats: an object);\n"
+	      "                       FUP/TIP carry \"ip\" (the address after\n"
+	      "                       decompression, null when suppressed or unknown),\n"
+	      "                       \"ipc\" and \"ip_payload\" (the bits the packet holds)\n"
+	      "\n"
+	      "ptdump's options (the same columns, diagnostics and rules as ptdump 2.0.5):\n"
+	      "      --lastip         the decompressed IP of FUP/TIP packets (\"ip\" column)\n"
+	      "      --exec-mode      the execution mode at MODE.Exec (\"em\" column)\n"
+	      "      --time           the estimated TSC at timing packets (\"tsc\")\n"
+	      "      --tcal           the calibrated fast-counter:cycles ratio (\"fcr\")\n"
+	      "      --time-delta     --time and --tcal as the change since the last one\n"
+	      "      --no-tcal        no calibration (CYC then adds no time)\n"
+	      "      --no-wall-clock  --time before the first TSC: no error, relative time\n"
+	      "      --no-timing      hide TSC, TMA, MTC, CYC and CBR packets\n"
+	      "      --no-cyc         hide CYC packets and ignore them for time\n"
+	      "      --raw            the packet's bytes after the offset\n"
+	      "      --no-offset      no offset column (--offset: the default, shown)\n"
+	      "      --quiet          print only diagnostics\n"
+	      "      --mtc-freq N, --nom-freq N, --cpuid-0x15.eax N, --cpuid-0x15.ebx N\n"
+	      "                       timing parameters (default: the recording's sideband)\n"
+	      "\n"
+	      "pt-trace's own:\n"
 	      "  -A, --annotate       all annotations below\n"
 	      "      --nr             PIP: guest/host (PIP.NR) and CR3; VMCS base\n"
 	      "      --tsx            MODE.TSX: transaction begin/commit/abort\n"
@@ -98,6 +148,7 @@ static void dump_usage(FILE *f)
 	      "  pt-trace dump -A out/cpu0.pt | grep -e tsx -e loss\n"
 	      "  pt-trace dump --loss=out/cpu0.loss --stats out/cpu0.pt\n"
 	      "  pt-trace dump --json out/cpu0.pt > cpu0.json\n"
+	      "  pt-trace dump --lastip --time --raw out/cpu0.pt:0x4000-0x8000\n"
 	      "\n"
 	      "exit status: 0 dumped (decode errors are part of the output),\n"
 	      "1 bad usage, 2 unreadable input, 5 internal error.\n", f);
@@ -202,15 +253,12 @@ static char *dump_annotation(const struct dump_ctx *d, char *p,
 	}
 }
 
-static void dump_text(struct dump_ctx *d, uint64_t offset,
-		      const struct pt_packet *pkt, const uint8_t *raw)
+/* The annotation after "  ; " when there is one, the newline, done. */
+static void dump_end_line(struct dump_ctx *d, char *p,
+			  const struct pt_packet *pkt)
 {
-	char *start, *p, *note, *end;
+	char *note, *end;
 
-	if (d->no_pad && pkt->type == ppt_pad)
-		return;
-	start = ob_reserve(&d->ob);
-	p = pd_format_line(start, d->base + offset, pkt, raw);
 	if (d->annotate) {
 		note = dump_str(p, "  ; ");
 		end = dump_annotation(d, note, pkt);
@@ -221,6 +269,165 @@ static void dump_text(struct dump_ctx *d, uint64_t offset,
 	ob_commit(&d->ob, p);
 }
 
+static void dump_text(struct dump_ctx *d, uint64_t offset,
+		      const struct pt_packet *pkt, const uint8_t *raw)
+{
+	char *start, *p;
+
+	if (d->no_pad && pkt->type == ppt_pad)
+		return;
+	start = ob_reserve(&d->ob);
+	p = pd_format_line(start, d->base + offset, pkt, raw);
+	dump_end_line(d, p, pkt);
+}
+
+/*
+ * ptdump's line with its options: columns joined as its print_buffer()
+ * joins them (offset padded to 17, raw bytes to 33, the name to 10 when
+ * a payload follows, payload to 25 before a tracking column).
+ */
+static char *dump_pad_to(char *p, const char *from, long width)
+{
+	while (p - from < width)
+		*p++ = ' ';
+	return p;
+}
+
+static void dump_text_ptdump(struct dump_ctx *d, uint64_t offset,
+			     const struct pt_packet *pkt, const uint8_t *raw)
+{
+	char payload[PD_LINE_MAX], *pend, *p, *line, *col_start;
+	const struct dump_ptdump *o = &d->pd;
+	enum pd_kind kind = pd_kind_of(pkt);
+	struct dt_column col;
+	unsigned int i;
+
+	if (kind == PD_MODE_OTHER)
+		ob_printf(&d->ob, "[%llx: unknown mode leaf]\n",
+			  (unsigned long long)(d->base + offset));
+	dt_packet(&d->dt, &o->dt, d->config, pkt, d->base + offset, &d->ob,
+		  &col);
+	if (pkt->type == ppt_pip) {
+		strcpy(col.id, "cr3");
+		pd_hex_fixed(col.value, pkt->payload.pip.cr3, 16)[0] = 0;
+	} else if (pkt->type == ppt_vmcs) {
+		strcpy(col.id, "vmcs");
+		pd_hex_fixed(col.value, pkt->payload.vmcs.base, 16)[0] = 0;
+	}
+	if (col.skip || o->quiet || (d->no_pad && pkt->type == ppt_pad))
+		return;
+	pend = pd_format_payload(payload, pkt, raw);
+	*pend = 0;
+	p = ob_reserve(&d->ob);
+	line = p;
+	col_start = p;
+	if (!o->no_offset) {
+		p = pd_hex16(p, d->base + offset);
+		*p++ = ' ';
+	}
+	if (o->raw) {
+		if (p != line)
+			*p++ = ' ';
+		col_start = p;
+		for (i = 0; i < pkt->size && i < 16; i++) {
+			memcpy(p, &d->hex_pairs[raw[i]], 2);
+			p += 2;
+		}
+		p = dump_pad_to(p, col_start, 33);
+	}
+	if (p != line)
+		*p++ = ' ';
+	col_start = p;
+	p = dump_str(p, pd_kind_name(kind));
+	if (pend != payload)
+		p = dump_pad_to(p, col_start, 10);
+	if (col.id[0]) {
+		*p++ = ' ';
+		col_start = p;
+		/* ptdump's field holds 24 characters. */
+		p = dump_str(p, payload);
+		if (p - col_start > 24 && pkt->type != ppt_tnt_8 &&
+		    pkt->type != ppt_tnt_64)
+			p = col_start + 24;
+		p = dump_pad_to(p, col_start, 25);
+		*p++ = ' ';
+		col_start = p;
+		p = dump_pad_to(dump_str(p, col.id), col_start, 5);
+		p = dump_str(p, col.value);
+	} else if (pend != payload) {
+		*p++ = ' ';
+		p = dump_str(p, payload);
+	}
+	dump_end_line(d, p, pkt);
+}
+
+/* The start of every JSON packet: separator and the offset's key. */
+static inline char *dump_json_head(struct dump_ctx *d, char *p)
+{
+	static const char head[] = ",\n{\"offset\":";
+
+	if (unlikely(d->json_first)) {
+		memcpy(p, head + 1, sizeof(head) - 2);
+		d->json_first = 0;
+		return p + sizeof(head) - 2;
+	}
+	memcpy(p, head, sizeof(head) - 1);
+	return p + sizeof(head) - 1;
+}
+
+static char *dump_json_hex(char *p, uint64_t v)
+{
+	p = dump_str(p, "\"0x");
+	p = pd_hex(p, v);
+	*p++ = '"';
+	return p;
+}
+
+/* The fields after "offset": size, type, payload and the decoded ones. */
+static char *dump_json_fields(struct dump_ctx *d, char *p,
+			      const struct pt_packet *pkt, const uint8_t *raw)
+{
+	uint64_t ip;
+
+	p = dump_str(p, ",\"size\":");
+	p = pd_dec(p, pkt->size);
+	p = dump_str(p, ",\"type\":\"");
+	p = dump_str(p, pd_kind_name(pd_kind_of(pkt)));
+	p = dump_str(p, "\",\"payload\":\"");
+	p = pd_format_payload(p, pkt, raw);
+	*p++ = '"';
+	switch (pkt->type) {
+	case ppt_fup:
+	case ppt_tip:
+	case ppt_tip_pge:
+	case ppt_tip_pgd:
+		p = dump_str(p, ",\"ipc\":");
+		*p++ = (char)('0' + (pkt->payload.ip.ipc & 7));
+		p = dump_str(p, ",\"ip_payload\":");
+		p = dump_json_hex(p, pkt->payload.ip.ip);
+		p = dump_str(p, ",\"ip\":");
+		if (dt_last_ip_update(&d->dt.last_ip, &pkt->payload.ip) ||
+		    dt_last_ip_get(&d->dt.last_ip, &ip))
+			p = dump_str(p, "null");
+		else
+			p = dump_json_hex(p, ip);
+		break;
+	case ppt_pip:
+		p = dump_str(p, ",\"cr3\":");
+		p = dump_json_hex(p, pkt->payload.pip.cr3);
+		p = dump_str(p, pkt->payload.pip.nr ? ",\"nr\":true" :
+			     ",\"nr\":false");
+		break;
+	case ppt_tsc:
+		p = dump_str(p, ",\"tsc\":");
+		p = pd_dec(p, pkt->payload.tsc.tsc);
+		break;
+	default:
+		break;
+	}
+	return p;
+}
+
 static void dump_json(struct dump_ctx *d, uint64_t offset,
 		      const struct pt_packet *pkt, const uint8_t *raw)
 {
@@ -229,35 +436,9 @@ static void dump_json(struct dump_ctx *d, uint64_t offset,
 	if (d->no_pad && pkt->type == ppt_pad)
 		return;
 	p = ob_reserve(&d->ob);
-	if (!d->json_first)
-		*p++ = ',';
-	d->json_first = 0;
-	p += sprintf(p, "\n{\"offset\":%llu,\"size\":%u,\"type\":\"%s\",\"payload\":\"",
-		     (unsigned long long)(d->base + offset), pkt->size,
-		     pd_kind_name(pd_kind_of(pkt)));
-	p = pd_format_payload(p, pkt, raw);
-	*p++ = '"';
-	switch (pkt->type) {
-	case ppt_fup:
-	case ppt_tip:
-	case ppt_tip_pge:
-	case ppt_tip_pgd:
-		p += sprintf(p, ",\"ipc\":%d,\"ip\":\"0x%llx\"",
-			     (int)pkt->payload.ip.ipc,
-			     (unsigned long long)pkt->payload.ip.ip);
-		break;
-	case ppt_pip:
-		p += sprintf(p, ",\"cr3\":\"0x%llx\",\"nr\":%s",
-			     (unsigned long long)pkt->payload.pip.cr3,
-			     pkt->payload.pip.nr ? "true" : "false");
-		break;
-	case ppt_tsc:
-		p += sprintf(p, ",\"tsc\":%llu",
-			     (unsigned long long)pkt->payload.tsc.tsc);
-		break;
-	default:
-		break;
-	}
+	p = dump_json_head(d, p);
+	p = pd_dec(p, d->base + offset);
+	p = dump_json_fields(d, p, pkt, raw);
 	if (d->annotate) {
 		note = dump_str(p, ",\"note\":\"");
 		end = dump_annotation(d, note, pkt);
@@ -367,6 +548,123 @@ static int dump_resync(struct pt_packet_decoder *dec, struct dump_pos *pos)
 	return 0;
 }
 
+/* The JSON text after the offset of each one-byte packet. */
+static void dump_make_json_tails(struct dump_ctx *d)
+{
+	unsigned int b;
+
+	for (b = 0; b < 256; b++) {
+		struct dump_json_tail *t = &d->json_tails[b];
+		char line[PD_LINE_MAX + 64], *end;
+		uint8_t byte = (uint8_t)b;
+		struct pt_packet pkt;
+
+		if (!b)
+			for (unsigned int i = 0; i < 10000; i++)
+				memcpy(dump_dec4.d[i], (char[4]){
+					(char)('0' + i / 1000),
+					(char)('0' + i / 100 % 10),
+					(char)('0' + i / 10 % 10),
+					(char)('0' + i % 10) }, 4);
+		memset(t, 0, sizeof(*t));
+		if (!dump_fast_packet(&byte, &byte + 1, &pkt) ||
+		    (d->no_pad && pkt.type == ppt_pad))
+			continue;
+		end = dump_json_fields(d, line, &pkt, &byte);
+		*end++ = '}';
+		memcpy(t->text, line, (size_t)(end - line));
+		t->len = (uint8_t)(end - line);
+	}
+}
+
+/* In a run: write out the buffer once @p is past @limit. */
+static inline char *dump_spill(struct outbuf *ob, char *p, const char *limit)
+{
+	if (p <= limit)
+		return p;
+	ob_commit(ob, p);
+	ob_flush(ob);
+	return ob->buf;
+}
+
+/*
+ * The decimal digits of @high (offset / 10,000) as one word, and how
+ * many; 0 digits when there are more than 8 or @high is 0.
+ */
+static unsigned int dump_dec_high(uint64_t high, uint64_t *word)
+{
+	char tmp[24];
+	unsigned int n;
+
+	if (!high || high >= 100000000ULL)
+		return 0;
+	n = (unsigned int)(pd_dec(tmp, high) - tmp);
+	memcpy(word, tmp, 8);
+	return n;
+}
+
+/* Count a run of @n one-byte packets, @pads of them PAD. */
+static void dump_run_done(struct dump_ctx *d, struct dump_pos *pos,
+			  uint64_t n, uint64_t pads)
+{
+	if (!n)
+		return;
+	d->packets += n;
+	d->counts[PD_PAD] += pads;
+	d->counts[PD_TNT_8] += n - pads;
+	pos->offset += n;
+	pos->lib_behind = 1;
+}
+
+/*
+ * JSON over a run of one-byte packets, as dump_text_run() does the text:
+ * the offset's digits above the last four are made once per 10,000
+ * bytes (offsets below 10,000 and from 10^12 on are made whole) and
+ * the rest of the line is copied from the table.
+ */
+static void dump_json_run(struct dump_ctx *d, struct dump_pos *pos,
+			  const uint8_t *begin, const uint8_t *end)
+{
+	const uint8_t *raw = begin + pos->offset, *start = raw;
+	struct outbuf *ob = &d->ob;
+	char *p = ob_reserve(ob), *limit = ob->buf + ob->cap - 128;
+	uint64_t pads = 0, at = d->base + pos->offset;
+	uint64_t high = at / 10000, high_word = 0;
+	unsigned int low = (unsigned int)(at % 10000);
+	unsigned int high_len = dump_dec_high(high, &high_word);
+
+	while (raw < end) {
+		const struct dump_json_tail *t = &d->json_tails[*raw];
+		uint8_t kind = d->lines[*raw].kind;
+
+		if (kind == DUMP_NOT_FAST)
+			break;
+		pads += kind == PD_PAD;
+		if (t->len) {
+			p = dump_json_head(d, p);
+			if (likely(high_len)) {
+				memcpy(p, &high_word, 8);
+				p += high_len;
+				memcpy(p, dump_dec4.d[low], 4);
+				p += 4;
+			} else {
+				p = pd_dec(p, at);
+			}
+			memcpy(p, t->text, sizeof(t->text));
+			p += t->len;
+		}
+		raw++;
+		at++;
+		if (unlikely(++low == 10000)) {
+			low = 0;
+			high_len = dump_dec_high(++high, &high_word);
+		}
+		p = dump_spill(ob, p, limit);
+	}
+	ob_commit(ob, p);
+	dump_run_done(d, pos, (uint64_t)(raw - start), pads);
+}
+
 static void dump_make_lines(struct dump_ctx *d)
 {
 	char line[PD_LINE_MAX + 32];
@@ -407,7 +705,7 @@ static void dump_text_run(struct dump_ctx *d, struct dump_pos *pos,
 	const uint8_t *raw = begin + pos->offset, *start = raw;
 	struct outbuf *ob = &d->ob;
 	char *p = ob_reserve(ob), *limit = ob->buf + ob->cap - 64;
-	uint64_t pads = 0, n, hi = 0, lo = 0;
+	uint64_t pads = 0, hi = 0, lo = 0;
 	char digits[16];
 
 	pd_hex16(digits, d->base + pos->offset);
@@ -435,21 +733,10 @@ static void dump_text_run(struct dump_ctx *d, struct dump_pos *pos,
 		memcpy(p + 16, l->text, sizeof(l->text));
 		p += l->len;
 		raw++;
-		if (p > limit) {
-			ob_commit(ob, p);
-			ob_flush(ob);
-			p = ob->buf;
-		}
+		p = dump_spill(ob, p, limit);
 	}
 	ob_commit(ob, p);
-	n = (uint64_t)(raw - start);
-	if (!n)
-		return;
-	d->packets += n;
-	d->counts[PD_PAD] += pads;
-	d->counts[PD_TNT_8] += n - pads;
-	pos->offset += n;
-	pos->lib_behind = 1;
+	dump_run_done(d, pos, (uint64_t)(raw - start), pads);
 }
 
 /* A packet that a gap cut off: data just before a gap may end anywhere. */
@@ -468,8 +755,10 @@ static void dump_cut(struct dump_ctx *d, uint64_t offset, uint64_t size)
  * d->base: from its first PSB (or its start with --no-sync) to its end,
  * resuming at the next PSB after a decode error.
  */
+enum dump_fast { DUMP_FAST_NONE, DUMP_FAST_TEXT, DUMP_FAST_JSON };
+
 static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
-		     int fast_text)
+		     enum dump_fast fast)
 {
 	uint64_t size = (uint64_t)(config->end - config->begin);
 	struct pt_packet_decoder *dec;
@@ -489,6 +778,8 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
 	}
 	pt_pkt_get_sync_offset(dec, &pos.sync);
 	pos.offset = pos.sync;
+	d->config = config;
+	dt_reset(&d->dt);
 	if (!d->synced) {
 		d->synced = 1;
 		d->sync_offset = d->base + pos.sync;
@@ -499,8 +790,10 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
 		uint64_t offset;
 
 		/* Runs of one-byte packets take the table. */
-		if (fast_text)
+		if (fast == DUMP_FAST_TEXT)
 			dump_text_run(d, &pos, config->begin, config->end);
+		else if (fast == DUMP_FAST_JSON)
+			dump_json_run(d, &pos, config->begin, config->end);
 		raw = config->begin + pos.offset;
 		offset = pos.offset;
 		if (dump_fast_packet(raw, config->end, &pkt)) {
@@ -528,6 +821,8 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
 							   err);
 					break;
 				}
+				/* ptdump starts its columns over, too. */
+				dt_reset(&d->dt);
 				continue;
 			}
 			pt_pkt_get_offset(dec, &pos.offset);
@@ -538,6 +833,8 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
 			continue;
 		if (d->json)
 			dump_json(d, offset, &pkt, raw);
+		else if (d->pd.on)
+			dump_text_ptdump(d, offset, &pkt, raw);
 		else
 			dump_text(d, offset, &pkt, raw);
 	}
@@ -553,11 +850,18 @@ out:
 static int dump_file(struct dump_ctx *d, const struct pt_config *whole)
 {
 	uint64_t len = (uint64_t)(whole->end - whole->begin), start = 0;
-	int fast_text = !d->json && !d->stats, ret = PTT_EXIT_OK;
+	enum dump_fast fast = DUMP_FAST_NONE;
+	int ret = PTT_EXIT_OK;
 	size_t i = 0;
 
-	if (fast_text)
-		dump_make_lines(d);
+	/* The tables serve the default text and JSON; ptdump's options and --stats walk each packet. */
+	if (d->json && !d->stats)
+		fast = DUMP_FAST_JSON;
+	else if (!d->stats && !d->pd.on)
+		fast = DUMP_FAST_TEXT;
+	dump_make_lines(d);
+	if (fast == DUMP_FAST_JSON)
+		dump_make_json_tails(d);
 	dump_emit_lapped(d);
 	while (ret == PTT_EXIT_OK) {
 		struct pt_config config = *whole;
@@ -573,7 +877,7 @@ static int dump_file(struct dump_ctx *d, const struct pt_config *whole)
 		config.end = whole->begin + end;
 		d->base = start;
 		d->last_segment = end == len;
-		ret = dump_walk(d, &config, fast_text);
+		ret = dump_walk(d, &config, fast);
 		if (end == len)
 			break;
 		start = end;
@@ -656,9 +960,125 @@ static void dump_print_stats(struct dump_ctx *d, size_t bytes)
 				  (unsigned long long)d->counts[k]);
 }
 
+/* ptdump's long options without an argument, and the flag each sets. */
+enum {
+	DO_LASTIP = 256, DO_EXEC_MODE, DO_TIME, DO_TCAL, DO_TIME_DELTA,
+	DO_NO_TCAL, DO_NO_WALL_CLOCK, DO_NO_TIMING, DO_NO_CYC, DO_RAW,
+	DO_NO_OFFSET, DO_OFFSET, DO_QUIET, DO_MTC, DO_NOM, DO_EAX, DO_EBX,
+};
+
+/* Returns 0, or -1 after saying what is wrong. */
+static int dump_ptdump_opt(struct dump_ptdump *o, int c)
+{
+	struct dt_opts *t = &o->dt;
+
+	switch (c) {
+	case DO_LASTIP:
+		t->lastip = 1;
+		break;
+	case DO_EXEC_MODE:
+		t->exec_mode = 1;
+		break;
+	case DO_TIME:
+	case DO_TCAL:
+		if ((c == DO_TIME && t->show_tcal) ||
+		    (c == DO_TCAL && t->show_time)) {
+			ptt_err("specify either --time or --tcal, not both");
+			return -1;
+		}
+		t->track_time = 1;
+		t->show_time |= c == DO_TIME;
+		t->show_tcal |= c == DO_TCAL;
+		break;
+	case DO_TIME_DELTA:
+		t->delta = 1;
+		break;
+	case DO_NO_TCAL:
+		t->no_tcal = 1;
+		break;
+	case DO_NO_WALL_CLOCK:
+		t->no_wall_clock = 1;
+		break;
+	case DO_NO_TIMING:
+		t->no_timing = 1;
+		break;
+	case DO_NO_CYC:
+		t->no_cyc = 1;
+		break;
+	case DO_RAW:
+		o->raw = 1;
+		break;
+	case DO_NO_OFFSET:
+		o->no_offset = 1;
+		break;
+	case DO_OFFSET:
+		o->no_offset = 0;
+		break;
+	case DO_QUIET:
+		o->quiet = 1;
+		break;
+	}
+	o->on = o->raw || o->no_offset || o->quiet || t->lastip ||
+		t->exec_mode || t->track_time || t->no_timing || t->no_cyc;
+	return 0;
+}
+
+/*
+ * ptdump's FILE:FROM[-TO]: when what follows the last ':' is a range the
+ * name ends there; otherwise the ':' is part of the name.  Returns 0,
+ * or -1 for an empty range.
+ */
+static int dump_split_range(char *path, uint64_t *from, uint64_t *to)
+{
+	char *colon = strrchr(path, ':'), *dash, *end;
+	uint64_t a, b = 0;
+
+	*from = 0;
+	*to = 0;
+	if (!colon || !colon[1])
+		return 0;
+	errno = 0;
+	a = strtoull(colon + 1, &end, 0);
+	if (errno || end == colon + 1)
+		return 0;
+	dash = end;
+	if (*dash == '-') {
+		b = strtoull(dash + 1, &end, 0);
+		if (errno || end == dash + 1 || *end)
+			return 0;
+		if (b <= a)
+			return -1;
+	} else if (*dash) {
+		return 0;
+	}
+	*colon = 0;
+	*from = a;
+	*to = b;
+	return 0;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "lastip", no_argument, NULL, DO_LASTIP },
+		{ "exec-mode", no_argument, NULL, DO_EXEC_MODE },
+		{ "time", no_argument, NULL, DO_TIME },
+		{ "tcal", no_argument, NULL, DO_TCAL },
+		{ "time-delta", no_argument, NULL, DO_TIME_DELTA },
+		{ "no-tcal", no_argument, NULL, DO_NO_TCAL },
+		{ "no-wall-clock", no_argument, NULL, DO_NO_WALL_CLOCK },
+		{ "no-timing", no_argument, NULL, DO_NO_TIMING },
+		{ "no-cyc", no_argument, NULL, DO_NO_CYC },
+		{ "raw", no_argument, NULL, DO_RAW },
+		{ "no-offset", no_argument, NULL, DO_NO_OFFSET },
+		{ "offset", no_argument, NULL, DO_OFFSET },
+		{ "quiet", no_argument, NULL, DO_QUIET },
+		{ "mtc-freq", required_argument, NULL, DO_MTC },
+		{ "nom-freq", required_argument, NULL, DO_NOM },
+		{ "cpuid-0x15.eax", required_argument, NULL, DO_EAX },
+		{ "cpuid-0x15-eax", required_argument, NULL, DO_EAX },
+		{ "cpuid-0x15.ebx", required_argument, NULL, DO_EBX },
+		{ "cpuid-0x15-ebx", required_argument, NULL, DO_EBX },
 		{ "stats", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "annotate", no_argument, NULL, 'A' },
@@ -676,6 +1096,8 @@ int cmd_dump(int argc, char **argv)
 	struct dump_ctx d;
 	struct pt_config config;
 	const char *cpu_arg = NULL, *out = NULL, *loss_path = NULL;
+	const char *param[4] = { NULL };	/* DO_MTC..DO_EBX */
+	uint64_t from, to;
 	struct ptsb sb;
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -725,6 +1147,16 @@ int cmd_dump(int argc, char **argv)
 		case 'h':
 			dump_usage(stdout);
 			return PTT_EXIT_OK;
+		case DO_MTC:
+		case DO_NOM:
+		case DO_EAX:
+		case DO_EBX:
+			param[c - DO_MTC] = optarg;
+			break;
+		case DO_LASTIP ... DO_QUIET:
+			if (dump_ptdump_opt(&d.pd, c))
+				return PTT_EXIT_USAGE;
+			break;
 		default:
 			dump_usage(stderr);
 			return PTT_EXIT_USAGE;
@@ -743,6 +1175,15 @@ int cmd_dump(int argc, char **argv)
 		return PTT_EXIT_USAGE;
 	}
 	d.path = argv[optind];
+	if (dump_split_range(argv[optind], &from, &to)) {
+		ptt_err("%s: the range's end must lie after its start, as in FILE:0x1000-0x2000",
+			d.path);
+		return PTT_EXIT_USAGE;
+	}
+	if ((from || to) && (loss_path || loss_flag)) {
+		ptt_err("loss records are in whole-file offsets: dump the whole file with --loss, or a range without it");
+		return PTT_EXIT_USAGE;
+	}
 
 	pt_config_init(&config);
 	if (!ptt_find_sideband(d.path, &sb, &sb_cpu)) {
@@ -753,8 +1194,11 @@ int cmd_dump(int argc, char **argv)
 		ptt_err("--cpu wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
 		return PTT_EXIT_USAGE;
 	}
+	if (ptt_config_set_params(&config, param))
+		return PTT_EXIT_USAGE;
 	/* The text shows losses only when asked; stats and JSON always. */
-	if (loss_path || d.stats || d.json || (d.annotate & DUMP_ANN_LOSS)) {
+	if (!from && !to &&
+	    (loss_path || d.stats || d.json || (d.annotate & DUMP_ANN_LOSS))) {
 		ret = ptt_load_loss(d.path, loss_path, &d.lf, &d.have_loss);
 		if (ret)
 			return ret;
@@ -766,8 +1210,16 @@ int cmd_dump(int argc, char **argv)
 		ptl_free(&d.lf);
 		return PTT_EXIT_INPUT;
 	}
-	config.begin = buf;
-	config.end = buf + len;
+	if ((from || to) && (from >= len || to > len)) {
+		ptt_err("%s has %zu bytes: the range %#llx-%#llx is not inside it",
+			d.path, len, (unsigned long long)from,
+			(unsigned long long)(to ? to : len));
+		free(buf);
+		return PTT_EXIT_USAGE;
+	}
+	config.begin = buf + from;
+	config.end = to ? buf + to : buf + len;
+	len = (size_t)(config.end - config.begin);
 
 	if (out) {
 		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

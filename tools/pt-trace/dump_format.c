@@ -143,9 +143,9 @@ static inline char *pd_str(char *p, const char *s)
 	return p + n;
 }
 
-static char *pd_dec(char *p, unsigned int val)
+char *pd_dec(char *p, uint64_t val)
 {
-	char tmp[12];
+	char tmp[24];	/* 20 digits at most */
 	int n = 0;
 
 	do {

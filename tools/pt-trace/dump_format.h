@@ -82,5 +82,7 @@ static inline char *pd_hex16(char *p, uint64_t val)
 /* Fixed-width and minimal lower-case hex, the building blocks. */
 char *pd_hex_fixed(char *p, uint64_t val, int digits);
 char *pd_hex(char *p, uint64_t val);
+/* Decimal, no padding. */
+char *pd_dec(char *p, uint64_t val);
 
 #endif /* PT_TRACE_DUMP_FORMAT_H */

@@ -203,3 +203,31 @@ int ptt_tsc_offset(const struct ptsb *sb, int cpu, int64_t *offset)
 		*offset = ticks;
 	return 0;
 }
+
+int ptt_config_set_params(struct pt_config *config, const char *const arg[4])
+{
+	static const char *const names[4] = { "--mtc-freq", "--nom-freq",
+		"--cpuid-0x15.eax", "--cpuid-0x15.ebx" };
+	static const uint32_t max[4] = { 15, 255, UINT32_MAX, UINT32_MAX };
+	uint32_t v;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (!arg[i])
+			continue;
+		if (ptt_parse_u32(arg[i], &v) || v > max[i]) {
+			ptt_err("%s: '%s' is not a number from 0 to %u",
+				names[i], arg[i], max[i]);
+			return -EINVAL;
+		}
+		if (i == 0)
+			config->mtc_freq = (uint8_t)v;
+		else if (i == 1)
+			config->nom_freq = (uint8_t)v;
+		else if (i == 2)
+			config->cpuid_0x15_eax = v;
+		else
+			config->cpuid_0x15_ebx = v;
+	}
+	return 0;
+}

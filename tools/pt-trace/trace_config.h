@@ -16,6 +16,13 @@
 /* "F/M[/S]", decimal or 0x; 0 or -EINVAL. */
 int ptt_config_set_cpu(struct pt_config *config, const char *arg);
 
+/*
+ * The timing parameters given on the command line: @arg[0..3] are
+ * MTCFreq (0-15), the nominal ratio (0-255), CPUID 0x15 EAX and EBX, each
+ * NULL when not given.  0, or -EINVAL after saying which is bad.
+ */
+int ptt_config_set_params(struct pt_config *config, const char *const arg[4]);
+
 /* Take what the sideband knows; later options may override it. */
 void ptt_config_from_sideband(struct pt_config *config,
 			      const struct ptsb *sb);
