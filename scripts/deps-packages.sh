@@ -11,8 +11,9 @@ pkgs=(
 	build-essential linux-headers-amd64 sparse pahole kmod
 	# the debug kernel build
 	bc bison flex libelf-dev libssl-dev xz-utils perl
-	# tools and in-VM tests: the PT decoder library
-	libipt-dev
+	# tools and in-VM tests: the PT decoder library; perf's own Intel PT
+	# decoder for the export --perf test
+	libipt-dev linux-perf
 	# the VM
 	qemu-system-x86 busybox-static cpio gzip
 	# install and packaging: make install/deb, DKMS, man pages, the udev

@@ -27,6 +27,7 @@ static const struct ptt_cmd ptt_cmds[] = {
 	{ "dump",   cmd_dump,   "print the packets of a raw trace (ptdump format)" },
 	{ "decode", cmd_decode, "reconstruct the instruction flow with ELF images" },
 	{ "info",   cmd_info,   "show what Intel PT this machine (or model) offers" },
+	{ "export", cmd_export, "write a recording as perf.data for perf script/report" },
 };
 
 static void main_usage(FILE *f)

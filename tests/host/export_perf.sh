@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pt-trace export --perf against perf's own Intel PT decoder: a recording
+# directory is made from the real Skylake trace skl-hello (its traced
+# binary is there), exported to perf.data, and 'perf script
+# --itrace=i0ns' must list exactly the instructions 'pt-trace decode
+# --format=ip' lists, in order, under the recorded comm and pid, with
+# perf's time of the first one equal to the TSC converted as the file
+# says; 'perf report' must attribute them to _start.  Skipped (with the
+# reason) when perf does not run here.  Prints PTT-RESULT lines.
+#
+# usage: export_perf.sh PT-TRACE SHARED TMPDIR
+
+PT=$1
+SHARED=$2
+R=$3/export-rec
+H="$SHARED/traces/skl-hello"
+name=export-perf-skl-hello
+
+if [ ! -f "$H/pt.bin" ]; then
+	echo "PTT-RESULT SKIP $name no $H"
+	exit 0
+fi
+# Debian's /usr/bin/perf runs only the perf of the running kernel's
+# version; any installed perf_X.Y decodes the file.
+perf=perf
+if ! perf version >/dev/null 2>&1; then
+	for p in /usr/bin/perf_*; do
+		[ -x "$p" ] && "$p" version >/dev/null 2>&1 && perf=$p
+	done
+fi
+if ! "$perf" version >/dev/null 2>&1; then
+	echo "PTT-RESULT SKIP $name perf does not run here ($(perf version 2>&1 | head -n 1)); install linux-perf"
+	exit 0
+fi
+mkdir -p "$R"
+cp "$H/pt.bin" "$R/cpu0.pt"
+cp "$H/hello" "$R/hello"
+# What 'pt-trace record' writes, for this trace (traces/README.md): user
+# tracing with CYC, MTC (MTCFreq 3), TSC and branches (RTIT_CTL 0xe60b).
+cat >"$R/sideband.txt" <<SB
+pt-trace-sideband=1
+cpu.family=6
+cpu.model=85
+cpu.stepping=4
+mtc_freq=3
+nom_freq=37
+cpuid15.eax=2
+cpuid15.ebx=308
+ctl=0xe60b
+tsc_hz=3700000000
+tsc.start=0 1000000000 13406000000000000 0
+pid=4242
+cmd=$R/hello
+exe=$R/hello
+map=0x401000 0x402000 0x1000 $R/hello
+cpu=0
+cpu.file=0 cpu0.pt
+SB
+why=
+"$PT" export --perf "$R" >"$R/out" 2>&1 || why+=" export-exit-$?:$(head -c 200 "$R/out")"
+"$PT" decode --format=ip "$R/cpu0.pt" 2>/dev/null | sed 's/^0*//' >"$R/ours"
+"$perf" script -i "$R/perf.data" --itrace=i0ns -F comm,tid,ip 2>"$R/perf.err" >"$R/perf"
+awk '{print $3}' "$R/perf" >"$R/theirs"
+n=$(wc -l <"$R/ours")
+[ "$n" -ge 8 ] || why+=" pt-trace-decoded-$n"
+cmp -s "$R/ours" "$R/theirs" ||
+	why+=" perf-differs($(wc -l <"$R/theirs") vs $n: $(diff "$R/ours" "$R/theirs" | head -n 3 | tr '\n' ' ') $(head -c 200 "$R/perf.err"))"
+[ "$(awk '{print $1, $2}' "$R/perf" | sort -u)" = "hello 4242" ] || why+=" comm/tid"
+# perf time of the first instruction: the TSC estimate converted with the
+# file's mult/shift/zero must come out in the recording's clock (the TSC
+# sample above puts 0x2fa1088fac05e2 at 1.0 + (0x2fa1088fac05e2 -
+# 13406000000000000) / 3.7e9 s, 104.26 s).
+t=$("$perf" script -i "$R/perf.data" --itrace=i0ns -F time 2>/dev/null | head -n 1 | tr -d ' :')
+want=$(awk 'BEGIN { printf "%.2f", 1 + (13406382047626722 - 13406000000000000) / 3.7e9 }')
+awk -v t="$t" -v w="$want" 'BEGIN { d = t - w; exit !(d < 0.01 && d > -0.01) }' ||
+	why+=" time($t, want $want)"
+"$perf" report -i "$R/perf.data" --itrace=i0ns --stdio 2>/dev/null | grep -q '100.00%.*hello.*_start' ||
+	why+=" perf-report"
+if [ -z "$why" ]; then
+	echo "PTT-RESULT PASS $name ($n instructions, perf script equal to pt-trace decode)"
+else
+	echo "PTT-RESULT FAIL $name$why"
+fi

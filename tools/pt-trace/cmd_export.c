@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pt-trace export --perf: a recording as a perf.data file that perf's own
+ * Intel PT decoder reads (perf script --itrace, perf report).  perf needs:
+ * an event attribute of the intel_pt PMU type whose config holds the
+ * RTIT_CTL bits that were traced with; PERF_RECORD_AUXTRACE_INFO naming
+ * that type, perf's time conversion and which config bits mean TSC, MTC,
+ * CYC and no-return-compression; the process's COMM and MMAP2 records so
+ * that it finds the code; and one PERF_RECORD_AUXTRACE per CPU followed
+ * by that CPU's trace.  The field meanings are those of perf's
+ * tools/perf/util/intel-pt.c and auxtrace.c; nothing is taken from them
+ * but the layout they read.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "perf_data.h"
+#include "sideband.h"
+#include "tool.h"
+#include "trace_config.h"
+
+/* perf's auxtrace_info priv[] for intel_pt (its enum, by position). */
+enum {
+	EXP_PMU_TYPE, EXP_TIME_SHIFT, EXP_TIME_MULT, EXP_TIME_ZERO,
+	EXP_CAP_USER_TIME_ZERO, EXP_TSC_BIT, EXP_NORETCOMP_BIT,
+	EXP_HAVE_SCHED_SWITCH, EXP_SNAPSHOT_MODE, EXP_PER_CPU_MMAPS,
+	EXP_MTC_BIT, EXP_MTC_FREQ_BITS, EXP_TSC_CTC_N, EXP_TSC_CTC_D,
+	EXP_CYC_BIT, EXP_MAX_NONTURBO_RATIO, EXP_FILTER_STR_LEN,
+	EXP_PRIV_MAX
+};
+
+/*
+ * The intel_pt PMU's config bits are RTIT_CTL's own (its sysfs format:
+ * cyc=config:1, pwr_evt:4, fup_on_ptw:5, mtc:9, tsc:10, noretcomp:11,
+ * ptw:12, branch:13, mtc_period:14-17, cyc_thresh:19-22, psb_period:24-27).
+ */
+#define CTL_CYC		(1ULL << 1)
+#define CTL_OS		(1ULL << 2)
+#define CTL_USER	(1ULL << 3)
+#define CTL_MTC		(1ULL << 9)
+#define CTL_TSC		(1ULL << 10)
+#define CTL_NORETCOMP	(1ULL << 11)
+#define CTL_MTC_FREQ	(0xfULL << 14)
+#define CTL_CONFIG	(CTL_CYC | (1ULL << 4) | (1ULL << 5) | CTL_MTC | \
+			 CTL_TSC | CTL_NORETCOMP | (1ULL << 12) | (1ULL << 13) | \
+			 CTL_MTC_FREQ | (0xfULL << 19) | (0xfULL << 24))
+
+/*
+ * The PMU type number the attribute and AUXTRACE_INFO agree on.  perf
+ * matches the two, not the number against this machine's PMUs, so the
+ * file decodes anywhere; 8 is what intel_pt usually gets.
+ */
+#define EXP_PMU_TYPE_NR	8
+#define EXP_ATTR_ID	1
+
+struct exp_time {
+	uint64_t zero;
+	uint32_t mult;
+	uint16_t shift;
+};
+
+static void export_usage(FILE *f)
+{
+	fputs("usage: pt-trace export --perf [-o FILE] DIR\n"
+	      "\n"
+	      "Write the recording in DIR as a perf.data file (DIR/perf.data unless\n"
+	      "-o) that perf's Intel PT decoder reads: perf script --itrace=...,\n"
+	      "perf report.  It holds each CPU's trace (PERF_RECORD_AUXTRACE), the\n"
+	      "intel_pt PMU settings it was recorded with (RTIT_CTL bits, TSC to\n"
+	      "perf time conversion, MTC/CYC/TSC/noretcomp, CPUID 0x15 ratio), and\n"
+	      "the traced process's comm and executable mappings (perf reads the\n"
+	      "binaries from their recorded paths; the vdso from DIR's copy).\n"
+	      "\n"
+	      "options:\n"
+	      "      --perf         perf.data (the only format so far)\n"
+	      "  -o, --output FILE  write FILE instead of DIR/perf.data\n"
+	      "  -h, --help         this text\n"
+	      "\n"
+	      "examples:\n"
+	      "  pt-trace record -o out -- ./workload\n"
+	      "  pt-trace export --perf out\n"
+	      "  perf script -i out/perf.data --itrace=i0ns -F comm,tid,ip,sym\n"
+	      "  perf report -i out/perf.data --itrace=i100us --stdio\n"
+	      "\n"
+	      "exit status: 0 written, 1 bad usage, 2 unreadable recording or\n"
+	      "unwritable output, 5 internal error.\n", f);
+}
+
+/*
+ * perf time (ns) = zero + (tsc >> shift) * mult + ((tsc & mask) * mult
+ * >> shift): the kernel's perf_event_mmap_page conversion.  Made from the
+ * recording's TSC rate, with the largest shift that keeps mult in 32 bits,
+ * and zero such that perf time is CLOCK_MONOTONIC at the first TSC sample
+ * (the timebase of perf's own records).
+ */
+static uint64_t exp_tsc_to_ns(const struct exp_time *t, uint64_t tsc)
+{
+	uint64_t quot = tsc >> t->shift;
+	uint64_t rem = tsc & ((1ULL << t->shift) - 1);
+
+	return t->zero + quot * t->mult + ((rem * t->mult) >> t->shift);
+}
+
+static void exp_time_conv(const struct ptsb *sb, const struct pt_config *c,
+			  struct exp_time *t)
+{
+	unsigned long long cpu, mono, tsc, err;
+	const char *src, *start;
+	double hz, m = 0;
+	int shift;
+
+	if (ptt_tsc_hz(sb, c, &hz, &src))
+		ptt_warn("TSC rate %s: perf's times will be off", src);
+	for (shift = 31; shift > 0; shift--) {
+		m = 1e9 * (double)(1ULL << shift) / hz + 0.5;
+		if (m < 4294967296.0)
+			break;
+	}
+	t->shift = (uint16_t)shift;
+	t->mult = (uint32_t)m;
+	t->zero = 0;
+	start = ptsb_get(sb, "tsc.start");
+	if (start && sscanf(start, "%llu %llu %llu %llu", &cpu, &mono, &tsc,
+			    &err) == 4)
+		t->zero = mono - exp_tsc_to_ns(t, tsc);
+}
+
+/* perf's intel_pt AUXTRACE_INFO. */
+static void exp_auxtrace_info(struct pdw *w, const struct exp_time *t,
+			      const struct pt_config *c)
+{
+	uint64_t rec[2 + EXP_PRIV_MAX];
+	uint64_t *priv = rec + 1;
+
+	memset(rec, 0, sizeof(rec));
+	rec[0] = PDW_AUXTRACE_INTEL_PT;		/* type; reserved: 0 */
+	priv[EXP_PMU_TYPE] = EXP_PMU_TYPE_NR;
+	priv[EXP_TIME_SHIFT] = t->shift;
+	priv[EXP_TIME_MULT] = t->mult;
+	priv[EXP_TIME_ZERO] = t->zero;
+	priv[EXP_CAP_USER_TIME_ZERO] = 1;
+	priv[EXP_TSC_BIT] = CTL_TSC;
+	priv[EXP_NORETCOMP_BIT] = CTL_NORETCOMP;
+	priv[EXP_HAVE_SCHED_SWITCH] = 0;	/* the tid is in each AUXTRACE */
+	priv[EXP_SNAPSHOT_MODE] = 0;
+	priv[EXP_PER_CPU_MMAPS] = 1;
+	priv[EXP_MTC_BIT] = CTL_MTC;
+	priv[EXP_MTC_FREQ_BITS] = CTL_MTC_FREQ;
+	priv[EXP_TSC_CTC_N] = c->cpuid_0x15_ebx;
+	priv[EXP_TSC_CTC_D] = c->cpuid_0x15_eax;
+	priv[EXP_CYC_BIT] = CTL_CYC;
+	priv[EXP_MAX_NONTURBO_RATIO] = c->nom_freq;
+	priv[EXP_FILTER_STR_LEN] = 0;
+	pdw_record(w, PDW_RECORD_AUXTRACE_INFO, 0, rec,
+		   sizeof(uint64_t) * (1 + EXP_PRIV_MAX), NULL);
+}
+
+/* A string NUL-padded to 8 bytes at @p; returns the bytes used. */
+static size_t exp_put_str(uint8_t *p, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max - 1), len = (n + 8) & ~(size_t)7;
+
+	memset(p, 0, len);
+	memcpy(p, s, n);
+	return len;
+}
+
+static void exp_comm(struct pdw *w, const struct ptsb *sb,
+		     const struct pdw_who *who)
+{
+	const char *cmd = ptsb_get(sb, "cmd"), *exe = ptsb_get(sb, "exe");
+	char path[PATH_MAX], *base;
+	uint8_t rec[8 + 16];
+	size_t len;
+
+	/* The kernel's comm: the executable's name, 15 characters. */
+	if (!exe && !cmd)
+		return;
+	snprintf(path, sizeof(path), "%s", exe ? exe : cmd);
+	path[strcspn(path, " ")] = 0;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	memcpy(rec, &who->pid, 4);
+	memcpy(rec + 4, &who->tid, 4);
+	len = exp_put_str(rec + 8, base, 16);
+	pdw_record(w, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, rec,
+		   8 + len, who);
+}
+
+/* One MMAP2 per map= line; [vdso] as the recording's copy. */
+static void exp_mmaps(struct pdw *w, const struct ptsb *sb, const char *dir,
+		      const struct pdw_who *who)
+{
+	const char *v, *vdso = ptsb_get(sb, "vdso");
+	size_t pos = 0;
+
+	while ((v = ptsb_next(sb, "map", &pos))) {
+		unsigned long long start, end, pgoff;
+		uint8_t rec[64 + PATH_MAX + 8];
+		const char *path;
+		char buf[PATH_MAX];
+		uint64_t u64[3];
+		uint32_t u32[2];
+		int n = 0;
+
+		if (sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
+			   &n) != 3 || !n || end <= start)
+			continue;
+		path = v + n;
+		if (!strcmp(path, "[vdso]") && vdso && !strchr(vdso, '/')) {
+			char *abs;
+
+			snprintf(buf, sizeof(buf), "%s/%s", dir, vdso);
+			abs = realpath(buf, NULL);
+			if (abs) {
+				snprintf(buf, sizeof(buf), "%s", abs);
+				path = buf;
+				free(abs);
+			}
+		}
+		memset(rec, 0, 64);
+		memcpy(rec, &who->pid, 4);
+		memcpy(rec + 4, &who->tid, 4);
+		u64[0] = start;
+		u64[1] = end - start;
+		u64[2] = pgoff;
+		memcpy(rec + 8, u64, sizeof(u64));
+		/* maj, min, ino, ino_generation: unknown, 0 */
+		u32[0] = PROT_READ | PROT_EXEC;
+		u32[1] = MAP_PRIVATE;
+		memcpy(rec + 56, u32, sizeof(u32));
+		pdw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, rec,
+			   64 + exp_put_str(rec + 64, path, PATH_MAX), who);
+	}
+}
+
+/*
+ * The first TSC packet's value, 0 when there is none.  perf's decoder
+ * takes a TSC packet's upper byte from the AUXTRACE record's reference
+ * TSC (perf record's rdtsc when it copied the buffer) and ignores TSC
+ * packets without one, so each buffer gets its first TSC as reference.
+ */
+static uint64_t exp_first_tsc(const uint8_t *buf, size_t len,
+			      const struct pt_config *base)
+{
+	struct pt_config c = *base;
+	struct pt_packet_decoder *dec;
+	struct pt_packet pkt;
+	uint64_t tsc = 0;
+
+	c.begin = (uint8_t *)buf;
+	c.end = (uint8_t *)buf + len;
+	dec = pt_pkt_alloc_decoder(&c);
+	if (!dec)
+		return 0;
+	while (!tsc && pt_pkt_sync_forward(dec) >= 0)
+		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0)
+			if (pkt.type == ppt_tsc) {
+				tsc = pkt.payload.tsc.tsc;
+				break;
+			}
+	pt_pkt_free_decoder(dec);
+	return tsc;
+}
+
+/* Each cpu.file=N NAME trace in turn; @fn sees its bytes. */
+struct exp_trace {
+	int cpu;
+	const uint8_t *buf;
+	size_t len;
+	uint64_t first_tsc;
+};
+
+typedef void (*exp_trace_fn)(struct exp_trace *t, void *arg);
+
+static int exp_each_trace(const struct ptsb *sb, const char *dir,
+			  const struct pt_config *config, exp_trace_fn fn,
+			  void *arg)
+{
+	const char *v;
+	size_t pos = 0;
+	int n = 0;
+
+	while ((v = ptsb_next(sb, "cpu.file", &pos))) {
+		char name[256], path[PATH_MAX];
+		struct exp_trace t;
+		uint8_t *buf;
+		size_t len;
+		int cpu, err;
+
+		if (sscanf(v, "%d %255s", &cpu, name) != 2 || cpu < 0 ||
+		    strchr(name, '/'))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		err = ptt_load_file(path, &buf, &len);
+		if (err) {
+			ptt_err("cannot read %s: %s", path, strerror(-err));
+			return PTT_EXIT_INPUT;
+		}
+		t.cpu = cpu;
+		t.buf = buf;
+		t.len = len;
+		t.first_tsc = exp_first_tsc(buf, len, config);
+		fn(&t, arg);
+		free(buf);
+		n++;
+	}
+	if (!n) {
+		ptt_err("%s/%s names no trace (cpu.file=): is %s a pt-trace recording?",
+			dir, PTSB_FILE_NAME, dir);
+		return PTT_EXIT_INPUT;
+	}
+	return PTT_EXIT_OK;
+}
+
+struct exp_write {
+	struct pdw *w;
+	const struct pdw_who *who;
+};
+
+/* PERF_RECORD_AUXTRACE and the data: one queue per CPU. */
+static void exp_write_trace(struct exp_trace *t, void *arg)
+{
+	struct exp_write *x = arg;
+	uint64_t rec[5];
+	uint32_t u32[4];
+
+	/* size (8-aligned, the padding is PAD packets), offset, reference */
+	rec[0] = (t->len + 7) & ~(uint64_t)7;
+	rec[1] = 0;
+	rec[2] = t->first_tsc;
+	u32[0] = (uint32_t)t->cpu;	/* idx */
+	u32[1] = x->who->tid;
+	u32[2] = (uint32_t)t->cpu;
+	u32[3] = 0;
+	memcpy(&rec[3], u32, sizeof(u32));
+	pdw_record(x->w, PDW_RECORD_AUXTRACE, 0, rec, sizeof(rec), NULL);
+	pdw_bytes(x->w, t->buf, t->len);
+}
+
+/* The earliest first TSC of all traces. */
+static void exp_min_tsc(struct exp_trace *t, void *arg)
+{
+	uint64_t *min = arg;
+
+	if (t->first_tsc && (!*min || t->first_tsc < *min))
+		*min = t->first_tsc;
+}
+
+static int export_perf(const char *dir, const char *out)
+{
+	struct perf_event_attr attr;
+	struct pdw_who who = { .pid = UINT32_MAX, .tid = UINT32_MAX };
+	struct pt_config config;
+	struct exp_time t;
+	char sbpath[PATH_MAX], outpath[PATH_MAX];
+	uint64_t ctl = 0, pid, tsc0 = 0;
+	struct exp_write x;
+	struct ptsb sb;
+	struct pdw w;
+	int err, ret;
+
+	snprintf(sbpath, sizeof(sbpath), "%s/%s", dir, PTSB_FILE_NAME);
+	err = ptsb_read(sbpath, &sb);
+	if (err) {
+		ptt_err("cannot read %s: %s; give the directory 'pt-trace record -o DIR' wrote",
+			sbpath, err == -EINVAL ? "not a pt-trace sideband file" :
+			strerror(-err));
+		return PTT_EXIT_INPUT;
+	}
+	pt_config_init(&config);
+	ptt_config_from_sideband(&config, &sb);
+	if (ptsb_get_u64(&sb, "ctl", &ctl))
+		ptt_warn("%s has no ctl=: perf is told TSC, MTC and CYC were off", sbpath);
+	if (!ptsb_get_u64(&sb, "pid", &pid) && pid && pid < INT32_MAX)
+		who.pid = who.tid = (uint32_t)pid;
+	exp_time_conv(&sb, &config, &t);
+	/*
+	 * The process's records go just before the first trace timestamp:
+	 * perf's ordered events hand them over before it decodes.
+	 */
+	ret = exp_each_trace(&sb, dir, &config, exp_min_tsc, &tsc0);
+	if (ret) {
+		ptsb_free(&sb);
+		return ret;
+	}
+	who.time = tsc0 ? exp_tsc_to_ns(&t, tsc0) - 1 : 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = EXP_PMU_TYPE_NR;
+	attr.size = sizeof(attr);
+	attr.config = ctl & CTL_CONFIG;
+	attr.sample_type = PDW_SAMPLE_TYPE;
+	attr.sample_period = 1;
+	attr.sample_id_all = 1;
+	attr.exclude_kernel = !(ctl & CTL_OS);
+	attr.exclude_user = !(ctl & CTL_USER);
+	attr.exclude_hv = 1;
+	attr.exclude_guest = 1;
+
+	if (!out) {
+		snprintf(outpath, sizeof(outpath), "%s/perf.data", dir);
+		out = outpath;
+	}
+	err = pdw_open(&w, out, &attr, EXP_ATTR_ID);
+	if (err) {
+		ptt_err("cannot create %s: %s", out, strerror(-err));
+		ptsb_free(&sb);
+		return PTT_EXIT_INPUT;
+	}
+	exp_auxtrace_info(&w, &t, &config);
+	if (who.pid != UINT32_MAX) {
+		exp_comm(&w, &sb, &who);
+		exp_mmaps(&w, &sb, dir, &who);
+	} else {
+		ptt_warn("%s has no pid= (a system-wide recording): perf gets no mappings and decodes only what its own machine's files hold", sbpath);
+	}
+	x.w = &w;
+	x.who = &who;
+	ret = exp_each_trace(&sb, dir, &config, exp_write_trace, &x);
+	err = pdw_close(&w);
+	if (!ret && err) {
+		ptt_err("writing %s failed: %s", out, strerror(-err));
+		ret = PTT_EXIT_INPUT;
+	}
+	ptsb_free(&sb);
+	return ret;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "perf", no_argument, NULL, 'P' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	int c, perf = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'P':
+			perf = 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			export_usage(stdout);
+			return PTT_EXIT_OK;
+		default:
+			export_usage(stderr);
+			return PTT_EXIT_USAGE;
+		}
+	}
+	if (!perf) {
+		ptt_err("say which format: --perf (try --help)");
+		return PTT_EXIT_USAGE;
+	}
+	if (optind != argc - 1) {
+		ptt_err("expected one recording directory (try --help)");
+		return PTT_EXIT_USAGE;
+	}
+	return export_perf(argv[optind], out);
+}
