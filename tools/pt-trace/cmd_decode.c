@@ -48,6 +48,8 @@ struct decode_opts {
 
 struct decode_stats {
 	uint64_t insns;
+	uint64_t syncs;		/* PSBs the decoder synchronised at */
+	uint64_t bytes;		/* trace bytes */
 	uint64_t errors;
 	uint64_t nomap;		/* errors that are "no memory mapped" */
 	uint64_t events;
@@ -128,7 +130,8 @@ static void decode_usage(FILE *f)
 	      "      --calls               print the call/return tree, not instructions\n"
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
 	      "                            (open in ui.perfetto.dev or chrome://tracing)\n"
-	      "      --events              also print decoder events ([enabled], ...)\n"
+	      "      --events              also print decoder events, named as ptxed\n"
+	      "                            --event:ip does ([enabled, ip: ...], ...)\n"
 	      "      --time                prefix instructions with the estimated TSC\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
@@ -142,10 +145,12 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "\n"
 	      "exit status: 0 decoded, 1 bad usage, 2 unreadable trace, ELF, loss\n"
-	      "file named with --loss, or timeline file, or nothing decoded (decode\n"
-	      "errors and not one instruction), 5 internal error.  Other decode\n"
-	      "errors are output, not failures: [OFFSET, IP: error: ...], and\n"
-	      "decoding resumes at the next PSB.\n", f);
+	      "file named with --loss, or timeline file, or not one instruction\n"
+	      "decoded (empty trace, no PSB, or only errors), 5 internal error.\n"
+	      "Decode errors are output, not failures, as ptxed prints them:\n"
+	      "[OFFSET, IP: error: ...] or [OFFSET, 0: sync error: ...], and\n"
+	      "decoding resumes at the next PSB.  [end of trace] where libipt\n"
+	      "says the trace ends.\n", f);
 }
 
 static int decode_add_elf(struct pt_image *image, struct elf_symtab *st,
@@ -222,77 +227,6 @@ static void decode_add_maps(struct pt_image *image, struct elf_symtab *st,
 	}
 }
 
-static void decode_print_event(struct outbuf *ob, const struct pt_event *ev)
-{
-	switch (ev->type) {
-	case ptev_enabled:
-		ob_printf(ob, "[enabled at %016llx]\n",
-			  (unsigned long long)ev->variant.enabled.ip);
-		break;
-	case ptev_disabled:
-		ob_puts(ob, "[disabled]\n");
-		break;
-	case ptev_async_disabled:
-		ob_printf(ob, "[disabled at %016llx]\n",
-			  (unsigned long long)ev->variant.async_disabled.at);
-		break;
-	case ptev_overflow:
-		ob_printf(ob, "[overflow, resumed at %016llx]\n",
-			  (unsigned long long)ev->variant.overflow.ip);
-		break;
-	case ptev_paging:
-		ob_printf(ob, "[paging, cr3 %016llx%s]\n",
-			  (unsigned long long)ev->variant.paging.cr3,
-			  ev->variant.paging.non_root ? ", nr" : "");
-		break;
-	case ptev_tsx:
-		ob_printf(ob, "[tsx %s]\n", ev->variant.tsx.aborted ? "abort" :
-			  ev->variant.tsx.speculative ? "begin" : "commit");
-		break;
-	case ptev_exec_mode:
-		ob_printf(ob, "[exec mode: %s]\n",
-			  ev->variant.exec_mode.mode == ptem_64bit ? "64-bit" :
-			  ev->variant.exec_mode.mode == ptem_32bit ? "32-bit" :
-			  ev->variant.exec_mode.mode == ptem_16bit ? "16-bit" :
-			  "unknown");
-		break;
-	case ptev_stop:
-		ob_puts(ob, "[stopped]\n");
-		break;
-	case ptev_vmcs:
-	case ptev_async_vmcs:
-		ob_printf(ob, "[vmcs, base %016llx]\n",
-			  (unsigned long long)ev->variant.vmcs.base);
-		break;
-	case ptev_cbr:
-		ob_printf(ob, "[cbr: %x]\n", ev->variant.cbr.ratio);
-		break;
-	case ptev_tick:
-		ob_printf(ob, "[tick at %016llx]\n",
-			  (unsigned long long)ev->variant.tick.ip);
-		break;
-	case ptev_ptwrite:
-		ob_printf(ob, "[ptwrite: %llx]\n",
-			  (unsigned long long)ev->variant.ptwrite.payload);
-		break;
-	case ptev_exstop:
-		ob_puts(ob, "[exstop]\n");
-		break;
-	case ptev_mwait:
-		ob_puts(ob, "[mwait]\n");
-		break;
-	case ptev_pwre:
-		ob_puts(ob, "[pwre]\n");
-		break;
-	case ptev_pwrx:
-		ob_puts(ob, "[pwrx]\n");
-		break;
-	default:
-		ob_printf(ob, "[event %d]\n", ev->type);
-		break;
-	}
-}
-
 static void decode_print_insn(struct outbuf *ob, const struct decode_opts *o,
 			      const struct elf_symtab *st,
 			      const struct pt_insn *insn, uint64_t tsc)
@@ -338,8 +272,14 @@ static void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 		  "", (unsigned long long)ip, sym);
 }
 
+/*
+ * "[OFFSET, IP: error: WHAT]" as ptxed prints it: @what is "error" or
+ * "sync error", @ip the one libipt gave with the failure (0 when it gave
+ * none), OFFSET where the decoder stopped in the file.
+ */
 static void decode_error(struct decode_ctx *c, struct decode_trace *t,
-			 struct pt_insn_decoder *dec, uint64_t ip, int err)
+			 struct pt_insn_decoder *dec, const char *what,
+			 uint64_t ip, int err)
 {
 	const char *why = pt_errstr(pt_errcode(err));
 	uint64_t offset = 0;
@@ -347,21 +287,21 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 	t->stats.errors++;
 	if (pt_errcode(err) == pte_nomap)
 		t->stats.nomap++;
+	if (t->dropped)
+		t->stats.dropped_errors++;
 	pt_insn_get_offset(dec, &offset);
 	offset += t->base;
-	if (c->o.ip_only)
-		goto timeline;
-	ob_printf(&c->ob, "[%llx, %llx: error: %s", (unsigned long long)offset,
-		  (unsigned long long)ip, why);
-	/* Bytes dropped while running: somewhere in here, errors expected. */
-	if (t->dropped) {
-		t->stats.dropped_errors++;
-		ob_printf(&c->ob,
-			  " (expected: %llu bytes were dropped in this stretch)",
-			  (unsigned long long)t->dropped);
+	if (!c->o.ip_only) {
+		ob_printf(&c->ob, "[%llx, %llx: %s: %s",
+			  (unsigned long long)offset, (unsigned long long)ip,
+			  what, why);
+		/* Bytes dropped while running: somewhere in here. */
+		if (t->dropped)
+			ob_printf(&c->ob,
+				  " (expected: %llu bytes were dropped in this stretch)",
+				  (unsigned long long)t->dropped);
+		ob_puts(&c->ob, "]\n");
 	}
-	ob_puts(&c->ob, "]\n");
-timeline:
 	if (c->tl.f) {
 		uint64_t tsc = 0;
 		uint32_t lost_mtc, lost_cyc;
@@ -375,84 +315,113 @@ timeline:
 	t->pending_call = 0;
 }
 
+/* One decoded instruction: counted, printed, in the tree and timeline. */
+static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
+			struct pt_insn_decoder *dec, const struct pt_insn *insn)
+{
+	const struct decode_opts *o = &c->o;
+	uint32_t lost_mtc, lost_cyc;
+	uint64_t tsc = 0;
+	int have_tsc;
+
+	have_tsc = pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
+	t->stats.insns++;
+	if (o->calls) {
+		if (t->restart) {
+			t->depth = 0;
+			decode_print_call(&c->ob, &c->st, insn->ip, 0);
+		} else if (t->pending_call && insn->ip != t->call_next) {
+			decode_print_call(&c->ob, &c->st, insn->ip, ++t->depth);
+		}
+	} else if (!o->quiet) {
+		decode_print_insn(&c->ob, o, &c->st, insn, tsc);
+	}
+	t->restart = 0;
+	t->pending_call = insn->iclass == ptic_call ||
+			  insn->iclass == ptic_far_call;
+	t->call_next = insn->ip + insn->size;
+	if ((insn->iclass == ptic_return || insn->iclass == ptic_far_return) &&
+	    t->depth > 0)
+		t->depth--;
+	if (c->tl.f)
+		tl_insn(&t->track, &c->st, insn, tsc, have_tsc);
+}
+
+/* Take the pending events; returns the decoder's status after them. */
+static int decode_events(struct decode_ctx *c, struct decode_trace *t,
+			 struct pt_insn_decoder *dec, int status)
+{
+	const struct decode_opts *o = &c->o;
+
+	while (status & pts_event_pending) {
+		struct pt_event ev;
+
+		status = pt_insn_event(dec, &ev, sizeof(ev));
+		if (status < 0)
+			break;
+		t->stats.events++;
+		if (o->events && !o->quiet && !o->ip_only && !ev.status_update)
+			decode_print_event(&c->ob, &ev);
+	}
+	return status;
+}
+
+/*
+ * ptxed's loop over libipt's instruction decoder, so that both give the
+ * same instructions and errors for one trace:
+ * - at pts_eos the trace is over: "[end of trace]" (unless the IP is
+ *   suppressed) and no more instructions, even where libipt could walk
+ *   on without trace (it would decode code that never ran, and report
+ *   a false "no memory mapped" where that runs out of the image);
+ * - an instruction libipt decoded is printed even when the step after it
+ *   failed; one it could not decode (class ptic_error) is not;
+ * - an error names the IP libipt gave with it and the decoding resumes
+ *   at the next PSB, after a sync error too.  ptxed gives up when the
+ *   offset did not move since the last sync error, but libipt reports
+ *   the PSB's offset when the header after it fails, and its next search
+ *   starts after that PSB: so go on.  Each search passes at least one
+ *   16-byte PSB, which bounds the failures by the stretch's length.
+ */
 static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			struct pt_insn_decoder *dec)
 {
-	const struct decode_opts *o = &c->o;
-	uint64_t last_ip = 0;
+	uint64_t fails = 0, max_fails = t->len / 16 + 1;
 
 	for (;;) {
 		struct pt_insn insn;
 		int status;
 
+		memset(&insn, 0, sizeof(insn));
 		status = pt_insn_sync_forward(dec);
 		if (status < 0) {
-			if (status != -pte_eos)
-				decode_error(c, t, dec, 0, status);
-			return;
+			if (status == -pte_eos)
+				return;
+			decode_error(c, t, dec, "sync error", 0, status);
+			if (++fails > max_fails)
+				return;
+			continue;
 		}
-		memset(&insn, 0, sizeof(insn));
+		t->stats.syncs++;
 		for (;;) {
-			uint64_t tsc = 0;
-			int have_tsc;
-
-			while (status & pts_event_pending) {
-				struct pt_event ev;
-
-				status = pt_insn_event(dec, &ev, sizeof(ev));
-				if (status < 0)
-					break;
-				t->stats.events++;
-				if (o->events && !o->quiet && !o->ip_only)
-					decode_print_event(&c->ob, &ev);
-			}
+			status = decode_events(c, t, dec, status);
 			if (status < 0)
 				break;
-			last_ip = insn.ip;
-			/* On error libipt may leave @insn untouched. */
-			memset(&insn, 0, sizeof(insn));
-			insn.iclass = ptic_error;
-			status = pt_insn_next(dec, &insn, sizeof(insn));
-			if (insn.iclass != ptic_error) {
-				uint32_t lost_mtc, lost_cyc;
-
-				have_tsc = pt_insn_time(dec, &tsc, &lost_mtc,
-							&lost_cyc) >= 0;
-				t->stats.insns++;
-				if (o->calls) {
-					if (t->restart) {
-						t->depth = 0;
-						decode_print_call(&c->ob, &c->st,
-								  insn.ip, 0);
-					} else if (t->pending_call &&
-						   insn.ip != t->call_next) {
-						decode_print_call(&c->ob, &c->st,
-								  insn.ip,
-								  ++t->depth);
-					}
-				} else if (!o->quiet) {
-					decode_print_insn(&c->ob, o, &c->st,
-							  &insn, tsc);
-				}
-				t->restart = 0;
-				t->pending_call = insn.iclass == ptic_call ||
-						  insn.iclass == ptic_far_call;
-				t->call_next = insn.ip + insn.size;
-				if ((insn.iclass == ptic_return ||
-				     insn.iclass == ptic_far_return) &&
-				    t->depth > 0)
-					t->depth--;
-				if (c->tl.f)
-					tl_insn(&t->track, &c->st, &insn, tsc,
-						have_tsc);
+			if (status & pts_eos) {
+				if (!(status & pts_ip_suppressed) &&
+				    !c->o.quiet && !c->o.ip_only && !c->o.calls)
+					ob_puts(&c->ob, "[end of trace]\n");
+				status = -pte_eos;
+				break;
 			}
+			status = pt_insn_next(dec, &insn, sizeof(insn));
+			if (insn.iclass != ptic_error)
+				decode_insn(c, t, dec, &insn);
 			if (status < 0)
 				break;
 		}
 		if (status == -pte_eos)
 			return;
-		decode_error(c, t, dec, insn.iclass != ptic_error ? insn.ip :
-			     last_ip, status);
+		decode_error(c, t, dec, "error", insn.ip, status);
 	}
 }
 
@@ -623,6 +592,8 @@ static int decode_first_tsc(const struct decode_ctx *c,
 static void decode_sum(struct decode_stats *sum, const struct decode_stats *s)
 {
 	sum->insns += s->insns;
+	sum->syncs += s->syncs;
+	sum->bytes += s->bytes;
 	sum->errors += s->errors;
 	sum->nomap += s->nomap;
 	sum->events += s->events;
@@ -664,13 +635,25 @@ static void decode_print_stats(struct outbuf *ob, const char *what,
 }
 
 /*
- * The trace had something to decode and not one instruction came out:
- * not a success.  Most often the code was not in the image.
+ * Not one instruction came out: not a success, and the message says
+ * which of the usual reasons it was.
  */
 static void decode_nothing(const struct decode_stats *s)
 {
-	ptt_err("nothing decoded: 0 instructions, %llu decode errors",
-		(unsigned long long)s->errors);
+	if (s->errors) {
+		ptt_err("nothing decoded: 0 instructions, %llu decode errors",
+			(unsigned long long)s->errors);
+	} else if (!s->syncs) {
+		ptt_err("nothing decoded: 0 instructions: no PSB in %llu bytes of trace (%s)",
+			(unsigned long long)s->bytes, s->bytes ?
+			"not an Intel PT trace, or cut before its first PSB: see pt-trace dump --stats" :
+			"the trace file is empty: nothing was traced on that CPU");
+		return;
+	} else {
+		ptt_err("nothing decoded: 0 instructions: the trace has %llu PSBs but not one instruction between them and its end (tracing disabled, or the trace ends first: see decode --events)",
+			(unsigned long long)s->syncs);
+		return;
+	}
 	if (s->nomap)
 		fprintf(stderr,
 			"  %llu of them 'no memory mapped': the traced code is not in the image;\n"
@@ -789,6 +772,7 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 				return ret;
 		}
 		t->stats.have_loss = t->have_loss;
+		t->stats.bytes = t->len;
 		t->stats.lapped = t->lf.lapped;
 		t->cpu = decode_trace_cpu(t->path, &t->lf);
 		ptt_tsc_offset(sb, t->cpu, &t->tsc_offset);
@@ -1013,7 +997,7 @@ int cmd_decode(int argc, char **argv)
 			 (unsigned long long)total.errors,
 			 (unsigned long long)total.gaps,
 			 (unsigned long long)total.dropped);
-	if (!ret && !total.insns && total.errors) {
+	if (!ret && !total.insns) {
 		decode_nothing(&total);
 		ret = PTT_EXIT_INPUT;
 	}

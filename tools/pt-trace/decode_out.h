@@ -72,6 +72,9 @@ void tl_error(struct tl_track *t, uint64_t offset, const char *what,
 void tl_track_end(struct tl_track *t);
 int tl_close(struct timeline *tl);
 
+/* One line "[NAME...]" per event, as ptxed --event:ip words it. */
+void decode_print_event(struct outbuf *ob, const struct pt_event *ev);
+
 /* "sym+0xoff" or "" into @buf. */
 const char *decode_symbolize(const struct elf_symtab *st, uint64_t ip,
 			     char *buf, size_t len);

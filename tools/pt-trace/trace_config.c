@@ -18,7 +18,7 @@ int ptt_config_set_cpu(struct pt_config *config, const char *arg)
 {
 	uint32_t v[3] = { 0, 0, 0 };
 	char buf[64], *tok, *save = NULL;
-	int n = 0;
+	int n = 0, err;
 
 	if (!arg || strlen(arg) >= sizeof(buf))
 		return -EINVAL;
@@ -36,8 +36,18 @@ int ptt_config_set_cpu(struct pt_config *config, const char *arg)
 	config->cpu.family = (uint16_t)v[0];
 	config->cpu.model = (uint8_t)v[1];
 	config->cpu.stepping = (uint8_t)v[2];
-	if (pt_cpu_errata(&config->errata, &config->cpu) < 0)
-		return -EINVAL;
+	/*
+	 * A CPU newer than the library is no reason to refuse the trace:
+	 * like ptdump, go on without errata workarounds, and say so.
+	 */
+	err = pt_cpu_errata(&config->errata, &config->cpu);
+	if (err < 0) {
+		memset(&config->errata, 0, sizeof(config->errata));
+		ptt_warn("--cpu %s: libipt %u.%u.%u knows no errata of this CPU (%s): decoding on without errata workarounds",
+			 arg, pt_library_version().major,
+			 pt_library_version().minor, pt_library_version().patch,
+			 pt_errstr(pt_errcode(err)));
+	}
 	return 0;
 }
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""For tests/host/run's decode-ptxed-loop check: writes PT traces of the
+code of decode_cases.S (linked at 0x401000: xor; jz +0; nop; nop, and
+nothing mapped after it) into DIR, each for one rule of ptxed's decode
+loop that decode must follow:
+
+  eos.pt     the trace ends after the jz's TNT: two instructions, then
+             "[end of trace]" (libipt could walk on through the nops into
+             unmapped memory: a false "no memory mapped");
+  nomap.pt   tracing enabled at 0x500000, where nothing is mapped: the
+             error names 0x500000, no instruction is printed;
+  resync.pt  a PSB+ with a TNT inside (a sync error), then a good PSB+:
+             the decode goes on there;
+  events.pt  cbr, mnt, an interrupt (FUP+TIP) with a paging event bound
+             to it (FUP+PIP+TIP), an async disable (FUP+TIP.PGD): each
+             event by its name.
+
+Usage: decode_cases.py DIR
+"""
+import sys
+
+d = sys.argv[1]
+PSB = bytes([2, 0x82] * 8)
+PSBEND = bytes([2, 0x23])
+MODE64 = bytes([0x99, 0x01])
+TNT1 = bytes([0x06])
+CBR = bytes([2, 0x03, 0x21, 0])
+MNT = bytes([2, 0xc3, 0x88]) + (0x1122334455667788).to_bytes(8, 'little')
+PIP = bytes([2, 0x43]) + ((0x12345000 >> 5) << 1).to_bytes(6, 'little')
+PGD0 = bytes([0x01])
+
+
+def ip(kind, v):
+    """an IP packet with IPBytes 110: the full 64-bit IP"""
+    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
+
+
+def pge(v):
+    return ip(0x11, v)
+
+
+def fup(v):
+    return ip(0x1d, v)
+
+
+def tip(v):
+    return ip(0x0d, v)
+
+
+start = PSB + PSBEND + MODE64
+cases = {
+    'eos': start + pge(0x401000) + TNT1,
+    'nomap': start + pge(0x500000) + TNT1,
+    'resync': PSB + TNT1 + PSBEND + start + pge(0x401000) + TNT1 +
+    fup(0x401005) + PGD0,
+    'events': start + pge(0x401000) + CBR + MNT + TNT1 + fup(0x401004) +
+    PIP + tip(0x401000) + TNT1 + fup(0x401005) + PGD0,
+}
+for name, data in cases.items():
+    open('%s/%s.pt' % (d, name), 'wb').write(data)
