@@ -640,20 +640,22 @@ static void decode_print_stats(struct outbuf *ob, const char *what,
  */
 static void decode_nothing(const struct decode_stats *s)
 {
-	if (s->errors) {
-		ptt_err("nothing decoded: 0 instructions, %llu decode errors",
-			(unsigned long long)s->errors);
-	} else if (!s->syncs) {
+	static const char *const no_psb =
+		"not an Intel PT trace, or cut before its first PSB: see pt-trace dump --stats";
+
+	if (!s->errors && !s->syncs) {
 		ptt_err("nothing decoded: 0 instructions: no PSB in %llu bytes of trace (%s)",
-			(unsigned long long)s->bytes, s->bytes ?
-			"not an Intel PT trace, or cut before its first PSB: see pt-trace dump --stats" :
+			(unsigned long long)s->bytes, s->bytes ? no_psb :
 			"the trace file is empty: nothing was traced on that CPU");
 		return;
-	} else {
+	}
+	if (!s->errors) {
 		ptt_err("nothing decoded: 0 instructions: the trace has %llu PSBs but not one instruction between them and its end (tracing disabled, or the trace ends first: see decode --events)",
 			(unsigned long long)s->syncs);
 		return;
 	}
+	ptt_err("nothing decoded: 0 instructions, %llu decode errors",
+		(unsigned long long)s->errors);
 	if (s->nomap)
 		fprintf(stderr,
 			"  %llu of them 'no memory mapped': the traced code is not in the image;\n"

@@ -23,19 +23,48 @@ static const char *event_mode(enum pt_exec_mode mode)
 	}
 }
 
-/* ", ip: IP" unless the event's IP is suppressed. */
-static char *event_ip(char *p, const struct pt_event *ev, const char *what,
-		      uint64_t ip)
+/* "NAME" then ", WHAT: IP" unless the event's IP is suppressed. */
+static char *event_ip(char *p, const struct pt_event *ev, const char *name,
+		      const char *what, uint64_t ip)
 {
+	p += sprintf(p, "%s", name);
 	if (ev->ip_suppressed)
 		return p;
 	return p + sprintf(p, ", %s: %016llx", what, (unsigned long long)ip);
+}
+
+/* "NAME: ADDR" then ", WHAT: IP" unless the IP is suppressed. */
+static char *event_at(char *p, const struct pt_event *ev, const char *name,
+		      uint64_t addr, const char *what, uint64_t ip)
+{
+	p += sprintf(p, "%s: %016llx", name, (unsigned long long)addr);
+	return event_ip(p, ev, "", what, ip);
+}
+
+/* The asynchronous variant of an event has the IP it binds to. */
+static char *event_async_ip(char *p, int async, uint64_t ip)
+{
+	if (!async)
+		return p;
+	return p + sprintf(p, ", ip: %016llx", (unsigned long long)ip);
+}
+
+/* The new CR3 of a paging event, and ", nr" for a VMX non-root one. */
+static uint64_t event_cr3(const struct pt_event *ev, const char **nr)
+{
+	int non_root = ev->type == ptev_paging ? ev->variant.paging.non_root :
+		       ev->variant.async_paging.non_root;
+
+	*nr = non_root ? ", nr" : "";
+	return ev->type == ptev_paging ? ev->variant.paging.cr3 :
+	       ev->variant.async_paging.cr3;
 }
 
 void decode_print_event(struct outbuf *ob, const struct pt_event *ev)
 {
 	char *p = ob_reserve(ob);
 	const char *nr;
+	uint64_t cr3;
 
 	*p++ = '[';
 	switch (ev->type) {
@@ -45,65 +74,56 @@ void decode_print_event(struct outbuf *ob, const struct pt_event *ev)
 			     (unsigned long long)ev->variant.enabled.ip);
 		break;
 	case ptev_disabled:
-		p += sprintf(p, "disabled");
-		p = event_ip(p, ev, "ip", ev->variant.disabled.ip);
+		p = event_ip(p, ev, "disabled", "ip", ev->variant.disabled.ip);
 		break;
 	case ptev_async_disabled:
-		p += sprintf(p, "disabled, at: %016llx",
-			     (unsigned long long)ev->variant.async_disabled.at);
-		p = event_ip(p, ev, "ip", ev->variant.async_disabled.ip);
+		p = event_at(p, ev, "disabled, at", ev->variant.async_disabled.at,
+			     "ip", ev->variant.async_disabled.ip);
 		break;
 	case ptev_async_branch:
-		p += sprintf(p, "interrupt, from: %016llx",
-			     (unsigned long long)ev->variant.async_branch.from);
-		p = event_ip(p, ev, "to", ev->variant.async_branch.to);
+		p = event_at(p, ev, "interrupt, from",
+			     ev->variant.async_branch.from, "to",
+			     ev->variant.async_branch.to);
 		break;
 	case ptev_paging:
-		nr = ev->variant.paging.non_root ? ", nr" : "";
-		p += sprintf(p, "paging, cr3: %016llx%s",
-			     (unsigned long long)ev->variant.paging.cr3, nr);
-		break;
 	case ptev_async_paging:
-		nr = ev->variant.async_paging.non_root ? ", nr" : "";
-		p += sprintf(p, "paging, cr3: %016llx%s, ip: %016llx",
-			     (unsigned long long)ev->variant.async_paging.cr3, nr,
-			     (unsigned long long)ev->variant.async_paging.ip);
+		cr3 = event_cr3(ev, &nr);
+		p += sprintf(p, "paging, cr3: %016llx%s",
+			     (unsigned long long)cr3, nr);
+		p = event_async_ip(p, ev->type == ptev_async_paging,
+				   ev->variant.async_paging.ip);
 		break;
 	case ptev_overflow:
-		p += sprintf(p, "overflow");
-		p = event_ip(p, ev, "ip", ev->variant.overflow.ip);
+		p = event_ip(p, ev, "overflow", "ip", ev->variant.overflow.ip);
 		break;
 	case ptev_exec_mode:
-		p += sprintf(p, "exec mode: %s",
-			     event_mode(ev->variant.exec_mode.mode));
-		p = event_ip(p, ev, "ip", ev->variant.exec_mode.ip);
+		p += sprintf(p, "exec mode: ");
+		p = event_ip(p, ev, event_mode(ev->variant.exec_mode.mode),
+			     "ip", ev->variant.exec_mode.ip);
 		break;
 	case ptev_tsx:
-		p += sprintf(p, "%s", ev->variant.tsx.aborted ? "aborted" :
+		p = event_ip(p, ev, ev->variant.tsx.aborted ? "aborted" :
 			     ev->variant.tsx.speculative ? "begin transaction" :
-			     "committed");
-		p = event_ip(p, ev, "ip", ev->variant.tsx.ip);
+			     "committed", "ip", ev->variant.tsx.ip);
 		break;
 	case ptev_stop:
 		p += sprintf(p, "stopped");
 		break;
 	case ptev_vmcs:
-		p += sprintf(p, "vmcs, base: %016llx",
-			     (unsigned long long)ev->variant.vmcs.base);
-		break;
 	case ptev_async_vmcs:
-		p += sprintf(p, "vmcs, base: %016llx, ip: %016llx",
-			     (unsigned long long)ev->variant.async_vmcs.base,
-			     (unsigned long long)ev->variant.async_vmcs.ip);
+		p += sprintf(p, "vmcs, base: %016llx", (unsigned long long)
+			     (ev->type == ptev_vmcs ? ev->variant.vmcs.base :
+			      ev->variant.async_vmcs.base));
+		p = event_async_ip(p, ev->type == ptev_async_vmcs,
+				   ev->variant.async_vmcs.ip);
 		break;
 	case ptev_exstop:
-		p += sprintf(p, "exstop");
-		p = event_ip(p, ev, "ip", ev->variant.exstop.ip);
+		p = event_ip(p, ev, "exstop", "ip", ev->variant.exstop.ip);
 		break;
 	case ptev_mwait:
 		p += sprintf(p, "mwait %x %x", ev->variant.mwait.hints,
 			     ev->variant.mwait.ext);
-		p = event_ip(p, ev, "ip", ev->variant.mwait.ip);
+		p = event_ip(p, ev, "", "ip", ev->variant.mwait.ip);
 		break;
 	case ptev_pwre:
 		p += sprintf(p, "pwre c%u.%u%s",
@@ -122,11 +142,10 @@ void decode_print_event(struct outbuf *ob, const struct pt_event *ev)
 	case ptev_ptwrite:
 		p += sprintf(p, "ptwrite: %llx",
 			     (unsigned long long)ev->variant.ptwrite.payload);
-		p = event_ip(p, ev, "ip", ev->variant.ptwrite.ip);
+		p = event_ip(p, ev, "", "ip", ev->variant.ptwrite.ip);
 		break;
 	case ptev_tick:
-		p += sprintf(p, "tick");
-		p = event_ip(p, ev, "ip", ev->variant.tick.ip);
+		p = event_ip(p, ev, "tick", "ip", ev->variant.tick.ip);
 		break;
 	case ptev_cbr:
 		p += sprintf(p, "cbr: %x", ev->variant.cbr.ratio);
