@@ -24,6 +24,7 @@
 #include "chardev.h"
 #include "compat.h"
 #include "core.h"
+#include "source_pt.h"
 
 static dev_t pt_devt;
 static struct cdev pt_cdev;
@@ -110,7 +111,7 @@ static long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	/* Dispatch on number and direction: the size is versioned. */
 	switch (cmd & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT)) {
 	case PT_TRACE_IOC_GET_CAPS & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
-		pt_core_get_caps(pc, &u.caps);
+		pc->src->get_caps(pc, &u.caps);
 		return PT_OUT(u.caps, PT_TRACE_CAPS_SIZE_VER0, uarg);
 	case PT_TRACE_IOC_SET_CONFIG & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ret = PT_IN(u.cfg, PT_TRACE_CONFIG_SIZE_VER0, uarg);
@@ -120,14 +121,14 @@ static long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return PT_OUT(u.cfg, PT_TRACE_CONFIG_SIZE_VER0, uarg);
 	case PT_TRACE_IOC_SET_CR3 & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ret = PT_IN(u.cr3, PT_TRACE_CR3_SIZE_VER0, uarg);
-		ret = ret ?: pt_core_set_cr3(pc, &u.cr3);
+		ret = ret ?: pt_src_set_cr3(pc, &u.cr3);
 		return ret ?: PT_OUT(u.cr3, PT_TRACE_CR3_SIZE_VER0, uarg);
 	case PT_TRACE_IOC_SET_CYC & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ret = PT_IN(u.cyc, PT_TRACE_CYC_SIZE_VER0, uarg);
-		return ret ?: pt_core_set_cyc(pc, &u.cyc);
+		return ret ?: pt_src_set_cyc(pc, &u.cyc);
 	case PT_TRACE_IOC_SET_ADDR & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ret = PT_IN(u.addr, PT_TRACE_ADDR_SIZE_VER0, uarg);
-		return ret ?: pt_core_set_addr(pc, &u.addr);
+		return ret ?: pt_src_set_addr(pc, &u.addr);
 	case PT_TRACE_IOC_SET_BUFSIZE & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		if (get_user(u.size, (u64 __user *)uarg))
 			return -EFAULT;

@@ -3,7 +3,8 @@
  * The per-CPU tracing core: configuration, start/stop and state of each
  * CPU's trace, brought up and down with the CPUs through cpuhp.  The
  * character device (chardev.c) calls down into it; it calls down into
- * the output layer (buffer.c, topa.c), rtit_ctl.c and the hw ops.
+ * the trace source (source.h: source_pt.c for Intel PT) and the output
+ * layer (buffer.c, topa.c).
  */
 #ifndef _PT_TRACE_CORE_H
 #define _PT_TRACE_CORE_H
@@ -23,6 +24,7 @@ struct file;
 struct mm_struct;
 struct poll_table_struct;
 struct pt_buffer;
+struct pt_source_ops;
 
 /* /sys/kernel/debug/pt_trace/, created at load. */
 extern struct dentry *pt_debugfs_root;
@@ -93,7 +95,7 @@ struct pt_stream {
 
 /*
  * The PT MSRs as the previous owner left them, read at START (TraceEn=0)
- * and written back at the final stop (pt_core_hw_restore()): see core.c.
+ * and written back at the final stop (pt_src_hw_restore()): see source_pt.c.
  */
 struct pt_hw_saved {
 	bool valid;
@@ -106,10 +108,11 @@ struct pt_hw_saved {
  * start and stop (ioctls, release, CPU hotplug); lock order:
  * cpu_hotplug_lock (cpus_read_lock) before 'lock'; mmap_lock (mmap) and
  * stream.read_lock (read) before 'lock'.  No mm reference is dropped
- * under 'lock' (see pt_core_set_cr3()).
+ * under 'lock' (see pt_src_set_cr3()).
  */
 struct pt_cpu {
 	unsigned int cpu;
+	const struct pt_source_ops *src;	/* the hardware below */
 	struct mutex lock;		/* see above */
 	unsigned long flags;		/* PT_CPU_* bits */
 	bool online;
@@ -155,12 +158,8 @@ struct pt_cpu *pt_core_cpu(unsigned int cpu);
 int pt_core_open(struct pt_cpu *pc);
 void pt_core_release(struct pt_cpu *pc);
 
-void pt_core_get_caps(struct pt_cpu *pc, struct pt_trace_caps *caps);
 int pt_core_set_config(struct pt_cpu *pc, const struct pt_trace_config *cfg);
 void pt_core_get_config(struct pt_cpu *pc, struct pt_trace_config *cfg);
-int pt_core_set_cr3(struct pt_cpu *pc, struct pt_trace_cr3 *req);
-int pt_core_set_cyc(struct pt_cpu *pc, const struct pt_trace_cyc *req);
-int pt_core_set_addr(struct pt_cpu *pc, const struct pt_trace_addr *req);
 int pt_core_set_bufsize(struct pt_cpu *pc, u64 size);
 int pt_core_start(struct pt_cpu *pc);
 int pt_core_stop(struct pt_cpu *pc);
@@ -175,20 +174,16 @@ __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
 		      struct poll_table_struct *wait);
 
 /*
- * On the traced CPU with IRQs off, after the final stop: write back the
- * PT MSRs saved at START.
+ * For the sources (source.h).  Validate (through the source) and commit
+ * a whole configuration; pc->lock held.
  */
-void pt_core_hw_restore(struct pt_cpu *pc);
-/*
- * Who holds the PT MSRs of the calling CPU now, against our RTIT_CTL
- * @ctl (without TraceEn) and pc's buffer: exactly ours with TraceEn,
- * ours with TraceEn cleared by someone else (VMXON, KVM), or another
- * agent's (RTIT_CTL or OUTPUT_BASE not ours).  Traced CPU, IRQs off.
- */
-enum pt_hw_holder { PT_HW_OURS, PT_HW_CLEARED, PT_HW_FOREIGN };
-enum pt_hw_holder pt_core_hw_holder(struct pt_cpu *pc, u64 ctl);
-/* True when VMX operation forbids setting TraceEn on this CPU now. */
-bool pt_core_vmx_blocks_trace(void);
+int pt_core_commit_config(struct pt_cpu *pc, const struct pt_trace_config *cfg);
+/* The buffer size @cfg asks for (0: the module's default). */
+u64 pt_core_cfg_buffer_size(const struct pt_trace_config *cfg);
+/* Publish pc's state in the control page (data_head last, released). */
+void pt_core_update_ctrl(struct pt_cpu *pc);
+/* A disabling write failed on the calling CPU (pt_hw_note_stuck()). */
+bool pt_core_hw_stuck(void);
 
 /*
  * The buffer to map at page @pgoff for @npages pages, allocated if

@@ -21,6 +21,7 @@
 #include "hw.h"
 #include "ownership.h"
 #include "regs.h"
+#include "source_pt.h"
 #include "sysfs.h"
 
 static char *backend = "hw";
@@ -42,7 +43,7 @@ static void pt_check_trace_en(void *info)
 
 	if (!pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) && (ctl & PT_CTL_TRACEEN))
 		atomic_inc(&c->busy);
-	if (pt_core_vmx_blocks_trace())
+	if (pt_src_vmx_blocks_trace())
 		atomic_inc(&c->vmx);
 }
 

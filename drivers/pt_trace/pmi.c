@@ -33,13 +33,13 @@
 #include "hw.h"
 #include "pmi.h"
 #include "regs.h"
-#include "stream.h"
+#include "source.h"
 
 static int pt_pmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct pt_cpu *pc = pt_core_cpu(smp_processor_id());
 
-	return pc ? pt_stream_nmi(pc) : NMI_DONE;
+	return pc ? pc->src->nmi(pc) : NMI_DONE;
 }
 
 int pt_pmi_init(void)

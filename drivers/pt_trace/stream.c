@@ -68,6 +68,7 @@
 #include "core.h"
 #include "hw.h"
 #include "regs.h"
+#include "source_pt.h"
 #include "stream.h"
 
 /*
@@ -336,7 +337,7 @@ static void pt_stream_halt(struct pt_cpu *pc)
 
 	if (!s->hw_on)
 		return;
-	holder = pt_core_hw_holder(pc, s->ctl);
+	holder = pt_src_hw_holder(pc, s->ctl);
 	if (holder == PT_HW_FOREIGN) {
 		pt_stream_taken_over(pc);
 		return;
@@ -398,12 +399,12 @@ static void pt_stream_restart(struct pt_cpu *pc)
 	 * VMX operation that forbids it (caps.h: setting TraceEn would #GP).
 	 */
 	if (gap && (s->loss_flags & PT_LOSS_TAKEN_OVER) &&
-	    pt_core_hw_holder(pc, s->ctl) != PT_HW_CLEARED) {
-		if (pt_core_hw_holder(pc, s->ctl) == PT_HW_FOREIGN)
+	    pt_src_hw_holder(pc, s->ctl) != PT_HW_CLEARED) {
+		if (pt_src_hw_holder(pc, s->ctl) == PT_HW_FOREIGN)
 			pt_stream_taken_over(pc);
 		return;
 	}
-	if (pt_core_vmx_blocks_trace()) {
+	if (pt_src_vmx_blocks_trace()) {
 		pt_gap_open(s, PT_LOSS_TAKEN_OVER);
 		return;
 	}
@@ -590,7 +591,7 @@ void pt_stream_stop_ipi(void *info)
 	pt_stream_publish(pc);
 	/* The pointers are read: leave the MSRs as START found them. */
 	if (!s->taken_over)
-		pt_core_hw_restore(pc);
+		pt_src_hw_restore(pc);
 	/*
 	 * A PMI of ours raised before the stop was taken inside this IPI
 	 * (NMIs are not masked here) as pmi_pending; one still on its way
@@ -739,7 +740,7 @@ static bool pt_stream_int_due(struct pt_cpu *pc)
  */
 static bool pt_stream_hw_ours(struct pt_cpu *pc)
 {
-	return pt_core_hw_holder(pc, pc->stream.ctl) == PT_HW_OURS;
+	return pt_src_hw_holder(pc, pc->stream.ctl) == PT_HW_OURS;
 }
 
 static void pt_flight_lap(struct pt_cpu *pc);
@@ -957,7 +958,7 @@ static int pt_flight_restart(struct pt_cpu *pc, u64 off, u64 st)
 	int ret;
 
 	/* VMX came on (caps.h): setting TraceEn would #GP; end the trace. */
-	if (pt_core_vmx_blocks_trace())
+	if (pt_src_vmx_blocks_trace())
 		return -EBUSY;
 	ret = pt_buffer_ptrs(pc->buf, off, &base, &mask);
 	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_OUTPUT_BASE, base);

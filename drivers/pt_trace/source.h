@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A trace source: the hardware-specific half of a per-CPU trace device.
+ *
+ * The core (core.c) owns what every source shares: the per-CPU device
+ * lifecycle (open, release, CPU hotplug, suspend), the configuration
+ * staging and its locking, the buffer and its control page, START/STOP/
+ * status sequencing, ownership checks and debugfs.  A source says how its
+ * hardware is configured, started, stopped and read back, always through
+ * pt_rdmsr()/pt_wrmsr() (hw.h).  Intel PT is the source in source_pt.c.
+ *
+ * Every operation is called with pc->lock held unless said otherwise;
+ * the *_ipi ones run on the traced CPU with IRQs off
+ * (smp_call_function_single()).
+ */
+#ifndef _PT_TRACE_SOURCE_H
+#define _PT_TRACE_SOURCE_H
+
+#include <linux/types.h>
+
+struct pt_cpu;
+struct pt_trace_caps;
+struct pt_trace_config;
+
+/* Who holds the source's MSRs on a CPU, against the values we wrote. */
+enum pt_hw_holder { PT_HW_OURS, PT_HW_CLEARED, PT_HW_FOREIGN };
+
+/* What the core hands a source's start, stop and peek IPIs. */
+struct pt_hw_args {
+	struct pt_cpu *pc;
+	u64 base, mask, ctl;
+	u64 status;
+	u64 laps;		/* ToPA flight: wraps counted by the PMI */
+	bool wrapped;		/* flight: the zeroed window was written */
+	int ret;
+	bool vmx;		/* refused: VMX operation (caps.h) */
+	bool foreign;		/* refused: TraceEn already set */
+	enum pt_hw_holder holder;	/* at stop or peek */
+	u64 found_ctl;		/* ... to this RTIT_CTL */
+};
+
+struct pt_source_ops {
+	const char *name;		/* "pt": /dev/ptN */
+	const char *label;		/* "PT", in log lines */
+	/* A fresh open's configuration and the control value it gives. */
+	void (*defaults)(struct pt_trace_config *cfg, u64 *ctl);
+	/*
+	 * Check a whole configuration against the caps and the caller's
+	 * privileges (not while running); the control value for @cfg in
+	 * @ctl.  Nothing is committed.
+	 */
+	int (*check_config)(struct pt_cpu *pc,
+			    const struct pt_trace_config *cfg, u64 *ctl);
+	/* START: may the caller (still) trace what pc is configured for? */
+	int (*may_start)(struct pt_cpu *pc);
+	/*
+	 * START, before the IPI: lay the buffer out, compute the pointers
+	 * and control value into @a.  From here the source's PMIs may
+	 * come: a failed START calls disarm().
+	 */
+	int (*prepare)(struct pt_cpu *pc, struct pt_hw_args *a);
+	/* The START itself (IPI and refusal messages); 0 when tracing. */
+	int (*start)(struct pt_cpu *pc, struct pt_hw_args *a);
+	void (*disarm)(struct pt_cpu *pc);
+	/* Stop and account (pc->running set); clears pc->running. */
+	int (*stop)(struct pt_cpu *pc);
+	/* A status while running: bring pc's head/offset/flags up to date. */
+	int (*refresh)(struct pt_cpu *pc);
+	/* The source's NMI_LOCAL handler body on this CPU (NMI context). */
+	int (*nmi)(struct pt_cpu *pc);
+	/*
+	 * cpuhp online, on the CPU: false (after a log line) when its caps
+	 * are not the boot CPU's the configurations were checked against.
+	 */
+	bool (*cpu_agrees)(unsigned int cpu);
+	void (*get_caps)(struct pt_cpu *pc, struct pt_trace_caps *caps);
+	/* perf or another agent holds the hardware on @cpu: refuse START. */
+	int (*reserve)(unsigned int cpu);
+};
+
+extern const struct pt_source_ops pt_source_pt;
+
+#endif /* _PT_TRACE_SOURCE_H */
