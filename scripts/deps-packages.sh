@@ -14,6 +14,8 @@ pkgs=(
 	# tools and in-VM tests: the PT decoder library; perf's own Intel PT
 	# decoder for the export --perf test
 	libipt-dev linux-perf
+	# the timeline test only: speedscope (from npm) in headless chromium
+	chromium
 	# the VM
 	qemu-system-x86 busybox-static cpio gzip
 	# install and packaging: make install/deb, DKMS, man pages, the udev

@@ -44,6 +44,8 @@ struct decode_opts {
 	const char *timeline;
 	const char *loss_path;
 	double tsc_hz;		/* --tsc-hz, 0 when not given */
+	int64_t tl_min_ns;	/* --min-duration */
+	uint64_t tl_max;	/* --max-events */
 };
 
 struct decode_stats {
@@ -129,7 +131,12 @@ static void decode_usage(FILE *f)
 	      "                            and gaps are counted on stderr\n"
 	      "      --calls               print the call/return tree, not instructions\n"
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
-	      "                            (open in ui.perfetto.dev or chrome://tracing)\n"
+	      "                            (open in speedscope, ui.perfetto.dev or\n"
+	      "                            chrome://tracing: npx speedscope FILE.json)\n"
+	      "      --min-duration T      leave out spans shorter than T (ns, or with\n"
+	      "                            a unit: 500ns, 2us, 1ms, 1s)\n"
+	      "      --max-events N        stop writing spans after N (a warning says\n"
+	      "                            how many were left out)\n"
 	      "      --events              also print decoder events, named as ptxed\n"
 	      "                            --event:ip does ([enabled, ip: ...], ...)\n"
 	      "      --time                prefix instructions with the estimated TSC\n"
@@ -710,17 +717,20 @@ static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
 				const struct ptsb *sb)
 {
 	const char *cmd = sb ? ptsb_get(sb, "cmd") : NULL, *source;
-	uint64_t origin = 0, first = 0;
+	uint64_t origin = 0, first = 0, pid;
 	int have_origin = 0, i, err;
 	char name[4200];
 	double hz;
 
 	snprintf(name, sizeof(name), "pt-trace: %s", cmd ? cmd : tr[0].path);
-	err = tl_open(&c->tl, c->o.timeline, name);
+	if (!sb || ptsb_get_u64(sb, "pid", &pid) || pid > INT32_MAX)
+		pid = 0;
+	err = tl_open(&c->tl, c->o.timeline, name, (int)pid);
 	if (err) {
 		ptt_err("cannot create %s: %s", c->o.timeline, strerror(-err));
 		return PTT_EXIT_INPUT;
 	}
+	tl_set_limits(&c->tl, c->o.tl_min_ns, c->o.tl_max);
 	if (c->o.tsc_hz > 0) {
 		hz = c->o.tsc_hz;
 		source = "--tsc-hz";
@@ -785,7 +795,8 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 int cmd_decode(int argc, char **argv)
 {
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
-	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ, O_FORMAT };
+	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ, O_FORMAT,
+	       O_TL_MIN, O_TL_MAX };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -800,6 +811,8 @@ int cmd_decode(int argc, char **argv)
 		{ "calls", no_argument, NULL, O_CALLS },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "timeline", required_argument, NULL, O_TL },
+		{ "min-duration", required_argument, NULL, O_TL_MIN },
+		{ "max-events", required_argument, NULL, O_TL_MAX },
 		{ "events", no_argument, NULL, O_EVENTS },
 		{ "time", no_argument, NULL, O_TIME },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -869,6 +882,20 @@ int cmd_decode(int argc, char **argv)
 			break;
 		case O_TL:
 			c.o.timeline = optarg;
+			break;
+		case O_TL_MIN:
+			if (tl_parse_duration(optarg, &c.o.tl_min_ns)) {
+				ptt_err("--min-duration: '%s' is not a duration such as 500ns, 2us, 1ms",
+					optarg);
+				return PTT_EXIT_USAGE;
+			}
+			break;
+		case O_TL_MAX:
+			if (ptt_parse_u64(optarg, &c.o.tl_max) || !c.o.tl_max) {
+				ptt_err("--max-events: '%s' is not a positive number",
+					optarg);
+				return PTT_EXIT_USAGE;
+			}
 			break;
 		case O_EVENTS:
 			c.o.events = 1;

@@ -18,10 +18,11 @@
 #define TL_MAX_DEPTH	256
 
 /*
- * The whole JSON file: one process, one track (thread) per traced CPU.
- * Time is nanoseconds since @origin, a TSC value of the first traced CPU
- * (the first timestamp of all the traces), written as microseconds with
- * three decimals: integers, so that a span never ends after its parent.
+ * The whole JSON file: a track (pid/tid) per thread, or per traced CPU
+ * while the thread is unknown.  Time is nanoseconds since @origin, a TSC
+ * value of the first traced CPU (the first timestamp of all the traces),
+ * written as microseconds with three decimals: integers, so that a span
+ * never ends after its parent.
  */
 struct timeline {
 	FILE *f;
@@ -30,17 +31,46 @@ struct timeline {
 	const char *hz_source;
 	uint64_t origin;
 	int have_origin;	/* else the traces have no timestamps */
+	int pid;		/* the traced process, 1 when unknown */
+	int64_t min_ns;		/* --min-duration: shorter spans not written */
+	uint64_t max_events;	/* --max-events: 0 for no limit */
+	uint64_t events;	/* written */
+	uint64_t dropped;	/* not written for --max-events */
+	uint64_t short_spans;	/* not written for --min-duration */
+};
+
+/* What a frame on a track's stack is. */
+enum tl_kind {
+	TL_FUNC,		/* a function, from its first instruction */
+	TL_KERNEL,		/* kernel code entered not by a syscall */
+	TL_SYSCALL,		/* from a syscall instruction to the return */
 };
 
 struct tl_frame {
 	const char *name;
 	uint64_t addr;
+	int64_t start;		/* ns */
+	enum tl_kind kind;
 };
 
-/* One CPU's track: its call stack, in B/E events in time order. */
+/* A span that ended, written after its parent (see tl_span()). */
+struct tl_held {
+	struct tl_frame fr;
+	int64_t end;
+	int depth;
+};
+
+#define TL_MAX_HELD	64
+
+/*
+ * One trace's track: its call stack; each span is written as one "X"
+ * (complete) event when it ends, children before their parent.
+ */
 struct tl_track {
 	struct timeline *tl;
-	int tid;
+	int pid, tid;
+	int kernel_depth;	/* the TL_KERNEL/TL_SYSCALL frame, or -1 */
+	int64_t call_ns;	/* when the pending call ran */
 	int64_t tsc_offset;	/* this CPU's TSC minus the first CPU's */
 	int depth;		/* top of @stack, -1 when empty */
 	unsigned int hidden;	/* calls deeper than TL_MAX_DEPTH */
@@ -49,14 +79,27 @@ struct tl_track {
 	int64_t last_ns;	/* time only moves forward on a track */
 	uint64_t insns;
 	struct tl_frame stack[TL_MAX_DEPTH];
+	struct tl_held held[TL_MAX_HELD];
+	unsigned int nheld;
 };
 
-int tl_open(struct timeline *tl, const char *path, const char *process);
+/* @pid: the traced process (0 when unknown), named @process. */
+int tl_open(struct timeline *tl, const char *path, const char *process,
+	    int pid);
+/* "500ns", "2us", "1.5ms", "1s" or plain nanoseconds; 0 or -EINVAL. */
+int tl_parse_duration(const char *s, int64_t *ns);
+/* Spans shorter than @min_ns are not written; nor events past @max. */
+void tl_set_limits(struct timeline *tl, int64_t min_ns, uint64_t max);
 /* Time 0 is TSC @origin; without one, time is the instruction count. */
 void tl_set_clock(struct timeline *tl, double tsc_hz, const char *hz_source,
 		  uint64_t origin, int have_origin);
 void tl_track_init(struct timeline *tl, struct tl_track *t, int tid,
 		   const char *name, int64_t tsc_offset);
+/*
+ * From now on the track's instructions are thread @tid of process @pid
+ * (a context switch): every open span ends, the thread gets its track.
+ */
+void tl_track_thread(struct tl_track *t, int pid, int tid, const char *name);
 void tl_insn(struct tl_track *t, const struct elf_symtab *st,
 	     const struct pt_insn *insn, uint64_t tsc, int have_tsc);
 /* A gap: every span ends where it starts; then a "trace lost" span. */

@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Function spans for the Perfetto / chrome://tracing UI: a span opens at
- * the first instruction after a call and closes at the matching return,
- * so the picture is the call tree over time, one track per CPU.
+ * Function spans for Perfetto, chrome://tracing and speedscope (Chrome
+ * trace JSON): a span opens at the first instruction after a call and
+ * closes at the matching return, so the picture is the call tree over
+ * time, one track per thread (pid/tid), or per CPU while the thread is
+ * not known.
  *
- * Spans are "B"/"E" pairs written as they happen, so on each track they
- * are in time order and nest by construction; time never goes back on a
- * track (a timestamp estimated from MTC/CYC may lag the last one).  A gap
- * in the trace ends every open span, because nothing says what ran
- * meanwhile, and is itself a "trace lost" span; a decode error ends them
- * too (the stack after the resync is unknown) and is an instant event.
+ * Each span is one "X" (complete) event written when it ends, children
+ * before their parent: half the bytes of "B"/"E" pairs, and a span can
+ * be left out when it is shorter than --min-duration.  Time never goes
+ * back on a track (a timestamp estimated from MTC/CYC may lag the last
+ * one), so spans nest by construction.  Time in the kernel is its own
+ * span: "syscall" from a syscall instruction to the return to user mode
+ * (also when only user mode was traced: the instruction after the
+ * syscall comes back with the kernel's time between), "kernel" for
+ * kernel code entered otherwise (an interrupt or exception), with the
+ * kernel's function spans inside.  A gap in the trace ends every open
+ * span, because nothing says what ran meanwhile, and is itself a "trace
+ * lost" span; a decode error ends them too (the stack after the resync
+ * is unknown) and is an instant event.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode_out.h"
+#include "tool.h"
 
 const char *decode_symbolize(const struct elf_symtab *st, uint64_t ip,
 			     char *buf, size_t len)
@@ -93,7 +104,8 @@ static void tl_ts(FILE *f, int64_t ns)
 		(long long)(ns % 1000));
 }
 
-int tl_open(struct timeline *tl, const char *path, const char *process)
+int tl_open(struct timeline *tl, const char *path, const char *process,
+	    int pid)
 {
 	memset(tl, 0, sizeof(*tl));
 	tl->f = fopen(path, "we");
@@ -102,13 +114,43 @@ int tl_open(struct timeline *tl, const char *path, const char *process)
 	tl->first = 1;
 	tl->tsc_hz = 1e9;
 	tl->hz_source = "unknown";
+	tl->pid = pid > 0 ? pid : 1;
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", tl->f);
 	tl_sep(tl);
-	fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":",
-	      tl->f);
+	fprintf(tl->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+		tl->pid);
 	tl_json_str(tl->f, process);
 	fputs("}}", tl->f);
 	return 0;
+}
+
+int tl_parse_duration(const char *s, int64_t *ns)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 },
+		{ "s", 1e9 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (!strcmp(end, units[i].unit) && v * units[i].ns < 9e18) {
+			*ns = (int64_t)(v * units[i].ns + 0.5);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void tl_set_limits(struct timeline *tl, int64_t min_ns, uint64_t max)
+{
+	tl->min_ns = min_ns;
+	tl->max_events = max;
 }
 
 void tl_set_clock(struct timeline *tl, double tsc_hz, const char *hz_source,
@@ -120,24 +162,33 @@ void tl_set_clock(struct timeline *tl, double tsc_hz, const char *hz_source,
 	tl->have_origin = have_origin;
 }
 
+/* A track's name and place, once per pid/tid. */
+static void tl_thread_meta(struct timeline *tl, int pid, int tid,
+			   const char *name)
+{
+	tl_sep(tl);
+	fprintf(tl->f,
+		"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
+		pid, tid);
+	tl_json_str(tl->f, name);
+	fputs("}}", tl->f);
+	tl_sep(tl);
+	fprintf(tl->f,
+		"{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+		pid, tid, tid);
+}
+
 void tl_track_init(struct timeline *tl, struct tl_track *t, int tid,
 		   const char *name, int64_t tsc_offset)
 {
 	memset(t, 0, sizeof(*t));
 	t->tl = tl;
+	t->pid = tl->pid;
 	t->tid = tid;
 	t->tsc_offset = tsc_offset;
 	t->depth = -1;
-	tl_sep(tl);
-	fprintf(tl->f,
-		"{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
-		tid);
-	tl_json_str(tl->f, name);
-	fputs("}}", tl->f);
-	tl_sep(tl);
-	fprintf(tl->f,
-		"{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
-		tid, tid);
+	t->kernel_depth = -1;
+	tl_thread_meta(tl, t->pid, tid, name);
 }
 
 /* A TSC of this CPU as ns since the origin (may be negative). */
@@ -158,6 +209,17 @@ static int64_t tl_advance(struct tl_track *t, int64_t ns)
 	return t->last_ns;
 }
 
+/* Room for one more event under --max-events? */
+static int tl_room(struct timeline *tl)
+{
+	if (tl->max_events && tl->events >= tl->max_events) {
+		tl->dropped++;
+		return 0;
+	}
+	tl->events++;
+	return 1;
+}
+
 static void tl_event_head(struct tl_track *t, const char *name,
 			  const char *cat, char ph, int64_t ns)
 {
@@ -166,25 +228,99 @@ static void tl_event_head(struct tl_track *t, const char *name,
 	tl_sep(t->tl);
 	fputs("{\"name\":", f);
 	tl_json_str(f, name);
-	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"%c\",", cat, ph);
+	if (cat)
+		fprintf(f, ",\"cat\":\"%s\"", cat);
+	fprintf(f, ",\"ph\":\"%c\",", ph);
 	tl_ts(f, ns);
-	fprintf(f, ",\"pid\":1,\"tid\":%d", t->tid);
+	fprintf(f, ",\"pid\":%d,\"tid\":%d", t->pid, t->tid);
 }
 
 static void tl_frame_name(const struct tl_frame *fr, char *buf, size_t len)
 {
-	if (fr->name)
+	if (fr->kind == TL_SYSCALL)
+		snprintf(buf, len, "syscall");
+	else if (fr->kind == TL_KERNEL)
+		snprintf(buf, len, "kernel");
+	else if (fr->name)
 		snprintf(buf, len, "%s", fr->name);
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)fr->addr);
 }
 
-static void tl_push(struct tl_track *t, const struct elf_symtab *st,
-		    uint64_t ip, int64_t now)
+/* A span from @fr->start to @end: one complete event, unless too short. */
+static void tl_write_span(struct tl_track *t, const struct tl_frame *fr,
+			  int64_t end)
 {
-	const struct elf_sym *s = st ? elf_symtab_lookup(st, ip) : NULL;
-	struct tl_frame *fr;
+	static const char *const cats[] = {
+		[TL_FUNC] = NULL, [TL_KERNEL] = "kernel",
+		[TL_SYSCALL] = "syscall",
+	};
 	char name[256];
+	int64_t dur = end - fr->start;
+
+	if (dur < t->tl->min_ns) {
+		t->tl->short_spans++;
+		return;
+	}
+	if (!tl_room(t->tl))
+		return;
+	tl_frame_name(fr, name, sizeof(name));
+	tl_event_head(t, name, cats[fr->kind], 'X', fr->start);
+	fprintf(t->tl->f, ",\"dur\":%lld.%03lld}", (long long)(dur / 1000),
+		(long long)(dur % 1000));
+}
+
+/* The held spans deeper than @depth, shallowest first, then gone. */
+static void tl_flush_held(struct tl_track *t, int depth)
+{
+	unsigned int i, n = 0;
+	int d;
+
+	for (d = depth + 1; d <= TL_MAX_DEPTH; d++) {
+		for (i = 0; i < t->nheld; i++) {
+			if (t->held[i].depth == d) {
+				tl_write_span(t, &t->held[i].fr,
+					      t->held[i].end);
+				t->held[i].depth = -2;
+			}
+		}
+	}
+	for (i = 0; i < t->nheld; i++)
+		if (t->held[i].depth != -2)
+			t->held[n++] = t->held[i];
+	t->nheld = n;
+}
+
+/*
+ * The span of frame @fr at stack depth @depth ends at @end.  Viewers
+ * order spans that start and end together by their place in the file,
+ * the first outermost, and spans are written as they end, children
+ * first: so a span that starts when its parent does is held back and
+ * written after the parent (a few at a time: past TL_MAX_HELD they go
+ * out in end order).
+ */
+static void tl_span(struct tl_track *t, const struct tl_frame *fr, int depth,
+		    int64_t end)
+{
+	if (depth > 0 && fr->start == t->stack[depth - 1].start &&
+	    t->nheld < TL_MAX_HELD) {
+		struct tl_held *h = &t->held[t->nheld++];
+
+		h->fr = *fr;
+		h->end = end;
+		h->depth = depth;
+		return;
+	}
+	tl_write_span(t, fr, end);
+	tl_flush_held(t, depth);
+}
+
+static void tl_push(struct tl_track *t, const struct elf_symtab *st,
+		    uint64_t ip, int64_t now, enum tl_kind kind)
+{
+	const struct elf_sym *s = st && kind == TL_FUNC ?
+				  elf_symtab_lookup(st, ip) : NULL;
+	struct tl_frame *fr;
 
 	if (t->depth + 1 >= TL_MAX_DEPTH) {
 		t->hidden++;
@@ -193,33 +329,59 @@ static void tl_push(struct tl_track *t, const struct elf_symtab *st,
 	fr = &t->stack[++t->depth];
 	fr->name = s ? s->name : NULL;
 	fr->addr = s ? s->addr : ip;
-	tl_frame_name(fr, name, sizeof(name));
-	tl_event_head(t, name, "pt", 'B', now);
-	fprintf(t->tl->f, ",\"args\":{\"addr\":\"0x%llx\"}}",
-		(unsigned long long)fr->addr);
+	fr->start = now;
+	fr->kind = kind;
+	if (kind != TL_FUNC)
+		t->kernel_depth = t->depth;
 }
 
 static void tl_pop(struct tl_track *t, int64_t now)
 {
-	char name[256];
-
 	if (t->hidden) {
 		t->hidden--;
 		return;
 	}
 	if (t->depth < 0)
 		return;
-	tl_frame_name(&t->stack[t->depth--], name, sizeof(name));
-	tl_event_head(t, name, "pt", 'E', now);
-	fputc('}', t->tl->f);
+	/* A return inside the kernel does not end its kernel span. */
+	if (t->depth == t->kernel_depth)
+		return;
+	tl_span(t, &t->stack[t->depth], t->depth, now);
+	t->depth--;
+}
+
+/* End every span down to depth @depth (-1: all). */
+static void tl_unwind_to(struct tl_track *t, int depth, int64_t now)
+{
+	t->hidden = 0;
+	while (t->depth > depth) {
+		tl_span(t, &t->stack[t->depth], t->depth, now);
+		t->depth--;
+	}
+	if (t->kernel_depth > t->depth)
+		t->kernel_depth = -1;
 }
 
 static void tl_unwind(struct tl_track *t, int64_t now)
 {
-	t->hidden = 0;
-	while (t->depth >= 0)
-		tl_pop(t, now);
+	tl_unwind_to(t, -1, now);
 	t->pending_call = 0;
+}
+
+void tl_track_thread(struct tl_track *t, int pid, int tid, const char *name)
+{
+	if (t->pid == pid && t->tid == tid)
+		return;
+	tl_unwind(t, t->last_ns);
+	t->pid = pid;
+	t->tid = tid;
+	tl_thread_meta(t->tl, pid, tid, name);
+}
+
+/* Kernel addresses: the upper half of the canonical address space. */
+static int tl_kernel_ip(uint64_t ip)
+{
+	return (int64_t)ip < 0;
 }
 
 void tl_insn(struct tl_track *t, const struct elf_symtab *st,
@@ -234,18 +396,41 @@ void tl_insn(struct tl_track *t, const struct elf_symtab *st,
 	else
 		now = t->last_ns;
 	t->insns++;
+	if (t->kernel_depth >= 0 && !tl_kernel_ip(insn->ip)) {
+		/* Back in user mode: the kernel's spans end here. */
+		tl_unwind_to(t, t->kernel_depth - 1, now);
+		t->pending_call = 0;
+	} else if (t->kernel_depth < 0 && tl_kernel_ip(insn->ip)) {
+		/* Into the kernel: by the syscall just run, or otherwise. */
+		tl_push(t, st, insn->ip, t->pending_call == 2 ? t->call_ns : now,
+			t->pending_call == 2 ? TL_SYSCALL : TL_KERNEL);
+		t->pending_call = 1;
+	} else if (t->pending_call == 2 && insn->ip == t->call_next) {
+		/* A syscall that was not traced into: its time is the kernel's. */
+		struct tl_frame fr = {
+			.start = t->call_ns, .kind = TL_SYSCALL,
+		};
+
+		tl_span(t, &fr, t->depth + 1, now);
+		t->pending_call = 0;
+	}
 	/*
 	 * A call whose next instruction is the one right after it was not
-	 * traced into (a syscall with user-only tracing): no new span.
+	 * traced into: no new span.
 	 */
 	if ((t->depth < 0 && !t->hidden) ||
 	    (t->pending_call && insn->ip != t->call_next))
-		tl_push(t, st, insn->ip, now);
+		tl_push(t, st, insn->ip, now, TL_FUNC);
 	t->pending_call = 0;
 	switch (insn->iclass) {
 	case ptic_call:
-	case ptic_far_call:
 		t->pending_call = 1;
+		t->call_next = insn->ip + insn->size;
+		break;
+	case ptic_far_call:
+		/* syscall, sysenter, int: 2 marks a system call */
+		t->pending_call = 2;
+		t->call_ns = now;
 		t->call_next = insn->ip + insn->size;
 		break;
 	case ptic_return:
@@ -270,7 +455,11 @@ void tl_gap(struct tl_track *t, const struct ptl_record *r)
 	end = start;
 	if (tl->have_origin && r->end_tsc)
 		end = tl_advance(t, tl_tsc_ns(t, r->end_tsc));
-	tl_event_head(t, "trace lost", "loss", 'B', start);
+	/* Gaps are written whatever the limits: they say what is missing. */
+	tl_event_head(t, "trace lost", "loss", 'X', start);
+	fprintf(tl->f, ",\"dur\":%lld.%03lld",
+		(long long)((end - start) / 1000),
+		(long long)((end - start) % 1000));
 	fprintf(tl->f, ",\"args\":{\"offset\":\"0x%llx\",\"bytes\":",
 		(unsigned long long)r->offset);
 	if (r->bytes_known)
@@ -283,8 +472,6 @@ void tl_gap(struct tl_track *t, const struct ptl_record *r)
 		(unsigned long long)r->start_tsc,
 		(unsigned long long)r->end_tsc,
 		ptl_flags_str(r->flags, flags, sizeof(flags)));
-	tl_event_head(t, "trace lost", "loss", 'E', end);
-	fputc('}', tl->f);
 }
 
 void tl_drop(struct tl_track *t, const struct ptl_record *r)
@@ -332,7 +519,16 @@ int tl_close(struct timeline *tl)
 		fputs("\"no timestamps in the trace: 1 ns per instruction\",\"tsc_hz_source\":",
 		      tl->f);
 	tl_json_str(tl->f, tl->hz_source);
-	fputs("}}\n", tl->f);
+	fprintf(tl->f,
+		",\"spans\":%llu,\"min_duration_ns\":%lld,\"spans_shorter_left_out\":%llu,\"max_events\":%llu,\"spans_past_max_left_out\":%llu}}\n",
+		(unsigned long long)tl->events, (long long)tl->min_ns,
+		(unsigned long long)tl->short_spans,
+		(unsigned long long)tl->max_events,
+		(unsigned long long)tl->dropped);
+	if (tl->dropped)
+		ptt_warn("the timeline stopped at --max-events %llu: %llu more spans were left out (raise it, or give --min-duration)",
+			 (unsigned long long)tl->max_events,
+			 (unsigned long long)tl->dropped);
 	err = ferror(tl->f);
 	if (fclose(tl->f) || err)
 		return -EIO;
