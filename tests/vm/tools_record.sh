@@ -4,7 +4,7 @@
 # ptt-timeout: 120 (on a loaded machine the debug kernel took over 30 s)
 # In-VM test of the pt-trace tool on the model backend (busybox sh).
 #
-# (a) flight recorder: 'pt-trace record -C 0 -- COMMAND', then the
+# (a) flight recorder: 'pt-trace record -m flight -C 0 -- COMMAND', then the
 #     sideband has what a decoder needs and 'dump --stats' finds packets
 #     and no decode errors;
 # (b) streaming, every CPU, about a second, with a 16 KiB buffer drained
@@ -48,7 +48,7 @@ mkdir -p "$OUT"
 
 # --- (a) flight recorder, a command on cpu0 -------------------------------
 A=$OUT/flight
-if "$PT" record -C 0 -o "$A" -- sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done' 2>"$OUT/a.err"; then
+if "$PT" record -m flight -C 0 -o "$A" -- sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done' 2>"$OUT/a.err"; then
 	sed 's/^/a: /' "$OUT/a.err"
 	for key in kernel cpu.family cpu.model cpu.stepping caps.flags caps.cpuid14.0 \
 		   cpuid15.eax nom_freq.source nominal_mhz.source ctl mtc_freq mode \

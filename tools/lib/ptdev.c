@@ -51,6 +51,10 @@ const char *ptdev_why(int err, int cpu, enum ptdev_op op)
 			snprintf(buf, sizeof(buf),
 				 "permission denied: %s%d is for root and group pttrace only (a trace shows every branch the CPU takes); run as root or join group pttrace (the installed udev rule), see Documentation/tools.rst (Permissions)",
 				 dev, cpu);
+		else if (op == PTDEV_MMAP)
+			/* the driver charges buffers to RLIMIT_MEMLOCK */
+			snprintf(buf, sizeof(buf),
+				 "the trace buffers exceed your locked-memory limit (RLIMIT_MEMLOCK, ulimit -l): give a smaller -b, fewer CPUs (-C), or raise the limit");
 		else
 			snprintf(buf, sizeof(buf),
 				 "permission denied: tracing the kernel, or another user's process, needs CAP_PERFMON or CAP_SYS_ADMIN; run as root or trace user space only (-u); see Documentation/tools.rst (Permissions)");

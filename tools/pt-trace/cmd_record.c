@@ -11,15 +11,18 @@
  * driver records in the control page's loss ring is copied to cpuN.loss
  * with the offset in cpuN.pt where it lies.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -28,9 +31,12 @@
 #include <unistd.h>
 
 #include "cpu_info.h"
+#include "kernel_image.h"
 #include "lossfile.h"
+#include "perf_collect.h"
 #include "proc_maps.h"
 #include "ptdev.h"
+#include "rec_symbol.h"
 #include "sideband.h"
 #include "tool.h"
 #include "vdso_image.h"
@@ -81,32 +87,43 @@ struct rec_opts {
 	uint64_t watermark;
 	double drain_ms;	/* stream: fixed drain period, 0 = poll */
 	char **cmd;
+	int all;		/* -a: every task on the CPUs */
+	int mode_set;		/* -m given */
+	int snapshot;		/* -S: flight, a snapshot at each SIGUSR2 */
+	const char *stop_sym;	/* --stop-at SYMBOL */
+	int stop_armed;		/* a TraceStop range is programmed */
+	pid_t target;		/* the process traced (command or -p) */
+	int following;		/* the driver follows target's tasks */
 };
 
-/* Set by the signal handler; atomic loads/stores keep it out of registers. */
-static int rec_stop;
+/* Set by the signal handlers; atomic loads/stores keep them out of registers. */
+static int rec_stop, rec_snap;
 
 static void rec_on_signal(int sig)
 {
-	(void)sig;
-	__atomic_store_n(&rec_stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(sig == SIGUSR2 ? &rec_snap : &rec_stop, 1,
+			 __ATOMIC_RELAXED);
 }
 
 static void rec_usage(FILE *f)
 {
 	fputs("usage: pt-trace record [options] [-- COMMAND [ARGS...]]\n"
 	      "\n"
-	      "Trace CPUs through /dev/ptN.  With a COMMAND it runs pinned to the first\n"
-	      "traced CPU and recording ends when it exits; with -p it traces that\n"
-	      "process (CR3 filter); otherwise the CPUs for -d seconds or until Ctrl-C.\n"
+	      "Trace a program, a process or the CPUs through /dev/ptN.  With a COMMAND\n"
+	      "it follows the command and its children on every CPU (stream mode: all\n"
+	      "of it), from its first instruction until it exits; -p follows a running\n"
+	      "process and its threads; -a (or no COMMAND) traces every task on the\n"
+	      "CPUs for -d seconds or until Ctrl-C (flight mode).\n"
 	      "Output: DIR/cpuN.pt (raw trace per CPU), DIR/cpuN.loss (stream mode:\n"
-	      "the gaps, one line each) and DIR/sideband.txt (what a decoder needs).\n"
+	      "the gaps), DIR/sideband.txt (what a decoder needs) and DIR/sideband.perf\n"
+	      "(perf's mmap/comm/fork/exit/switch records; as text in sideband.perf.txt).\n"
 	      "\n"
 	      "options:\n"
 	      "  -o, --output DIR        output directory (default: pt-trace.data)\n"
+	      "  -a, --all-tasks         every task on the CPUs, not only COMMAND's\n"
 	      "  -C, --cpu LIST          CPUs, e.g. 0 or 0,2-3 (default: all)\n"
 	      "  -d, --duration SEC      stop after SEC seconds\n"
-	      "  -p, --pid PID           trace only this process (CR3 filter)\n"
+	      "  -p, --pid PID           follow this process and its threads\n"
 	      "      --cr3 VALUE         trace only this CR3\n"
 	      "  -u, --user              user mode only      -k, --kernel  kernel only\n"
 	      "      --cyc[=THRESH]      cycle-accurate mode (CYC packets)\n"
@@ -116,10 +133,16 @@ static void rec_usage(FILE *f)
 	      "      --ptw               PTWRITE packets (with FUP)\n"
 	      "      --power-events      power event trace (PWRE/PWRX/EXSTOP/MWAIT)\n"
 	      "      --filter A-B        trace only inside [A,B] (repeatable)\n"
-	      "      --stop-at A-B       stop tracing on entering [A,B]\n"
+	      "      --stop-at A-B|SYMBOL  stop tracing on entering [A,B] or the\n"
+	      "                          function SYMBOL of COMMAND (its executable,\n"
+	      "                          ld.so) or of -p PID (any mapped library);\n"
+	      "                          flight mode: the trace ends exactly there\n"
+	      "  -S, --snapshot          flight recorders; each SIGUSR2 and the end\n"
+	      "                          write the newest data to DIR/snapshot.N/\n"
 	      "  -b, --buffer-size N     bytes per CPU, K/M/G suffix (default: driver's)\n"
-	      "  -m, --mode MODE         flight (keep the newest buffer-full, default)\n"
-	      "                          or stream (keep everything, gaps recorded)\n"
+	      "  -m, --mode MODE         stream (keep everything, gaps recorded; the\n"
+	      "                          default with COMMAND or -p) or flight (keep\n"
+	      "                          the newest buffer-full; the default with -a)\n"
 	      "  -w, --watermark N       stream: wake the recorder after N bytes\n"
 	      "                          (K/M suffix; default: half the buffer)\n"
 	      "      --drain-interval MS stream: drain every MS milliseconds instead of\n"
@@ -127,13 +150,15 @@ static void rec_usage(FILE *f)
 	      "  -h, --help              this text\n"
 	      "\n"
 	      "While recording, a status line (seconds, MB, MB/s, losses) is shown on a\n"
-	      "terminal; at the end a summary per CPU and the loss totals.\n"
+	      "terminal; at the end a summary per CPU, the loss totals and the tasks.\n"
 	      "\n"
 	      "examples:\n"
-	      "  pt-trace record -C 0 -o out -- ./workload arg\n"
+	      "  pt-trace record -o out -- ./workload arg     # the program, all of it\n"
+	      "  pt-trace record -u -o out -- make -j4        # make and its children\n"
+	      "  pt-trace record -p 1234 -u --mtc --cyc -o out\n"
 	      "  pt-trace record -d 2 -o out                  # all CPUs, 2 seconds\n"
-	      "  pt-trace record -m stream -b 64M -d 10 -o out  # everything, 10 s\n"
-	      "  pt-trace record -p 1234 -u --mtc --cyc -m stream -o out\n"
+	      "  pt-trace record -S -u -o out -- ./server &   # kill -USR2 $! to snapshot\n"
+	      "  pt-trace record --stop-at crash_handler -o out -- ./prog\n"
 	      "  pt-trace record -m stream -b 16K --drain-interval 200 -d 1 -o out\n"
 	      "\n"
 	      "exit status: 0 recorded, 1 bad usage, 2 output not writable,\n"
@@ -268,7 +293,7 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 {
 	struct pt_trace_config cfg;
 	uint64_t want = rec_ctl(o);
-	int err, i;
+	int err;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.output = PT_OUTPUT_AUTO;
@@ -307,6 +332,42 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 			return err;
 		}
 	}
+	/* What the driver will program (BranchEn forced on BDM106, ...). */
+	if (ptdev_get_config(rc->fd, &rc->cfg))
+		rc->cfg = cfg;
+	return 0;
+}
+
+/*
+ * Make the driver follow @o->target's tasks on @rc's CPU (the follow ABI,
+ * Documentation/abi.rst).  -ENOTTY from a driver without it.
+ */
+static int rec_follow(struct rec_cpu *rc, const struct rec_opts *o)
+{
+#ifdef PT_TRACE_IOC_FOLLOW
+	struct pt_trace_follow f = { .size = sizeof(f), .pid = o->target,
+				     .flags = PT_FOLLOW_INHERIT };
+
+	/* its threads and, as perf record's inherit, what it forks */
+	return ioctl(rc->fd, PT_TRACE_IOC_FOLLOW, &f) ? -errno : 0;
+#else
+	(void)rc;
+	(void)o;
+	return -ENOTTY;		/* built before the follow ABI */
+#endif
+}
+
+/*
+ * What to trace on one CPU, once the target is known (a command stopped
+ * at its exec, or -p's process): the address ranges (--filter,
+ * --stop-at) and the process, followed (the driver's follow ABI) or,
+ * with a driver without it, filtered by its CR3.
+ */
+static int rec_target_cpu(struct rec_cpu *rc, struct rec_opts *o,
+			  const struct pt_trace_caps *caps)
+{
+	int err, i;
+
 	for (i = 0; i < o->nranges; i++) {
 		err = ptdev_set_addr(rc->fd, (uint32_t)i, o->range[i].cfg,
 				     o->range[i].a, o->range[i].b);
@@ -318,16 +379,28 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 			return err;
 		}
 	}
-	if (o->pid > 0 || o->have_cr3) {
+	if (o->target > 0 && !o->all && !o->have_cr3) {
+		err = rec_follow(rc, o);
+		if (!err) {
+			o->following = 1;
+			return 0;
+		}
+		if (err != -ENOTTY) {
+			ptt_err("cpu %d: FOLLOW %d: %s", rc->cpu, (int)o->target,
+				ptdev_why(err, rc->cpu, PTDEV_CONFIG));
+			return err;
+		}
+	}
+	if ((o->target > 0 && !o->all) || o->have_cr3) {
 		struct pt_trace_cr3 c = { 0 };
 
 		c.how = o->have_cr3 ? PT_CR3_BY_VALUE : PT_CR3_BY_PID;
 		c.cr3 = o->cr3;
-		c.pid = o->pid;
+		c.pid = o->target;
 		err = ptdev_set_cr3(rc->fd, &c);
 		if (err == -ESRCH) {
 			ptt_err("cpu %d: SET_CR3: no process %d", rc->cpu,
-				(int)o->pid);
+				(int)o->target);
 			return err;
 		}
 		if (err) {
@@ -336,29 +409,12 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 			return err;
 		}
 	}
-	/* What the driver will program (BranchEn forced on BDM106, ...). */
-	if (ptdev_get_config(rc->fd, &rc->cfg))
-		rc->cfg = cfg;
+	/* Mapped last: without privilege only a process's filter may map. */
 	err = ptdev_mmap(rc->fd, &rc->map, o->mode == PT_MODE_STREAM);
 	if (err) {
 		ptt_err("cpu %d: mmap: %s", rc->cpu,
 			ptdev_why(err, rc->cpu, PTDEV_MMAP));
 		return err;
-	}
-	return 0;
-}
-
-static int rec_write(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
 	}
 	return 0;
 }
@@ -375,7 +431,7 @@ static int rec_copy(struct rec_cpu *rc, uint64_t from, uint64_t to)
 
 		if (n > to - from)
 			n = (size_t)(to - from);
-		err = rec_write(rc->out, rc->map.data + off, n);
+		err = ptt_write_all(rc->out, rc->map.data + off, n);
 		if (err)
 			return err;
 		from += n;
@@ -690,24 +746,59 @@ static double rec_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Start the command stopped at exec (ptrace) so its maps can be read. */
-static pid_t rec_spawn(char **cmd, int cpu)
+/*
+ * Start the command, unpinned, held before its exec: it waits for a byte
+ * on a pipe (*release), so that the perf sideband can watch it from its
+ * exec on, then stops at the exec under ptrace, before its first
+ * instruction, where the recorder reads its maps, resolves --stop-at and
+ * starts tracing.
+ */
+static pid_t rec_spawn(char **cmd, int *release)
 {
-	pid_t pid = fork();
+	int p[2];
+	pid_t pid;
 
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
 	if (pid == 0) {
-		cpu_set_t set;
+		char c;
 
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);	/* the recorder gave up */
+		close(p[0]);
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "pt-trace record: cannot run %s: %s\n", cmd[0],
 			strerror(errno));
 		_exit(127);
 	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return -1;
+	}
+	*release = p[1];
 	return pid;
+}
+
+/*
+ * Let the command go to its exec and wait for the ptrace stop there:
+ * 0, or -1 when it exited instead (exec failed: it said why).
+ */
+static int rec_release(pid_t child, int *release, int *status)
+{
+	ssize_t w = write(*release, "g", 1);
+
+	close(*release);
+	*release = -1;
+	if (w != 1)
+		return -1;
+	while (waitpid(child, status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFSTOPPED(*status) ? 0 : -1;
 }
 
 static void rec_sum(const struct rec_cpu *rcs, int n, struct ptl_sum *sum,
@@ -761,6 +852,8 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 	       O_FILTER, O_STOPAT, O_DRAIN };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "all-tasks", no_argument, NULL, 'a' },
+		{ "snapshot", no_argument, NULL, 'S' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -787,11 +880,17 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:C:d:p:ukb:m:w:h", opts,
+	while ((c = getopt_long(argc, argv, "+o:aSC:d:p:ukb:m:w:h", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
+			break;
+		case 'a':
+			o->all = 1;
+			break;
+		case 'S':
+			o->snapshot = 1;
 			break;
 		case 'C':
 			*ncpus = rec_parse_cpus(optarg, cpus, REC_MAX_CPUS);
@@ -846,8 +945,16 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		case O_PWR:
 			o->pwr = 1;
 			break;
-		case O_FILTER:
 		case O_STOPAT:
+		case O_FILTER:
+			/* not A-B: a function name, resolved at the start */
+			if (c == O_STOPAT && !strchr(optarg + 1, '-') &&
+			    !o->stop_sym &&
+			    (isalpha((unsigned char)*optarg) ||
+			     *optarg == '_' || *optarg == '.')) {
+				o->stop_sym = optarg;
+				break;
+			}
 			if (o->nranges == PT_TRACE_MAX_ADDR_RANGES ||
 			    rec_parse_range(optarg, &o->range[o->nranges].a,
 					    &o->range[o->nranges].b))
@@ -866,6 +973,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 				o->mode = PT_MODE_STREAM;
 			else
 				goto bad;
+			o->mode_set = 1;
 			break;
 		case 'w':
 			if (rec_parse_size(optarg, &o->watermark))
@@ -890,6 +998,25 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		ptt_err("use either --pid or --cr3, not both");
 		return -1;
 	}
+	if (o->pid && o->cmd) {
+		ptt_err("use either --pid or a COMMAND, not both");
+		return -1;
+	}
+	if (o->stop_sym && !o->pid && !o->cmd) {
+		ptt_err("--stop-at %s: a symbol needs a COMMAND or -p PID to look it up in (or give an address range A-B)",
+			o->stop_sym);
+		return -1;
+	}
+	if ((o->snapshot || o->stop_sym) && o->mode_set &&
+	    o->mode != PT_MODE_FLIGHT) {
+		ptt_err("%s keeps a flight recorder: leave out -m stream",
+			o->snapshot ? "-S" : "--stop-at");
+		return -1;
+	}
+	/* Following a program keeps all of it; system-wide stays as it was. */
+	if (!o->mode_set && !o->snapshot && !o->stop_sym && !o->all &&
+	    (o->cmd || o->pid))
+		o->mode = PT_MODE_STREAM;
 	if ((o->watermark || o->drain_ms) && o->mode != PT_MODE_STREAM) {
 		ptt_err("--watermark and --drain-interval need -m stream");
 		return -1;
@@ -974,29 +1101,147 @@ static void rec_poll(struct rec_cpu *rcs, int n, int ms)
 	}
 }
 
+/* What the recording loop follows besides the CPUs. */
+struct rec_run {
+	pid_t child;		/* the command, or -1 */
+	int child_status;
+	int exited;		/* child_status is its end */
+	FILE *sb;
+	struct ptt_maps maps;
+	struct pcol perf;	/* the perf sideband (perf.ring: open) */
+	int snaps;		/* -S: snapshots written */
+	int stop_cpu;		/* --stop-at: the CPU that stopped, or -1 */
+};
+
+/* Open DIR/snapshot.K/cpuN.pt as each CPU's output, closing the last. */
+static int rec_snapshot_files(struct rec_cpu *rcs, int n,
+			      const struct rec_opts *o, int k)
+{
+	char dir[4096], path[4400];
+	struct dirent *d;
+	DIR *top;
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s/snapshot.%d", o->outdir, k);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		ptt_err("cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	/* The recording's sideband files, for dump and decode there. */
+	top = opendir(o->outdir);
+	while (top && (d = readdir(top))) {
+		char target[300];
+
+		if (d->d_type != DT_REG || !strncmp(d->d_name, "cpu", 3))
+			continue;
+		snprintf(target, sizeof(target), "../%s", d->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (symlink(target, path) && errno != EEXIST)
+			ptt_warn("%s: %s", path, strerror(errno));
+	}
+	if (top)
+		closedir(top);
+	for (i = 0; i < n; i++) {
+		if (rcs[i].out >= 0)
+			close(rcs[i].out);
+		rcs[i].written = 0;
+		snprintf(path, sizeof(path), "%s/cpu%d.pt", dir, rcs[i].cpu);
+		rcs[i].out = open(path, O_WRONLY | O_CREAT | O_TRUNC |
+				  O_CLOEXEC, 0644);
+		if (rcs[i].out < 0) {
+			ptt_err("cannot create %s: %s", path, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/*
+ * -S on SIGUSR2: the newest data of every CPU into DIR/snapshot.K/.  The
+ * trace units stop while it is copied (a flight buffer read while it
+ * runs could be overwritten under the copy) and start again after.
+ */
+static int rec_snapshot(struct rec_cpu *rcs, int n, const struct rec_opts *o,
+			struct rec_run *run)
+{
+	uint64_t bytes = 0;
+	int i, err;
+
+	for (i = 0; i < n; i++)
+		ptdev_stop(rcs[i].fd);
+	err = rec_snapshot_files(rcs, n, o, ++run->snaps);
+	for (i = 0; i < n && !err; i++) {
+		err = ptdev_get_status(rcs[i].fd, &rcs[i].status);
+		if (!err)
+			err = rec_flight_read(&rcs[i]);
+		bytes += rcs[i].written;
+	}
+	for (i = 0; i < n && !err; i++) {
+		err = ptdev_start(rcs[i].fd);
+		if (err)
+			ptt_err("cpu %d: START after the snapshot: %s",
+				rcs[i].cpu, ptdev_why(err, rcs[i].cpu,
+						      PTDEV_START));
+	}
+	if (!err)
+		fprintf(stderr, "snapshot %d: %llu bytes on %d cpu(s) into %s/snapshot.%d/\n",
+			run->snaps, (unsigned long long)bytes, n, o->outdir,
+			run->snaps);
+	return err;
+}
+
+/* --stop-at: has a trace unit stopped in the range?  (-1: no) */
+static int rec_stopped_cpu(struct rec_cpu *rcs, int n)
+{
+	struct pt_trace_status st;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!ptdev_get_status(rcs[i].fd, &st) &&
+		    (st.flags & PT_STATUS_HW_STOPPED))
+			return rcs[i].cpu;
+	return -1;
+}
+
 /* Wait for the end: command exit, duration, or a signal; drain meanwhile. */
 static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
-		    pid_t child, FILE *sb, int *child_status,
-		    struct ptt_maps *maps)
+		    struct rec_run *run)
 {
 	double t0 = rec_now(), next_status = t0 + 0.5, next_drain = t0;
+	double next_check = t0 + 0.1;
 	int tty = isatty(STDERR_FILENO), i, st;
 	int stream = o->mode == PT_MODE_STREAM;
+	pid_t child = run->child;
 
 	while (!__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		double now, wait_ms;
+
+		if (__atomic_exchange_n(&rec_snap, 0, __ATOMIC_RELAXED) &&
+		    o->snapshot && rec_snapshot(rcs, n, o, run))
+			return -EIO;
+		if (run->perf.ring && pcol_drain(&run->perf))
+			ptt_warn("writing %s/%s failed", o->outdir,
+				 PTPSB_FILE_NAME);
 
 		if (child > 0) {
 			pid_t w = waitpid(child, &st, WNOHANG);
 
 			if (w == child && WIFSTOPPED(st)) {
-				rec_child_stop(child, st, sb, maps);
+				rec_child_stop(child, st, run->sb, &run->maps);
 			} else if (w == child) {
-				*child_status = st;
+				run->child_status = st;
+				run->exited = 1;
 				break;
 			}
 		}
 		now = rec_now();
+		/* Each look pauses a flight recorder: ten a second. */
+		if (o->stop_armed && !stream && now >= next_check) {
+			run->stop_cpu = rec_stopped_cpu(rcs, n);
+			if (run->stop_cpu >= 0)
+				break;
+			next_check = now + 0.1;
+		}
 		if (o->duration > 0 && now - t0 >= o->duration)
 			break;
 		if (stream && (!o->drain_ms || now >= next_drain)) {
@@ -1156,19 +1401,206 @@ static int rec_finish(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	return ret;
 }
 
+/* Where the trace files go: DIR/cpuN.pt (+ .loss), or a snapshot's. */
+static int rec_create_outputs(struct rec_cpu *rcs, int n,
+			      const struct rec_opts *o)
+{
+	char path[4096];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!o->snapshot) {
+			snprintf(path, sizeof(path), "%s/cpu%d.pt", o->outdir,
+				 rcs[i].cpu);
+			rcs[i].out = open(path, O_WRONLY | O_CREAT | O_TRUNC |
+					  O_CLOEXEC, 0644);
+			if (rcs[i].out < 0) {
+				ptt_err("cannot create %s: %s", path,
+					strerror(errno));
+				return -errno;
+			}
+		}
+		if (o->mode != PT_MODE_STREAM)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu%d%s", o->outdir,
+			 rcs[i].cpu, PTL_SUFFIX);
+		rcs[i].lossf = ptl_create(path, rcs[i].cpu);
+		if (!rcs[i].lossf) {
+			ptt_err("cannot create %s: %s", path, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/*
+ * perf's side-band records of what is traced: the target's tasks (and
+ * its descendants), or every task.  Without them the recording still
+ * works; the sideband says why they are missing.
+ */
+static void rec_perf_open(struct rec_run *run, const int *cpus, int n,
+			  const struct rec_opts *o)
+{
+	pid_t pid = o->all || o->target <= 0 ? -1 : o->target;
+	char why[512];
+
+	if (pcol_open(&run->perf, cpus, n, pid, o->outdir, why, sizeof(why))) {
+		ptt_warn("no perf sideband (mmap/comm/fork/switch records): %s",
+			 why);
+		ptsb_put(run->sb, "perf", "unavailable: %s", why);
+		return;
+	}
+	ptsb_put(run->sb, "perf", "%s", PTPSB_FILE_NAME);
+	ptsb_put(run->sb, "perf.text", "%s", PTPSB_TEXT_NAME);
+	if (run->perf.hdr.clock != PTPSB_CLOCK_PERF)
+		ptsb_put(run->sb, "perf.clock",
+			 "monotonic (no cap_user_time_zero: TSC only through tsc.start/tsc.end)");
+	else
+		ptsb_put(run->sb, "perf.clock",
+			 "perf (time_zero %llu, time_mult %u, time_shift %u)",
+			 (unsigned long long)run->perf.hdr.time_zero,
+			 run->perf.hdr.time_mult, run->perf.hdr.time_shift);
+	if (o->pid > 0)
+		pcol_synth_maps(&run->perf, o->pid);
+}
+
+/* --stop-at SYMBOL: its range in the target, as one more STOP range. */
+static int rec_resolve_stop(struct rec_opts *o, FILE *sb)
+{
+	uint64_t a, b;
+	char file[4096];
+	int err;
+
+	if (!o->stop_sym)
+		return 0;
+	if (o->nranges == PT_TRACE_MAX_ADDR_RANGES) {
+		ptt_err("--stop-at %s: no address range left", o->stop_sym);
+		return PTT_EXIT_USAGE;
+	}
+	err = rec_symbol_resolve(o->target, o->stop_sym, &a, &b, file,
+				 sizeof(file));
+	if (err) {
+		ptt_err("--stop-at %s: %s in the executable mappings of process %d",
+			o->stop_sym, err == -ENOENT ? "no such function" :
+			strerror(-err), (int)o->target);
+		if (o->cmd)
+			ptt_err("a COMMAND's functions are looked up at its exec, in its executable and ld.so; for a library's use -p PID once it is loaded, or an address range");
+		return PTT_EXIT_USAGE;
+	}
+	o->range[o->nranges].a = a;
+	o->range[o->nranges].b = b - 1;
+	o->range[o->nranges++].cfg = PT_ADDR_CFG_STOP;
+	ptsb_put(sb, "stop_at", "%s 0x%llx 0x%llx %s", o->stop_sym,
+		 (unsigned long long)a, (unsigned long long)(b - 1), file);
+	fprintf(stderr, "stop at %s: 0x%llx-0x%llx in %s\n", o->stop_sym,
+		(unsigned long long)a, (unsigned long long)(b - 1), file);
+	return 0;
+}
+
+/*
+ * Program the target on every CPU, write the sideband's header (the
+ * buffers are mapped now), and start them all.
+ */
+static int rec_start_all(struct rec_cpu *rcs, int n, struct rec_opts *o,
+			 const struct pt_trace_caps *caps, FILE *sb)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++)
+		if (rec_target_cpu(&rcs[i], o, caps))
+			return PTT_EXIT_DEVICE;
+	rec_write_header(sb, o, caps, &rcs[0]);
+	for (i = 0; i < o->nranges; i++)
+		if (o->range[i].cfg == PT_ADDR_CFG_STOP)
+			o->stop_armed = 1;
+	if (o->target > 0 && !o->all && !o->following && !o->have_cr3)
+		ptt_warn("this pt_trace cannot follow a process across CPUs (no PT_TRACE_IOC_FOLLOW): tracing process %d by its CR3 on every CPU, without the children it forks",
+			 (int)o->target);
+	rec_sample_tsc(rcs, n, 0);
+	for (i = 0; i < n; i++) {
+		err = ptdev_start(rcs[i].fd);
+		if (err) {
+			ptt_err("cpu %d: START: %s", rcs[i].cpu,
+				ptdev_why(err, rcs[i].cpu, PTDEV_START));
+			while (--i >= 0)
+				ptdev_stop(rcs[i].fd);
+			return PTT_EXIT_DEVICE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The command: held before exec until the perf sideband watches it,
+ * stopped at exec, where its maps are read, --stop-at resolved and the
+ * trace started; then it runs.
+ */
+static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
+			     const struct pt_trace_caps *caps,
+			     struct rec_run *run, const int *cpus)
+{
+	int release = -1, ret;
+
+	run->child = rec_spawn(o->cmd, &release);
+	if (run->child < 0) {
+		ptt_err("fork: %s", strerror(errno));
+		return PTT_EXIT_INTERNAL;
+	}
+	o->target = run->child;
+	ptsb_put(run->sb, "pid", "%d", (int)run->child);
+	rec_perf_open(run, cpus, n, o);
+	if (rec_release(run->child, &release, &run->child_status)) {
+		run->exited = 1;
+		ptt_err("%s did not start (see above)", o->cmd[0]);
+		return PTT_EXIT_USAGE;
+	}
+	ptt_maps_write(run->sb, run->child, &run->maps);
+	ret = rec_resolve_stop(o, run->sb);
+	if (!ret)
+		ret = rec_start_all(rcs, n, o, caps, run->sb);
+	if (ret) {
+		kill(run->child, SIGKILL);
+		ptrace(PTRACE_CONT, run->child, NULL, NULL);
+		waitpid(run->child, &run->child_status, 0);
+		run->exited = 1;
+		return ret;
+	}
+	ptrace(PTRACE_SETOPTIONS, run->child, NULL,
+	       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
+	ptrace(PTRACE_CONT, run->child, NULL, NULL);
+	return 0;
+}
+
+/* After the trace: let the command run to its end (--stop-at, -d). */
+static void rec_finish_command(struct rec_run *run)
+{
+	int st;
+
+	if (run->child <= 0 || run->exited)
+		return;
+	if (__atomic_load_n(&rec_stop, __ATOMIC_RELAXED))
+		kill(run->child, SIGTERM);
+	while (waitpid(run->child, &st, 0) == run->child) {
+		if (!WIFSTOPPED(st)) {
+			run->child_status = st;
+			run->exited = 1;
+			break;
+		}
+		rec_child_stop(run->child, st, run->sb, &run->maps);
+	}
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static int cpus[REC_MAX_CPUS];
 	struct rec_opts o = { .outdir = "pt-trace.data", .tsc = 1,
 			      .mtc_freq = 3, .mode = PT_MODE_FLIGHT };
-	static struct ptt_maps maps;
+	static struct rec_run run;
 	struct pt_trace_caps caps;
 	struct rec_cpu *rcs;
 	struct sigaction sa;
-	int ncpus = 0, i, ret, child_status = 0;
-	pid_t child = -1;
+	int ncpus = 0, i, ret;
 	char path[4096];
-	FILE *sb;
 
 	ret = rec_parse(argc, argv, &o, cpus, &ncpus);
 	if (ret)
@@ -1183,10 +1615,14 @@ int cmd_record(int argc, char **argv)
 		rcs[i].fd = -1;
 		rcs[i].out = -1;
 	}
+	run.child = -1;
+	run.stop_cpu = -1;
+	o.target = o.pid;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = rec_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 
 	ret = rec_open_all(rcs, ncpus, &o, &caps);
 	if (ret)
@@ -1197,80 +1633,87 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/%s", o.outdir, PTSB_FILE_NAME);
-	sb = ptsb_create(path);
-	if (!sb) {
+	run.sb = ptsb_create(path);
+	if (!run.sb) {
 		ptt_err("cannot create %s: %s", path, strerror(errno));
 		ret = PTT_EXIT_INPUT;
 		goto out;
 	}
-	for (i = 0; i < ncpus; i++) {
-		snprintf(path, sizeof(path), "%s/cpu%d.pt", o.outdir,
-			 rcs[i].cpu);
-		rcs[i].out = open(path, O_WRONLY | O_CREAT | O_TRUNC |
-				  O_CLOEXEC, 0644);
-		if (rcs[i].out < 0) {
-			ptt_err("cannot create %s: %s", path, strerror(errno));
-			ret = PTT_EXIT_INPUT;
-			goto out_sb;
-		}
-		if (o.mode != PT_MODE_STREAM)
-			continue;
-		snprintf(path, sizeof(path), "%s/cpu%d%s", o.outdir,
-			 rcs[i].cpu, PTL_SUFFIX);
-		rcs[i].lossf = ptl_create(path, rcs[i].cpu);
-		if (!rcs[i].lossf) {
-			ptt_err("cannot create %s: %s", path, strerror(errno));
-			ret = PTT_EXIT_INPUT;
-			goto out_sb;
-		}
+	if (rec_create_outputs(rcs, ncpus, &o)) {
+		ret = PTT_EXIT_INPUT;
+		goto out_sb;
 	}
-	rec_write_header(sb, &o, &caps, &rcs[0]);
-	ptt_vdso_record(sb, o.outdir);
+	ptt_vdso_record(run.sb, o.outdir);
+	if (rcs[0].cfg.ctl & PT_CTL_OS)
+		ptt_kernel_record(run.sb, o.outdir);
 	if (__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		ret = PTT_EXIT_INTERRUPTED;
 		goto out_sb;
 	}
 
-	rec_sample_tsc(rcs, ncpus, 0);
-	for (i = 0; i < ncpus; i++) {
-		int err = ptdev_start(rcs[i].fd);
-
-		if (err) {
-			ptt_err("cpu %d: START: %s", rcs[i].cpu,
-				ptdev_why(err, rcs[i].cpu, PTDEV_START));
-			while (--i >= 0)
-				ptdev_stop(rcs[i].fd);
-			ret = PTT_EXIT_DEVICE;
-			goto out_sb;
+	if (o.cmd) {
+		ret = rec_start_command(rcs, ncpus, &o, &caps, &run, cpus);
+	} else {
+		if (o.pid > 0) {
+			ptsb_put(run.sb, "pid", "%d", (int)o.pid);
+			ptt_maps_write(run.sb, o.pid, &run.maps);
+		}
+		ret = rec_resolve_stop(&o, run.sb);
+		if (!ret) {
+			rec_perf_open(&run, cpus, ncpus, &o);
+			ret = rec_start_all(rcs, ncpus, &o, &caps, run.sb);
 		}
 	}
-	if (o.pid > 0) {
-		ptsb_put(sb, "pid", "%d", (int)o.pid);
-		ptt_maps_write(sb, o.pid, &maps);
-	}
-	if (o.cmd) {
-		child = rec_spawn(o.cmd, rcs[0].cpu);
-		if (child < 0)
-			ptt_err("fork: %s", strerror(errno));
-		else
-			ptsb_put(sb, "pid", "%d", (int)child);
-	}
-	if (rec_wait(rcs, ncpus, &o, child, sb, &child_status, &maps))
+	if (ret)
+		goto out_sb;
+	if (rec_wait(rcs, ncpus, &o, &run))
 		ret = PTT_EXIT_INPUT;
-	if (child > 0 && __atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
-		kill(child, SIGTERM);
-		waitpid(child, NULL, 0);
+	/* a stop just before the command's end */
+	if (o.stop_armed && run.stop_cpu < 0 && o.mode == PT_MODE_FLIGHT)
+		run.stop_cpu = rec_stopped_cpu(rcs, ncpus);
+	if (run.stop_cpu >= 0) {
+		fprintf(stderr, "the trace stopped at %s on cpu %d\n",
+			o.stop_sym ? o.stop_sym : "the --stop-at range",
+			run.stop_cpu);
+		ptsb_put(run.sb, "stop_at.cpu", "%d", run.stop_cpu);
 	}
 	/* A process traced by pid may have mapped more since the start. */
 	if (o.pid > 0)
-		ptt_maps_write(sb, o.pid, &maps);
-	i = rec_finish(rcs, ncpus, &o, sb);
+		ptt_maps_write(run.sb, o.pid, &run.maps);
+	if (o.snapshot && rec_snapshot_files(rcs, ncpus, &o, ++run.snaps))
+		ret = PTT_EXIT_INPUT;
+	i = rec_finish(rcs, ncpus, &o, run.sb);
 	if (!ret)
 		ret = i;
-	if (child > 0 && WIFEXITED(child_status))
-		ptsb_put(sb, "exit_status", "%d", WEXITSTATUS(child_status));
+	if (o.snapshot)
+		fprintf(stderr, "snapshot %d (the end) in %s/snapshot.%d/\n",
+			run.snaps, o.outdir, run.snaps);
+	rec_finish_command(&run);
+	if (run.perf.ring) {
+		int err = pcol_close(&run.perf, o.outdir, run.sb);
+
+		if (err)
+			ptt_warn("%s/%s: %s", o.outdir, PTPSB_FILE_NAME,
+				 strerror(-err));
+		fprintf(stderr, "sideband: %llu perf records (%llu bytes) in %s/%s%s\n",
+			(unsigned long long)run.perf.records,
+			(unsigned long long)run.perf.bytes, o.outdir,
+			PTPSB_FILE_NAME, run.perf.lost ? ", SOME LOST" : "");
+		if (run.perf.lost)
+			ptsb_put(run.sb, "perf.lost", "%llu",
+				 (unsigned long long)run.perf.lost);
+	}
+	if (run.child > 0 && run.exited && WIFEXITED(run.child_status))
+		ptsb_put(run.sb, "exit_status", "%d",
+			 WEXITSTATUS(run.child_status));
 out_sb:
-	if (fclose(sb) && !ret)
+	if (run.child > 0 && !run.exited) {
+		kill(run.child, SIGKILL);
+		waitpid(run.child, NULL, 0);
+	}
+	if (run.perf.ring)
+		pcol_close(&run.perf, o.outdir, run.sb);
+	if (fclose(run.sb) && !ret)
 		ret = PTT_EXIT_INPUT;
 out:
 	for (i = 0; i < ncpus; i++) {
@@ -1282,7 +1725,7 @@ out:
 		if (rcs[i].lossf && fclose(rcs[i].lossf) && !ret)
 			ret = PTT_EXIT_INPUT;
 	}
-	ptt_maps_free(&maps);
+	ptt_maps_free(&run.maps);
 	free(rcs);
 	return ret;
 }

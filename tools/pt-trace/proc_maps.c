@@ -4,6 +4,7 @@
  * per mapping with its start, end and file offset as the kernel reports
  * them, so that decode can place each at its real file offset.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,12 +29,57 @@ static int ptt_maps_seen(struct ptt_maps *seen, const char *line)
 	return 1;
 }
 
+int ptt_maps_each(pid_t pid, int (*fn)(const struct ptt_map *m, void *ctx),
+		  void *ctx)
+{
+	char path[64], line[4096];
+	int ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		struct ptt_map m;
+		int n = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &m.start,
+			   &m.end, m.perm, &m.pgoff, &n) != 4 || !n ||
+		    m.perm[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (line[n] != '/' && line[n] != '[')
+			continue;
+		m.path = line + n;
+		m.line = line;
+		ret = fn(&m, ctx);
+	}
+	fclose(f);
+	return ret;
+}
+
+struct ptt_maps_put_ctx {
+	FILE *sb;
+	struct ptt_maps *seen;
+};
+
+static int ptt_maps_put(const struct ptt_map *m, void *ctx)
+{
+	struct ptt_maps_put_ctx *c = ctx;
+
+	if (ptt_maps_seen(c->seen, m->line))
+		ptsb_put(c->sb, "map", "0x%llx 0x%llx 0x%llx %s", m->start,
+			 m->end, m->pgoff, m->path);
+	return 0;
+}
+
 /* Executable mappings of @pid, each written once however often read. */
 void ptt_maps_write(FILE *sb, pid_t pid, struct ptt_maps *seen)
 {
+	struct ptt_maps_put_ctx c = { sb, seen };
 	char path[64], line[4096];
 	ssize_t len;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
 	memcpy(line, "exe ", 4);
@@ -43,25 +89,7 @@ void ptt_maps_write(FILE *sb, pid_t pid, struct ptt_maps *seen)
 		if (ptt_maps_seen(seen, line))
 			ptsb_put(sb, "exe", "%s", line + 4);
 	}
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a, b, off;
-		char perm[8];
-		int n = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &a, &b, perm,
-			   &off, &n) != 4 || !n || perm[2] != 'x')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		if ((line[n] != '/' && line[n] != '[') || !ptt_maps_seen(seen, line))
-			continue;
-		ptsb_put(sb, "map", "0x%llx 0x%llx 0x%llx %s", a, b, off,
-			 line + n);
-	}
-	fclose(f);
+	ptt_maps_each(pid, ptt_maps_put, &c);
 }
 
 void ptt_maps_free(struct ptt_maps *seen)

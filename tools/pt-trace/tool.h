@@ -29,6 +29,9 @@ void ptt_warn(const char *fmt, ...) __printf(1, 2);
 int ptt_parse_u64(const char *s, uint64_t *val);
 int ptt_parse_u32(const char *s, uint32_t *val);
 
+/* Write all @n bytes (retrying short writes and EINTR); 0 or -errno. */
+int ptt_write_all(int fd, const void *p, size_t n);
+
 /* Read a whole file into malloc'ed memory; 0 or -errno. */
 int ptt_load_file(const char *path, uint8_t **buf, size_t *len);
 

@@ -101,3 +101,20 @@ int ptt_load_file(const char *path, uint8_t **buf, size_t *len)
 	*len = done;
 	return 0;
 }
+
+int ptt_write_all(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the follow_* tests of the recorder share: finding and running
+ * pt-trace, the test binary's own child modes (the traced program is the
+ * test itself, a dynamically linked PIE with libc, ld.so and the vdso),
+ * and reading the recording's files.
+ *
+ * Child modes (argv[1]):
+ *   maps DIR [fork]  write /proc/self/maps to DIR/maps.PID (what the
+ *                    kernel mapped: the ground truth for the sideband);
+ *                    with "fork", also fork a child that execs "maps DIR"
+ *   spin SECONDS     a busy loop (for -p and -S)
+ *   stopper          work, then ptt_stop_here(), then more work
+ */
+#ifndef FOLLOW_RECORD_H
+#define FOLLOW_RECORD_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfsb.h"
+#include "ptt_test.h"
+
+static char fw_self[PATH_MAX];
+static unsigned long fw_sink;
+
+/* The pt-trace binary, as tools_record.sh finds it. */
+static inline const char *fw_pt(void)
+{
+	static const char *const cand[] = { "/ptt/bin/pt-trace",
+					    "./tools/build/pt-trace" };
+	const char *env = getenv("PT_TRACE");
+	size_t i;
+
+	if (env && !access(env, X_OK))
+		return env;
+	for (i = 0; i < ARRAY_SIZE(cand); i++)
+		if (!access(cand[i], X_OK))
+			return cand[i];
+	SKIP("pt-trace not found (the VM installs tools/build/* in /ptt/bin)");
+	return NULL;
+}
+
+static inline double fw_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline void fw_work(double seconds)
+{
+	double end = fw_now() + seconds;
+	unsigned long i;
+
+	while (fw_now() < end)
+		for (i = 0; i < 10000; i++) {
+			fw_sink += i;
+			__asm__ __volatile__("" : : "r"(fw_sink) : "memory");
+		}
+}
+
+static inline void fw_dump_maps(const char *dir)
+{
+	char path[PATH_MAX], buf[4096];
+	int in = open("/proc/self/maps", O_RDONLY), out;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/maps.%d", dir, (int)getpid());
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	close(out);
+}
+
+/* The child modes; returns only when argv asks for none. */
+static inline void fw_child_modes(int argc, char **argv)
+{
+	ssize_t n = readlink("/proc/self/exe", fw_self, sizeof(fw_self) - 1);
+
+	if (n > 0)
+		fw_self[n] = 0;
+	if (argc >= 3 && !strcmp(argv[1], "maps")) {
+		fw_dump_maps(argv[2]);
+		if (argc >= 4 && !strcmp(argv[3], "fork")) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				execl(fw_self, fw_self, "maps", argv[2],
+				      (char *)NULL);
+				_exit(127);
+			}
+			waitpid(pid, NULL, 0);
+		}
+		exit(0);
+	}
+	if (argc >= 3 && !strcmp(argv[1], "spin")) {
+		fw_work(atof(argv[2]));
+		exit(0);
+	}
+}
+
+/* @av = { NULL, args..., NULL } from the NULL-terminated arguments. */
+static inline void fw_args(char **av, int max, ...)
+{
+	va_list ap;
+	int i = 0;
+	char *a;
+
+	av[i++] = NULL;
+	va_start(ap, max);
+	while (i < max - 1 && (a = va_arg(ap, char *)))
+		av[i++] = a;
+	va_end(ap);
+	av[i] = NULL;
+}
+
+/*
+ * Run pt-trace with @argv (NULL-terminated, argv[0] ignored), stderr to
+ * @errpath (and echoed); the exit status, or -1.
+ */
+static inline int fw_run(char **argv, const char *errpath)
+{
+	pid_t pid;
+	int st;
+
+	argv[0] = (char *)fw_pt();
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd >= 0)
+			dup2(fd, 2);
+		execv(argv[0], argv);
+		_exit(126);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Print a file's lines with a prefix (the recorder's messages). */
+static inline void fw_show(const char *path, const char *prefix)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		fprintf(stderr, "%s%s", prefix, line);
+	if (f)
+		fclose(f);
+}
+
+/* 1 when the file @path contains @needle. */
+static inline int fw_grep(const char *path, const char *needle)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !!strstr(line, needle);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The size of a file, or -1. */
+static inline long long fw_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+#endif /* FOLLOW_RECORD_H */

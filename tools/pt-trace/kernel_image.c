@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Saving the kernel for decode (see kernel_image.h).  The text's bytes
+ * come from /proc/kcore, an ELF core file whose PT_LOAD segments map the
+ * kernel's virtual addresses: the one holding [_stext, _etext) is copied
+ * to a flat file, which a decoder loads at _stext.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/elf.h>
+
+#include "kernel_image.h"
+#include "sideband.h"
+
+#define KIMG_NT_GNU_BUILD_ID	3	/* <elf.h>'s NT_GNU_BUILD_ID */
+
+/* Copy @len bytes of @in from @off to @out (a new file); 0 or -errno. */
+static int kimg_copy(int in, off_t off, uint64_t len, const char *out)
+{
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char buf[65536];
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		ssize_t n = off >= 0 ? pread(in, buf, want, off) :
+				       read(in, buf, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : (off >= 0 ? -EIO : 0);
+			break;
+		}
+		if (write(fd, buf, (size_t)n) != n) {
+			err = -EIO;
+			break;
+		}
+		len -= (uint64_t)n;
+		if (off >= 0)
+			off += n;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/* A /proc file (size 0 in stat) into @dir/@name. */
+static void kimg_save_proc(FILE *sb, const char *key, const char *src,
+			   const char *dir, const char *name)
+{
+	char path[4096];
+	int in = open(src, O_RDONLY | O_CLOEXEC), err;
+
+	if (in < 0) {
+		ptsb_put(sb, key, "unavailable: %s: %s", src, strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	err = kimg_copy(in, -1, UINT64_MAX, path);
+	close(in);
+	if (err)
+		ptsb_put(sb, key, "unavailable: copying %s: %s", src,
+			 strerror(-err));
+	else
+		ptsb_put(sb, key, "%s", name);
+}
+
+/* _stext and _etext from kallsyms (0 when hidden by kptr_restrict). */
+static int kimg_text_range(uint64_t *start, uint64_t *end)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], name[256], type;
+	unsigned long long a;
+
+	*start = *end = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && !(*start && *end)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_stext"))
+			*start = a;
+		else if (!strcmp(name, "_etext"))
+			*end = a;
+	}
+	fclose(f);
+	return *start && *end > *start ? 0 : -EPERM;
+}
+
+/* The kernel text's bytes from /proc/kcore; 0 or -errno and @why. */
+static int kimg_save_text(const char *dir, uint64_t start, uint64_t end,
+			  const char **why)
+{
+	int fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC), err = -ENOENT;
+	char path[4096];
+	struct elf64_hdr eh;
+	int i;
+
+	*why = "/proc/kcore";
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(struct elf64_phdr)) {
+		close(fd);
+		*why = "/proc/kcore is not a 64-bit ELF file";
+		return -EINVAL;
+	}
+	*why = "no PT_LOAD segment of /proc/kcore holds _stext.._etext";
+	for (i = 0; i < eh.e_phnum; i++) {
+		struct elf64_phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph),
+			  (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) !=
+		    sizeof(ph))
+			break;
+		if (ph.p_type != PT_LOAD || start < ph.p_vaddr ||
+		    end > ph.p_vaddr + ph.p_filesz)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, PTT_KTEXT_FILE);
+		*why = "copying from /proc/kcore";
+		err = kimg_copy(fd, (off_t)(ph.p_offset + (start - ph.p_vaddr)),
+				end - start, path);
+		break;
+	}
+	close(fd);
+	return err;
+}
+
+/* The GNU build-id note of the running kernel, as hex into @hex. */
+static int kimg_build_id(char *hex, size_t len)
+{
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	uint8_t buf[4096];
+	ssize_t n;
+	size_t at = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	while (n > 0 && at + 12 <= (size_t)n) {
+		uint32_t nsz, dsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&nsz, buf + at, 4);
+		memcpy(&dsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		desc_at = name_at + ((nsz + 3) & ~3U);
+		if (desc_at + dsz > (size_t)n)
+			break;
+		if (type == KIMG_NT_GNU_BUILD_ID && nsz == 4 &&
+		    !memcmp(buf + name_at, "GNU", 4) && 2 * dsz < len) {
+			uint32_t i;
+
+			for (i = 0; i < dsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x",
+					 buf[desc_at + i]);
+			return 0;
+		}
+		at = desc_at + ((dsz + 3) & ~3U);
+	}
+	return -ENOENT;
+}
+
+void ptt_kernel_record(FILE *sb, const char *dir)
+{
+	uint64_t start, end;
+	const char *why;
+	char hex[128];
+	int err;
+
+	kimg_save_proc(sb, "kernel.kallsyms", "/proc/kallsyms", dir,
+		       PTT_KALLSYMS_FILE);
+	kimg_save_proc(sb, "kernel.modules", "/proc/modules", dir,
+		       PTT_MODULES_FILE);
+	if (!kimg_build_id(hex, sizeof(hex)))
+		ptsb_put(sb, "kernel.build_id", "%s", hex);
+	err = kimg_text_range(&start, &end);
+	if (err) {
+		ptsb_put(sb, "kernel.text",
+			 "unavailable: _stext/_etext not in /proc/kallsyms (kptr_restrict: record as root)");
+		return;
+	}
+	err = kimg_save_text(dir, start, end, &why);
+	if (err)
+		ptsb_put(sb, "kernel.text", "unavailable: %s: %s", why,
+			 strerror(-err));
+	else
+		ptsb_put(sb, "kernel.text", "0x%llx 0x%llx %s",
+			 (unsigned long long)start,
+			 (unsigned long long)(end - start), PTT_KTEXT_FILE);
+}

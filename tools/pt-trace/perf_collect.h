@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recorder's sideband from perf: a software dummy event per CPU
+ * (following a task and its descendants, or every task), whose ring
+ * buffers carry mmap2, comm, fork/exit and context-switch records;
+ * drained into DIR/sideband.perf (format in perfsb.h).
+ */
+#ifndef PT_TRACE_PERF_COLLECT_H
+#define PT_TRACE_PERF_COLLECT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "perfsb.h"
+
+struct pcol_ring;
+
+struct pcol {
+	struct pcol_ring *ring;
+	int n;
+	int out;			/* sideband.perf */
+	struct ptpsb_header hdr;
+	uint64_t records, bytes, lost;
+};
+
+/*
+ * Open a dummy event on each of @cpus for @pid and its descendants
+ * (@pid = -1: every task, system-wide) and create @dir/sideband.perf.
+ * 0, or -errno with @why set to what went wrong.
+ */
+int pcol_open(struct pcol *pc, const int *cpus, int n, pid_t pid,
+	      const char *dir, char *why, size_t whylen);
+
+/* Append a record the recorder made (a synthesized mmap2 or comm). */
+void pcol_synth_maps(struct pcol *pc, pid_t pid);
+
+/* Copy every new record of every ring to the file. */
+int pcol_drain(struct pcol *pc);
+
+/*
+ * Drain, close, write @dir/sideband.perf.txt, and a task= line per
+ * task the records name to @sb (and a summary to stderr); 0 or -errno.
+ */
+int pcol_close(struct pcol *pc, const char *dir, FILE *sb);
+
+#endif /* PT_TRACE_PERF_COLLECT_H */
