@@ -548,6 +548,19 @@ static int dump_resync(struct pt_packet_decoder *dec, struct dump_pos *pos)
 	return 0;
 }
 
+/* "0000".."9999". */
+static void dump_make_dec4(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 10000; i++) {
+		dump_dec4.d[i][0] = (char)('0' + i / 1000);
+		dump_dec4.d[i][1] = (char)('0' + i / 100 % 10);
+		dump_dec4.d[i][2] = (char)('0' + i / 10 % 10);
+		dump_dec4.d[i][3] = (char)('0' + i % 10);
+	}
+}
+
 /* The JSON text after the offset of each one-byte packet. */
 static void dump_make_json_tails(struct dump_ctx *d)
 {
@@ -560,12 +573,7 @@ static void dump_make_json_tails(struct dump_ctx *d)
 		struct pt_packet pkt;
 
 		if (!b)
-			for (unsigned int i = 0; i < 10000; i++)
-				memcpy(dump_dec4.d[i], (char[4]){
-					(char)('0' + i / 1000),
-					(char)('0' + i / 100 % 10),
-					(char)('0' + i / 10 % 10),
-					(char)('0' + i % 10) }, 4);
+			dump_make_dec4();
 		memset(t, 0, sizeof(*t));
 		if (!dump_fast_packet(&byte, &byte + 1, &pkt) ||
 		    (d->no_pad && pkt.type == ppt_pad))
@@ -854,7 +862,10 @@ static int dump_file(struct dump_ctx *d, const struct pt_config *whole)
 	int ret = PTT_EXIT_OK;
 	size_t i = 0;
 
-	/* The tables serve the default text and JSON; ptdump's options and --stats walk each packet. */
+	/*
+	 * The tables serve the default text and JSON; ptdump's options and
+	 * --stats walk each packet.
+	 */
 	if (d->json && !d->stats)
 		fast = DUMP_FAST_JSON;
 	else if (!d->stats && !d->pd.on)

@@ -39,15 +39,15 @@ enum {
  * cyc=config:1, pwr_evt:4, fup_on_ptw:5, mtc:9, tsc:10, noretcomp:11,
  * ptw:12, branch:13, mtc_period:14-17, cyc_thresh:19-22, psb_period:24-27).
  */
-#define CTL_CYC		(1ULL << 1)
-#define CTL_OS		(1ULL << 2)
-#define CTL_USER	(1ULL << 3)
-#define CTL_MTC		(1ULL << 9)
-#define CTL_TSC		(1ULL << 10)
-#define CTL_NORETCOMP	(1ULL << 11)
+#define CTL_CYC		BIT_ULL(1)
+#define CTL_OS		BIT_ULL(2)
+#define CTL_USER	BIT_ULL(3)
+#define CTL_MTC		BIT_ULL(9)
+#define CTL_TSC		BIT_ULL(10)
+#define CTL_NORETCOMP	BIT_ULL(11)
 #define CTL_MTC_FREQ	(0xfULL << 14)
-#define CTL_CONFIG	(CTL_CYC | (1ULL << 4) | (1ULL << 5) | CTL_MTC | \
-			 CTL_TSC | CTL_NORETCOMP | (1ULL << 12) | (1ULL << 13) | \
+#define CTL_CONFIG	(CTL_CYC | BIT_ULL(4) | BIT_ULL(5) | CTL_MTC | \
+			 CTL_TSC | CTL_NORETCOMP | BIT_ULL(12) | BIT_ULL(13) | \
 			 CTL_MTC_FREQ | (0xfULL << 19) | (0xfULL << 24))
 
 /*
@@ -377,8 +377,10 @@ static int export_perf(const char *dir, const char *out)
 	ptt_config_from_sideband(&config, &sb);
 	if (ptsb_get_u64(&sb, "ctl", &ctl))
 		ptt_warn("%s has no ctl=: perf is told TSC, MTC and CYC were off", sbpath);
-	if (!ptsb_get_u64(&sb, "pid", &pid) && pid && pid < INT32_MAX)
-		who.pid = who.tid = (uint32_t)pid;
+	if (!ptsb_get_u64(&sb, "pid", &pid) && pid && pid < INT32_MAX) {
+		who.pid = (uint32_t)pid;
+		who.tid = who.pid;
+	}
 	exp_time_conv(&sb, &config, &t);
 	/*
 	 * The process's records go just before the first trace timestamp:
@@ -418,7 +420,8 @@ static int export_perf(const char *dir, const char *out)
 		exp_comm(&w, &sb, &who);
 		exp_mmaps(&w, &sb, dir, &who);
 	} else {
-		ptt_warn("%s has no pid= (a system-wide recording): perf gets no mappings and decodes only what its own machine's files hold", sbpath);
+		ptt_warn("%s has no pid= (a system-wide recording): perf gets no mappings and decodes only what its own machine's files hold",
+			 sbpath);
 	}
 	x.w = &w;
 	x.who = &who;

@@ -147,7 +147,10 @@ static int dt_time_mtc(struct dt_time *t, const struct pt_packet_mtc *mtc,
 			return 0;
 		if (last & ~0xffffU)
 			return -pte_internal;
-		/* The TMA's missing high bits: this MTC's, one period back if its low part is below the TMA's. */
+		/*
+		 * The TMA's missing high bits: this MTC's, one period back
+		 * when its low part is below the TMA's.
+		 */
 		if (lo < last) {
 			hi -= 1U << TMA_CTC_BITS;
 			hi &= 0xffU << c->mtc_freq;
