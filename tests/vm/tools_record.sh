@@ -194,8 +194,8 @@ for dev in /dev/pt[0-9]*; do
 done
 
 # decode: each gap a line where it lies and a "trace lost" span on its
-# CPU's track of the timeline, in which time never goes back and B/E
-# spans nest.  There are no ELF images of the traced code here, so each
+# CPU's track of the timeline, whose spans ("X" events, written as they
+# end: children first) nest.  There are no ELF images of the traced code here, so each
 # stretch stops at its first IP with "no memory mapped": any other
 # decode error would be the decoder's or the gap's.
 # With no instruction decoded that is exit 2 and "nothing decoded".
@@ -215,16 +215,29 @@ others=$(grep ': error: ' "$OUT/dec" | grep -vc 'error: no memory mapped at this
 [ "$others" = 0 ] || bad "decode: $others errors other than the missing image: $(grep ': error: ' "$OUT/dec" | grep -v 'no memory mapped' | head -n 3)"
 grep -q '"tsc_hz_source":"sideband tsc_hz ' "$OUT/tl.json" || bad "timeline: the TSC rate is not the sideband's tsc_hz"
 awk '
-	/"ph":"[BEi]"/ {
+	# Spans come as they end, so a span contains the ones before it
+	# that start at or after its start; a child that starts with its
+	# parent comes right after the parent instead.  Per tid a stack of
+	# spans not yet inside a later one: a new span takes those that
+	# start within it (each must end within it too), and any left
+	# before it must end by its start.
+	/"ph":"X"/ {
 		match($0, /"tid":[0-9]+/); tid = substr($0, RSTART + 6, RLENGTH - 6)
 		match($0, /"ts":[0-9.]+/); ts = substr($0, RSTART + 5, RLENGTH - 5) + 0
-		match($0, /"ph":"[BEi]"/); ph = substr($0, RSTART + 6, 1)
-		if ((tid in last) && ts < last[tid]) { print "timeline: time goes back on tid " tid ": " $0; bad = 1 }
-		last[tid] = ts
-		if (ph == "B") depth[tid]++
-		if (ph == "E") { if (!depth[tid]) { print "timeline: E without B: " $0; bad = 1 } else depth[tid]-- }
+		match($0, /"dur":[0-9.]+/); end = ts + substr($0, RSTART + 6, RLENGTH - 6)
+		n = sp[tid] + 0
+		inside = 0
+		while (n > 0 && st[tid, n] >= ts - 0.0005) {
+			if (st[tid, n] <= ts + 0.0005 && en[tid, n] >= end - 0.0005) { inside = 1; break }
+			if (en[tid, n] > end + 0.0005) { print "timeline: overlap on tid " tid ": " $0; bad = 1 }
+			n--
+		}
+		if (!inside && n > 0 && en[tid, n] > ts + 0.0005) { print "timeline: overlap on tid " tid ": " $0; bad = 1 }
+		if (!inside) { n++; st[tid, n] = ts; en[tid, n] = end }
+		sp[tid] = n
+		spans++
 	}
-	END { for (t in depth) if (depth[t]) { print "timeline: " depth[t] " spans open on tid " t; bad = 1 }; exit bad }
+	END { exit bad }
 ' "$OUT/tl.json" || bad "timeline: spans do not nest"
 for dev in /dev/pt[0-9]*; do
 	c=${dev#/dev/pt}
@@ -237,7 +250,7 @@ for dev in /dev/pt[0-9]*; do
 	[ "$got" = "$gaps" ] || bad "decode cpu$c: summary says '$got' gaps, the loss file $gaps"
 	lines=$(awk -v c="$c" '/^\[trace / { cur = $NF } cur == c "]" && /: loss: .*; trace lost here/' "$OUT/dec" | wc -l)
 	[ "$lines" = "$gaps" ] || bad "decode cpu$c: $lines gap lines, the loss file has $gaps gaps"
-	spans=$(grep -c "\"name\":\"trace lost\",\"cat\":\"loss\",\"ph\":\"B\",.*\"tid\":$c," "$OUT/tl.json")
+	spans=$(grep -c "\"name\":\"trace lost\",\"cat\":\"loss\",\"ph\":\"X\",.*\"tid\":$c," "$OUT/tl.json")
 	[ "$spans" = "$gaps" ] || bad "timeline cpu$c: $spans 'trace lost' spans, the loss file has $gaps gaps"
 done
 
