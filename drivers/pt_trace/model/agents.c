@@ -134,6 +134,8 @@ static int pt_vmx_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 
 	memset(&a->out, 0, sizeof(a->out));
 	r->vmxe = a->on;
+	/* VMXON and VMXOFF leave no current VMCS (pointer all ones). */
+	s->vmx.vmcs = 0;
 	if (!a->on || (pt_model_prof->vmx_misc & BIT_ULL(14)) ||
 	    !(r->ctl & PT_CTL_TRACEEN))
 		return 0;

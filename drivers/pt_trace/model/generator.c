@@ -35,14 +35,6 @@
 /* Without configurable PSB the model sends PSB+ every 4 KiB. */
 #define PT_MODEL_PSB_DEFAULT	4096
 
-/* What the tick saw of the interrupted context. */
-struct pt_ctx {
-	u64 ip;
-	u64 cr3;
-	bool user;
-	bool csl;		/* 64-bit code segment */
-};
-
 /*
  * The CR3 the interrupted context ran with.  Under PTI a user context
  * runs on the user copy of the page tables: kernel CR3 | bit 12, and with
@@ -64,6 +56,7 @@ static void pt_sample(struct pt_ctx *c)
 {
 	struct pt_regs *regs = get_irq_regs();
 
+	c->guest = false;
 	if (regs) {
 		c->ip = instruction_pointer(regs);
 		c->user = user_mode(regs);
@@ -139,12 +132,14 @@ static u64 pt_ctc(u64 tsc)
 	return mul_u64_u32_div(tsc, l->eax, l->ebx);
 }
 
-static void pt_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r)
+static void pt_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r,
+		      const struct pt_ctx *c)
 {
 	u64 tsc = rdtsc();
 
 	if (r->ctl & PT_CTL_TSCEN) {
-		pt_pkt_tsc(b, tsc);
+		/* A guest's TSC is scaled and offset, the crystal clock not. */
+		pt_pkt_tsc(b, pt_model_vmx_tsc(c, tsc));
 		if (r->ctl & PT_CTL_MTCEN)
 			pt_pkt_tma(b, pt_ctc(tsc) & 0xffff, 0);
 	}
@@ -162,11 +157,11 @@ static void pt_psb_plus(struct pt_model_state *s, struct pt_pkt_buf *b,
 	const struct pt_model_regs *r = &s->regs;
 
 	pt_pkt_psb(b);
-	pt_timing(b, r);
-	if (pt_model_vmcs)
-		pt_pkt_vmcs(b, ~0ULL & GENMASK_ULL(51, 12));	/* none loaded */
+	pt_timing(b, r, c);
+	if (pt_model_vmcs || pt_model_vmx_mode(r))
+		pt_pkt_vmcs(b, pt_model_vmx_psb_vmcs(s));
 	if ((r->ctl & PT_CTL_OS) && ctx_en) {
-		pt_pkt_pip(b, c->cr3, pt_model_vmx_guest);
+		pt_pkt_pip(b, c->cr3, c->guest || pt_model_vmx_guest);
 		s->last_cr3 = c->cr3;
 	}
 	if (pe && (r->ctl & PT_CTL_BRANCHEN)) {
@@ -353,6 +348,46 @@ static bool pt_burst(struct pt_model_state *s, struct pt_pkt_buf *b,
 	return true;
 }
 
+/* Steps (and PSB+ every PSBFreq bytes of output) up to @budget bytes. */
+static void pt_run(struct pt_model_state *s, struct pt_pkt_buf *b,
+		   const struct pt_ctx *c, bool ctx_en, bool pe, u32 budget,
+		   struct pt_psb_mark *m, struct pt_tick_res *res)
+{
+	while (b->len < budget) {
+		u32 before = b->len;
+
+		if (s->psb_cnt + (b->len - m->start) >=
+		    pt_psb_threshold(&s->regs))
+			pt_psb_mark(s, b, c, ctx_en, pe, m, &res->psbs);
+		pt_step(s, b, c, pe);
+		if (b->len == before)
+			break;		/* nothing more to say (filtered) */
+	}
+}
+
+/*
+ * model_vmx (vmx.c): the rest of the tick is a VM visit: VMPTRLD, the VM
+ * entry, the guest's steps, the VM exit back to the sampled host context.
+ * A TraceStop range is the host's business: the guest never stops.  The
+ * exit's packets need less than the stage's slack after the guest's.
+ */
+static void pt_vm_visit(unsigned int vmx, struct pt_model_state *s,
+			struct pt_pkt_buf *b, const struct pt_ctx *host,
+			bool h_ctx_en, bool h_pe, u32 budget,
+			struct pt_psb_mark *m, struct pt_tick_res *res)
+{
+	struct pt_filter gf;
+	struct pt_ctx g;
+	bool g_pe;
+
+	pt_model_vmx_enter(s, b, host, h_ctx_en, &g);
+	pt_filter(&s->regs, &g, &gf);
+	g_pe = gf.context_en && gf.filter_en;
+	if (pt_model_vmx_entry(vmx, s, b, host, &g, gf.context_en, g_pe))
+		pt_run(s, b, &g, gf.context_en, g_pe, budget, m, res);
+	pt_model_vmx_exit(vmx, s, b, host, &g, h_ctx_en, h_pe);
+}
+
 static void pt_account_bytecnt(struct pt_model_state *s, u32 n)
 {
 	struct pt_model_regs *r = &s->regs;
@@ -384,7 +419,7 @@ static void pt_pip_on_change(struct pt_model_state *s, struct pt_pkt_buf *b,
 	s->seen_cr3 = c->cr3;
 	if (!changed || !ctx_en || !(s->regs.ctl & PT_CTL_OS))
 		return;
-	pt_pkt_pip(b, c->cr3, pt_model_vmx_guest);
+	pt_pkt_pip(b, c->cr3, c->guest || pt_model_vmx_guest);
 	s->last_cr3 = c->cr3;
 }
 
@@ -424,6 +459,7 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	bool pe, branch = r->ctl & PT_CTL_BRANCHEN;
 	bool discard = false, announced = false, stop = false, burst;
 	struct pt_psb_mark m = { 0 };	/* the last PSB+ (for PacketByteCnt) */
+	unsigned int vmx = pt_model_vmx_mode(r);
 
 	memset(res, 0, sizeof(*res));
 	if (!(r->ctl & PT_CTL_TRACEEN)) {
@@ -483,7 +519,7 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	if (stop)
 		pe = false;
 	/* With model_seq=1 PTW numbers must not repeat: never burst. */
-	burst = a->burst && pe && !READ_ONCE(pt_model_seq);
+	burst = a->burst && pe && !READ_ONCE(pt_model_seq) && !vmx;
 	/*
 	 * In burst mode a PSB+ that is due opens the block below instead,
 	 * after PIP and TIP.PGE/PGD, which must not be part of the copies.
@@ -495,7 +531,7 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		s->need_psb = false;
 		s->need_timing = false;
 	} else if (s->need_timing) {
-		pt_timing(&b, r);
+		pt_timing(&b, r, c);
 		s->need_timing = false;
 	}
 	/* Before MODE.Exec/TIP.PGE and TIP.PGD, as in Table 36-50. */
@@ -524,16 +560,12 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 
 	if (burst && pt_burst(s, &b, c, f.context_en, budget, &m, res))
 		goto write;
-	while (b.len < budget) {
-		u32 before = b.len;
-
-		/* PSB+ every PSBFreq bytes of output. */
-		if (s->psb_cnt + (b.len - m.start) >= pt_psb_threshold(r))
-			pt_psb_mark(s, &b, c, f.context_en, pe, &m, &res->psbs);
-		pt_step(s, &b, c, pe);
-		if (b.len == before)
-			break;		/* nothing more to say (filtered) */
+	if (vmx) {
+		pt_run(s, &b, c, f.context_en, pe, budget / 2, &m, res);
+		pt_vm_visit(vmx, s, &b, c, f.context_en, pe, budget, &m, res);
+		goto write;
 	}
+	pt_run(s, &b, c, f.context_en, pe, budget, &m, res);
 write:
 	s->last_ip = b.last_ip;
 	res->generated = b.len;

@@ -230,6 +230,21 @@ struct pt_model_stats {
 	enum pt_model_operr last_operr;
 };
 
+/* What a tick saw of the interrupted context, or a simulated guest's. */
+struct pt_ctx {
+	u64 ip;
+	u64 cr3;
+	bool user;
+	bool csl;		/* 64-bit code segment */
+	bool guest;		/* VMX non-root, traced (model_vmx=1): PIP.NR */
+};
+
+/* model_vmx (vmx.c): the VMCS this CPU has loaded (0: none yet). */
+struct pt_model_vmx_state {
+	u64 vmcs;
+	u32 visits;		/* VM entries so far: which VM runs next */
+};
+
 /*
  * Everything an MSR write or a tick may change, replaced as a whole:
  * an operation copies the active state into its own scratch copy,
@@ -263,6 +278,7 @@ struct pt_model_state {
 	struct pt_model_pending held;
 	u8 held_idx;
 	u64 old_base, old_mask;
+	struct pt_model_vmx_state vmx;
 };
 
 #define PT_MODEL_DEPTHS		3	/* 0 unused, 1 tick/op, 2 NMI */
@@ -334,6 +350,23 @@ void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,
 			     struct pt_model_out_result *out, u32 *packets);
 /* After the enable is published: make sure the tick runs. */
 void pt_model_gen_kick(struct pt_model_cpu *st);
+
+/* vmx.c: simulated guests on a CPU in VMX operation (model_vmx). */
+#define PT_MODEL_VMX_OFF	0
+#define PT_MODEL_VMX_SYSTEM	1	/* system-wide: guests traced */
+#define PT_MODEL_VMX_HOST	2	/* host-only: Table 36-48 */
+unsigned int pt_model_vmx_mode(const struct pt_model_regs *r);
+u64 pt_model_vmx_tsc(const struct pt_ctx *c, u64 tsc);
+u64 pt_model_vmx_psb_vmcs(const struct pt_model_state *s);
+void pt_model_vmx_enter(struct pt_model_state *s, struct pt_pkt_buf *b,
+			const struct pt_ctx *host, bool host_ctx_en,
+			struct pt_ctx *g);
+bool pt_model_vmx_entry(unsigned int mode, struct pt_model_state *s,
+			struct pt_pkt_buf *b, const struct pt_ctx *host,
+			const struct pt_ctx *g, bool g_ctx_en, bool g_pe);
+void pt_model_vmx_exit(unsigned int mode, struct pt_model_state *s,
+		       struct pt_pkt_buf *b, const struct pt_ctx *host,
+		       const struct pt_ctx *g, bool h_ctx_en, bool h_pe);
 
 /* pmi.c */
 void pt_model_pmi_send(struct pt_model_cpu *st);

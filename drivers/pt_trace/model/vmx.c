@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model_vmx: the model plays a hypervisor running guests on a CPU in VMX
+ * operation (the vmx hook set CR4.VMXE there, agents.c).  While TraceEn=1
+ * every tick of such a CPU is a VM visit: the host runs half the tick's
+ * bytes at the sampled IP, loads a VMCS when the VM changes (VMPTRLD),
+ * enters the guest, the guest runs, and a VM exit returns to the sampled
+ * host IP.  What the trace shows of it depends on how the (simulated)
+ * VMM set up PT (SDM Vol. 3C 36.5.2):
+ *
+ *   1 system-wide: the guest is traced like the host.  VMPTRLD sends VMCS
+ *     (TriggerEn && ContextEn, 36.4.2.15); the entry is a far branch:
+ *     PIP(guest CR3, NR=1), MODE.Exec when CS.L changes, TIP(guest IP)
+ *     (TIP.PGE/TIP.PGD when PacketEn changes); the exit is an
+ *     asynchronous event: FUP(guest IP), PIP(host CR3, NR=0), MODE.Exec,
+ *     TIP(host IP).  Every PSB+ carries the loaded VMCS (all ones before
+ *     one is loaded) and, in the guest, PIP with NR=1.  The guest's TSC
+ *     packets carry the guest's TSC, host TSC * ratio / 2^48 + offset
+ *     (model_vmx_tsc_ratio/offset, KVM's format); MTC and TMA's CTC count
+ *     the crystal clock, which no VMM scales (36.5.2.6).
+ *   2 host-only (Table 36-48): the entry sends TIP.PGD() and nothing is
+ *     traced in the guest; the exit sends TIP.PGE(host IP), preceded by
+ *     MODE.Exec only when CS.L changes across it.  VMPTRLD still sends
+ *     VMCS, PSB+ still carries it (36.5.2.2).
+ *
+ * Two VMs, each with one vCPU (Documentation/model.rst lists them): VM A
+ * is 64-bit user code whose CR3 is the host's own (a collision only the
+ * VMCS and PIP.NR tell apart), VM B 32-bit user code (CS.L=0).  Their IPs
+ * lie in ranges no host code uses, so a test can tell guest from host.
+ */
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
+#include <linux/pt_trace.h>
+
+#include "../regs.h"
+#include "model.h"
+
+static unsigned int pt_model_vmx;
+static long pt_model_vmx_tsc_offset;
+static unsigned long pt_model_vmx_tsc_ratio;	/* 0: 1.0 */
+
+static int pt_model_vmx_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v > PT_MODEL_VMX_HOST)
+		return -EINVAL;
+	WRITE_ONCE(pt_model_vmx, v);
+	return 0;
+}
+
+static const struct kernel_param_ops pt_model_vmx_ops = {
+	.set	= pt_model_vmx_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(model_vmx, &pt_model_vmx_ops, &pt_model_vmx, 0644);
+MODULE_PARM_DESC(model_vmx,
+		 "model: guests run on CPUs in VMX operation (vmx hook): 0 none, 1 system-wide tracing, 2 host-only tracing (SDM Table 36-48)");
+module_param_named(model_vmx_tsc_offset, pt_model_vmx_tsc_offset, long, 0644);
+MODULE_PARM_DESC(model_vmx_tsc_offset,
+		 "model_vmx: the guests' TSC offset (added after scaling)");
+module_param_named(model_vmx_tsc_ratio, pt_model_vmx_tsc_ratio, ulong, 0644);
+MODULE_PARM_DESC(model_vmx_tsc_ratio,
+		 "model_vmx: the guests' TSC multiplier, 48 fraction bits as KVM's tsc-scaling-ratio (0: 1.0)");
+
+struct pt_model_vm {
+	u64 vmcs;		/* VMCS base, 4 KiB aligned */
+	u64 ip;			/* 64 KiB aligned: its code lies in [ip, ip + 64K) */
+	u64 cr3;		/* 0: the host's CR3 (a collision) */
+	bool csl;
+};
+
+static const struct pt_model_vm pt_model_vms[] = {
+	{ .vmcs = 0x12345000, .ip = 0x0000100000000000ULL, .cr3 = 0,
+	  .csl = true },
+	{ .vmcs = 0x6789a000, .ip = 0x08040000, .cr3 = 0x76543000,
+	  .csl = false },
+};
+
+unsigned int pt_model_vmx_mode(const struct pt_model_regs *r)
+{
+	return r->vmxe ? READ_ONCE(pt_model_vmx) : PT_MODEL_VMX_OFF;
+}
+
+/* The TSC a traced guest sees (SDM 25.3 "TSC scaling", then offset). */
+u64 pt_model_vmx_tsc(const struct pt_ctx *c, u64 tsc)
+{
+	u64 ratio = READ_ONCE(pt_model_vmx_tsc_ratio);
+
+	if (!c->guest)
+		return tsc;
+	if (ratio)
+		tsc = mul_u64_u64_shr(tsc, ratio, 48);
+	return tsc + READ_ONCE(pt_model_vmx_tsc_offset);
+}
+
+/* The VMCS a PSB+ names: the loaded one, all ones before any. */
+u64 pt_model_vmx_psb_vmcs(const struct pt_model_state *s)
+{
+	return s->vmx.vmcs ? s->vmx.vmcs : GENMASK_ULL(51, 12);
+}
+
+/*
+ * Choose the VM of this visit (each runs two visits in a row, so a
+ * VMPTRLD comes every other entry) and load its VMCS; fill in the guest's
+ * context.  The guest IP is somewhere in the VM's 64 KiB, from the
+ * generator's LFSR (part of the state: a redone tick repeats it).
+ */
+void pt_model_vmx_enter(struct pt_model_state *s, struct pt_pkt_buf *b,
+			const struct pt_ctx *host, bool host_ctx_en,
+			struct pt_ctx *g)
+{
+	const struct pt_model_vm *vm;
+
+	vm = &pt_model_vms[(s->vmx.visits++ >> 1) % ARRAY_SIZE(pt_model_vms)];
+	if (s->vmx.vmcs != vm->vmcs) {
+		/* VMCS: TriggerEn && ContextEn (Table 36-34). */
+		if (host_ctx_en)
+			pt_pkt_vmcs(b, vm->vmcs);
+		s->vmx.vmcs = vm->vmcs;
+	}
+	s->lfsr ^= s->lfsr << 7;
+	g->ip = vm->ip + ((s->lfsr >> 20) & 0xfff0);
+	g->cr3 = vm->cr3 ? vm->cr3 : host->cr3;
+	g->user = true;
+	g->csl = vm->csl;
+	g->guest = true;
+}
+
+static void pt_vmx_mode_exec(struct pt_pkt_buf *b, const struct pt_ctx *c)
+{
+	pt_pkt_mode_exec(b, c->csl, !c->csl);
+}
+
+/*
+ * The far transfer of an entry or exit, from @from to @to, when PT sees
+ * both sides: TIP(to) with MODE.Exec first if CS.L changes, TIP.PGE
+ * (always after MODE.Exec) when PacketEn comes on, TIP.PGD(to) when it
+ * goes off.
+ */
+static void pt_vmx_transfer(struct pt_model_state *s, struct pt_pkt_buf *b,
+			    const struct pt_ctx *from, const struct pt_ctx *to,
+			    bool to_pe)
+{
+	if (to_pe && s->packet_en) {
+		if (to->csl != from->csl)
+			pt_vmx_mode_exec(b, to);
+		pt_pkt_ip(b, PT_PKT_TIP, to->ip, false);
+	} else if (to_pe) {
+		pt_vmx_mode_exec(b, to);
+		pt_pkt_ip(b, PT_PKT_TIP_PGE, to->ip, false);
+	} else if (s->packet_en) {
+		pt_pkt_ip(b, PT_PKT_TIP_PGD, to->ip, false);
+	}
+	s->packet_en = to_pe;
+}
+
+/*
+ * The packets of the VM entry from @host to @g.  Returns whether the
+ * guest is traced (its packets follow).
+ */
+bool pt_model_vmx_entry(unsigned int mode, struct pt_model_state *s,
+			struct pt_pkt_buf *b, const struct pt_ctx *host,
+			const struct pt_ctx *g, bool g_ctx_en, bool g_pe)
+{
+	u64 ctl = s->regs.ctl;
+
+	if (!(ctl & PT_CTL_BRANCHEN))
+		g_pe = false;
+	if (mode == PT_MODEL_VMX_HOST) {
+		if (s->packet_en)
+			pt_pkt_ip(b, PT_PKT_TIP_PGD, 0, true);
+		s->packet_en = false;
+		return false;
+	}
+	/* A CR3 load: PIP when OS=1 and ContextEn after it (Table 36-50). */
+	if ((ctl & PT_CTL_OS) && g_ctx_en) {
+		pt_pkt_pip(b, g->cr3, true);
+		s->last_cr3 = g->cr3;
+	}
+	s->seen_cr3 = g->cr3;
+	pt_vmx_transfer(s, b, host, g, g_pe);
+	return true;
+}
+
+/* The packets of the VM exit from @g back to @host. */
+void pt_model_vmx_exit(unsigned int mode, struct pt_model_state *s,
+		       struct pt_pkt_buf *b, const struct pt_ctx *host,
+		       const struct pt_ctx *g, bool h_ctx_en, bool h_pe)
+{
+	u64 ctl = s->regs.ctl;
+
+	if (!(ctl & PT_CTL_BRANCHEN))
+		h_pe = false;
+	if (mode == PT_MODEL_VMX_HOST) {
+		if (h_pe) {
+			if (g->csl != host->csl)
+				pt_vmx_mode_exec(b, host);
+			pt_pkt_ip(b, PT_PKT_TIP_PGE, host->ip, false);
+		}
+		s->packet_en = h_pe;
+		return;
+	}
+	if (s->packet_en)
+		pt_pkt_ip(b, PT_PKT_FUP, g->ip, false);
+	if ((ctl & PT_CTL_OS) && h_ctx_en) {
+		pt_pkt_pip(b, host->cr3, false);
+		s->last_cr3 = host->cr3;
+	}
+	s->seen_cr3 = host->cr3;
+	pt_vmx_transfer(s, b, g, host, h_pe);
+}
