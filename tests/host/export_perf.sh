@@ -8,13 +8,17 @@
 # --format=ip' lists, in order, under the recorded comm and pid, with
 # perf's time of the first one equal to the TSC converted as the file
 # says; 'perf report' must attribute them to _start.  Skipped (with the
-# reason) when perf does not run here.  Prints PTT-RESULT lines.
+# reason) when perf does not run here.  With MAPS (decode-maps' directory:
+# a trace of a PIE, libc and the vdso copy at their run-time addresses)
+# the same comparison runs there too: perf must find libc at its file
+# offset and the vdso in the recording's vdso.so.  Prints PTT-RESULT lines.
 #
-# usage: export_perf.sh PT-TRACE SHARED TMPDIR
+# usage: export_perf.sh PT-TRACE SHARED TMPDIR [MAPS]
 
 PT=$1
 SHARED=$2
 R=$3/export-rec
+MAPS=$4
 H="$SHARED/traces/skl-hello"
 name=export-perf-skl-hello
 
@@ -82,4 +86,34 @@ if [ -z "$why" ]; then
 	echo "PTT-RESULT PASS $name ($n instructions, perf script equal to pt-trace decode)"
 else
 	echo "PTT-RESULT FAIL $name$why"
+fi
+
+# perf and pt-trace on the same directory: the same instructions?
+same_insns() { # DIR -> "" or why not
+	"$PT" export --perf "$1" >"$1/export.out" 2>&1 || { echo " export-exit-$?"; return; }
+	"$PT" decode --format=ip "$1/cpu0.pt" 2>/dev/null | sed 's/^0*//' >"$1/ours"
+	"$perf" script -i "$1/perf.data" --itrace=i0ns -F ip 2>"$1/perf.err" | awk '{print $1}' >"$1/theirs"
+	[ "$(wc -l <"$1/ours")" -ge 9 ] || echo " pt-trace-decoded-$(wc -l <"$1/ours")"
+	cmp -s "$1/ours" "$1/theirs" ||
+		echo " perf-differs($(diff "$1/ours" "$1/theirs" | head -n 3 | tr '\n' ' ') $(head -c 200 "$1/perf.err"))"
+}
+if [ -n "$MAPS" ]; then
+	name=export-perf-maps
+	if [ ! -f "$MAPS/cpu0.pt" ]; then
+		echo "PTT-RESULT SKIP $name no $MAPS/cpu0.pt (decode-maps did not run)"
+		exit 0
+	fi
+	M=$3/export-maps
+	rm -rf "$M"
+	cp -r "$MAPS" "$M"
+	# record writes these; map_probe's sideband has only the maps
+	printf 'pid=4321\ncpu=0\ncpu.file=0 cpu0.pt\n' >>"$M/sideband.txt"
+	why=$(same_insns "$M")
+	"$perf" script -i "$M/perf.data" --itrace=i0ns -F ip,dso 2>/dev/null | grep -q 'libc.so' || why+=" no-libc"
+	"$perf" script -i "$M/perf.data" --itrace=i0ns -F ip,dso 2>/dev/null | grep -q "$M/vdso.so" || why+=" no-vdso"
+	if [ -z "$why" ]; then
+		echo "PTT-RESULT PASS $name ($(wc -l <"$M/ours") instructions in the PIE, libc and the vdso, perf script equal to pt-trace decode)"
+	else
+		echo "PTT-RESULT FAIL $name$why"
+	fi
 fi

@@ -115,7 +115,7 @@ static void exp_time_conv(const struct ptsb *sb, const struct pt_config *c,
 	int shift;
 
 	if (ptt_tsc_hz(sb, c, &hz, &src))
-		ptt_warn("TSC rate %s: perf's times will be off", src);
+		ptt_warn("the sideband has no TSC rate (tsc_hz=, cpuid15.*, nom_freq=): perf's times assume 1 GHz");
 	for (shift = 31; shift > 0; shift--) {
 		m = 1e9 * (double)(1ULL << shift) / hz + 0.5;
 		if (m < 4294967296.0)
