@@ -11,7 +11,10 @@
 # reason) when perf does not run here.  With MAPS (decode-maps' directory:
 # a trace of a PIE, libc and the vdso copy at their run-time addresses)
 # the same comparison runs there too: perf must find libc at its file
-# offset and the vdso in the recording's vdso.so.  Prints PTT-RESULT lines.
+# offset and the vdso in the recording's vdso.so; and once more with the
+# comm, maps, a second thread and its context switch in a sideband.perf
+# (export_sideband.py) instead of sideband.txt's map= lines: perf must put
+# every instruction on that thread.  Prints PTT-RESULT lines.
 #
 # usage: export_perf.sh PT-TRACE SHARED TMPDIR [MAPS]
 
@@ -89,9 +92,10 @@ else
 fi
 
 # perf and pt-trace on the same directory: the same instructions?
-same_insns() { # DIR -> "" or why not
+# (decode reads SIDEBAND when given.)
+same_insns_with() { # DIR SIDEBAND
 	"$PT" export --perf "$1" >"$1/export.out" 2>&1 || { echo " export-exit-$?"; return; }
-	"$PT" decode --format=ip "$1/cpu0.pt" 2>/dev/null | sed 's/^0*//' >"$1/ours"
+	"$PT" decode --sideband "$2" --format=ip "$1/cpu0.pt" 2>/dev/null | sed 's/^0*//' >"$1/ours"
 	"$perf" script -i "$1/perf.data" --itrace=i0ns -F ip 2>"$1/perf.err" | awk '{print $1}' >"$1/theirs"
 	[ "$(wc -l <"$1/ours")" -ge 9 ] || echo " pt-trace-decoded-$(wc -l <"$1/ours")"
 	cmp -s "$1/ours" "$1/theirs" ||
@@ -108,11 +112,33 @@ if [ -n "$MAPS" ]; then
 	cp -r "$MAPS" "$M"
 	# record writes these; map_probe's sideband has only the maps
 	printf 'pid=4321\ncpu=0\ncpu.file=0 cpu0.pt\n' >>"$M/sideband.txt"
-	why=$(same_insns "$M")
+	why=$(same_insns_with "$M" "$M/sideband.txt")
 	"$perf" script -i "$M/perf.data" --itrace=i0ns -F ip,dso 2>/dev/null | grep -q 'libc.so' || why+=" no-libc"
 	"$perf" script -i "$M/perf.data" --itrace=i0ns -F ip,dso 2>/dev/null | grep -q "$M/vdso.so" || why+=" no-vdso"
 	if [ -z "$why" ]; then
 		echo "PTT-RESULT PASS $name ($(wc -l <"$M/ours") instructions in the PIE, libc and the vdso, perf script equal to pt-trace decode)"
+	else
+		echo "PTT-RESULT FAIL $name$why"
+	fi
+fi
+if [ -n "$MAPS" ]; then
+	name=export-perf-sideband
+	S=$3/export-psb
+	rm -rf "$S"
+	cp -r "$MAPS" "$S"
+	rm -f "$S/perf.data"
+	python3 "$(dirname "$0")/export_sideband.py" "$S"
+	grep -v '^map=' "$S/sideband.txt" >"$S/sb.txt"
+	printf 'pid=4321\ncpu=0\ncpu.file=0 cpu0.pt\n' >>"$S/sb.txt"
+	mv "$S/sb.txt" "$S/sideband.txt"
+	# decode still needs the maps: its own copy of the sideband has them
+	why=$(same_insns_with "$S" "$MAPS/sideband.txt")
+	"$perf" script -i "$S/perf.data" --itrace=i0ns -F pid,tid 2>/dev/null | awk '{print $1}' | sort -u >"$S/who"
+	[ "$(cat "$S/who")" = "4321/4322" ] || why+=" thread($(tr '\n' ' ' <"$S/who"))"
+	"$perf" script -i "$S/perf.data" --show-switch-events --itrace=i0ns 2>/dev/null | grep -q 'PERF_RECORD_SWITCH IN' || why+=" no-switch"
+	"$perf" script -i "$S/perf.data" --itrace=i0ns -F ip,dso 2>/dev/null | grep -q "$S/vdso.so" || why+=" no-vdso"
+	if [ -z "$why" ]; then
+		echo "PTT-RESULT PASS $name (perf script equal to pt-trace decode, on the thread the switch record names)"
 	else
 		echo "PTT-RESULT FAIL $name$why"
 	fi

@@ -64,7 +64,7 @@ void ptpsb_free(struct ptpsb_file *f)
 }
 
 /* Bytes of the sample_id trailer for @st (perf_event.h's order). */
-static size_t ptpsb_id_size(uint64_t st)
+size_t ptpsb_id_size(uint64_t st)
 {
 	size_t n = 0;
 

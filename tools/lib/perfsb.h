@@ -82,6 +82,9 @@ void ptpsb_free(struct ptpsb_file *f);
 int ptpsb_next(const struct ptpsb_file *f, size_t *pos,
 	       struct ptpsb_event *ev);
 
+/* Bytes of the sample_id trailer a record has under @sample_type. */
+size_t ptpsb_id_size(uint64_t sample_type);
+
 /* A record time as TSC: 0, or -ENODATA when the file has no exact way. */
 int ptpsb_tsc(const struct ptpsb_header *h, uint64_t time, uint64_t *tsc);
 

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 
 #include "perf_data.h"
+#include "perfsb.h"
 #include "sideband.h"
 #include "tool.h"
 #include "trace_config.h"
@@ -130,9 +131,12 @@ static void exp_time_conv(const struct ptsb *sb, const struct pt_config *c,
 		t->zero = mono - exp_tsc_to_ns(t, tsc);
 }
 
-/* perf's intel_pt AUXTRACE_INFO. */
+/*
+ * perf's intel_pt AUXTRACE_INFO; @sw: the context switch records there
+ * are (0, PERF_RECORD_SWITCH or PERF_RECORD_SWITCH_CPU_WIDE).
+ */
 static void exp_auxtrace_info(struct pdw *w, const struct exp_time *t,
-			      const struct pt_config *c)
+			      const struct pt_config *c, uint32_t sw)
 {
 	uint64_t rec[2 + EXP_PRIV_MAX];
 	uint64_t *priv = rec + 1;
@@ -146,7 +150,12 @@ static void exp_auxtrace_info(struct pdw *w, const struct exp_time *t,
 	priv[EXP_CAP_USER_TIME_ZERO] = 1;
 	priv[EXP_TSC_BIT] = CTL_TSC;
 	priv[EXP_NORETCOMP_BIT] = CTL_NORETCOMP;
-	priv[EXP_HAVE_SCHED_SWITCH] = 0;	/* the tid is in each AUXTRACE */
+	/*
+	 * With switch records perf takes each CPU's thread from them (2:
+	 * the traced tasks' own, 3: CPU-wide); else from the AUXTRACE tid.
+	 */
+	priv[EXP_HAVE_SCHED_SWITCH] = sw == PERF_RECORD_SWITCH ? 2 :
+				      sw == PERF_RECORD_SWITCH_CPU_WIDE ? 3 : 0;
 	priv[EXP_SNAPSHOT_MODE] = 0;
 	priv[EXP_PER_CPU_MMAPS] = 1;
 	priv[EXP_MTC_BIT] = CTL_MTC;
@@ -192,51 +201,126 @@ static void exp_comm(struct pdw *w, const struct ptsb *sb,
 		   8 + len, who);
 }
 
-/* One MMAP2 per map= line; [vdso] as the recording's copy. */
+/*
+ * The file perf should read for a mapping: the path, or for [vdso] the
+ * recording's copy (vdso= in the sideband), as an absolute path in @buf.
+ */
+static const char *exp_map_path(const struct ptsb *sb, const char *dir,
+				const char *path, char *buf, size_t len)
+{
+	const char *vdso = ptsb_get(sb, "vdso");
+	char *abs;
+
+	if (strcmp(path, "[vdso]") || !vdso || strchr(vdso, '/'))
+		return path;
+	snprintf(buf, len, "%s/%s", dir, vdso);
+	abs = realpath(buf, NULL);
+	if (!abs)
+		return path;
+	snprintf(buf, len, "%s", abs);
+	free(abs);
+	return buf;
+}
+
+/* An MMAP2 of task @bpid/@btid (device, inode, build-id unknown: 0). */
+static void exp_mmap2(struct pdw *w, const struct pdw_who *who,
+		      uint32_t bpid, uint32_t btid, uint64_t start,
+		      uint64_t len, uint64_t pgoff, uint32_t prot,
+		      uint32_t flags, const char *path)
+{
+	uint8_t rec[64 + PATH_MAX + 8];
+	uint64_t u64[3] = { start, len, pgoff };
+	uint32_t u32[2] = { prot, flags };
+
+	memset(rec, 0, 64);
+	memcpy(rec, &bpid, 4);
+	memcpy(rec + 4, &btid, 4);
+	memcpy(rec + 8, u64, sizeof(u64));
+	memcpy(rec + 56, u32, sizeof(u32));
+	pdw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, rec,
+		   64 + exp_put_str(rec + 64, path, PATH_MAX), who);
+}
+
+/* One MMAP2 per map= line. */
 static void exp_mmaps(struct pdw *w, const struct ptsb *sb, const char *dir,
 		      const struct pdw_who *who)
 {
-	const char *v, *vdso = ptsb_get(sb, "vdso");
 	size_t pos = 0;
+	const char *v;
 
 	while ((v = ptsb_next(sb, "map", &pos))) {
 		unsigned long long start, end, pgoff;
-		uint8_t rec[64 + PATH_MAX + 8];
-		const char *path;
 		char buf[PATH_MAX];
-		uint64_t u64[3];
-		uint32_t u32[2];
 		int n = 0;
 
 		if (sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
 			   &n) != 3 || !n || end <= start)
 			continue;
-		path = v + n;
-		if (!strcmp(path, "[vdso]") && vdso && !strchr(vdso, '/')) {
-			char *abs;
-
-			snprintf(buf, sizeof(buf), "%s/%s", dir, vdso);
-			abs = realpath(buf, NULL);
-			if (abs) {
-				snprintf(buf, sizeof(buf), "%s", abs);
-				path = buf;
-				free(abs);
-			}
-		}
-		memset(rec, 0, 64);
-		memcpy(rec, &who->pid, 4);
-		memcpy(rec + 4, &who->tid, 4);
-		u64[0] = start;
-		u64[1] = end - start;
-		u64[2] = pgoff;
-		memcpy(rec + 8, u64, sizeof(u64));
-		/* maj, min, ino, ino_generation: unknown, 0 */
-		u32[0] = PROT_READ | PROT_EXEC;
-		u32[1] = MAP_PRIVATE;
-		memcpy(rec + 56, u32, sizeof(u32));
-		pdw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, rec,
-			   64 + exp_put_str(rec + 64, path, PATH_MAX), who);
+		exp_mmap2(w, who, who->pid, who->tid, start, end - start, pgoff,
+			  PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			  exp_map_path(sb, dir, v + n, buf, sizeof(buf)));
 	}
+}
+
+/*
+ * The recorder's perf records (sideband.perf): each task's COMM, MMAP2,
+ * FORK, EXIT and context switches, written again with this file's
+ * sample_id trailer; a [vdso] mapping names the recording's copy.
+ * Returns the PERF_RECORD_SWITCH* type seen last, or 0.
+ */
+static uint32_t exp_perf_records(struct pdw *w, const struct ptpsb_file *f,
+				 const struct ptsb *sb, const char *dir)
+{
+	size_t pos = 0, idn = ptpsb_id_size(f->hdr.sample_type);
+	struct ptpsb_event ev;
+	uint32_t sw = 0;
+
+	for (;;) {
+		size_t at = pos < f->hdr.header_size ? f->hdr.header_size : pos;
+		struct perf_event_header h;
+		struct pdw_who who;
+		char buf[PATH_MAX];
+
+		if (ptpsb_next(f, &pos, &ev) <= 0)
+			break;
+		if (!w) {	/* only looking for switches */
+			if (ev.type == PERF_RECORD_SWITCH ||
+			    ev.type == PERF_RECORD_SWITCH_CPU_WIDE)
+				sw = ev.type;
+			continue;
+		}
+		memcpy(&h, f->buf + at, sizeof(h));
+		who.pid = ev.pid;
+		who.tid = ev.tid;
+		who.time = ev.time;
+		who.cpu = ev.cpu;
+		switch (ev.type) {
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+			exp_mmap2(w, &who, ev.bpid, ev.btid, ev.addr, ev.len,
+				  ev.pgoff, ev.prot ? ev.prot : PROT_READ | PROT_EXEC,
+				  ev.mflags ? ev.mflags : MAP_PRIVATE,
+				  exp_map_path(sb, dir, ev.name, buf, sizeof(buf)));
+			break;
+		case PERF_RECORD_SWITCH:
+		case PERF_RECORD_SWITCH_CPU_WIDE:
+		case PERF_RECORD_COMM:
+		case PERF_RECORD_FORK:
+		case PERF_RECORD_EXIT:
+			if (ev.type == PERF_RECORD_SWITCH ||
+			    ev.type == PERF_RECORD_SWITCH_CPU_WIDE)
+				sw = ev.type;
+			if (h.size < sizeof(h) + idn)
+				break;
+			/* the body as the kernel wrote it, then our trailer */
+			pdw_record(w, ev.type, ev.misc, f->buf + at + sizeof(h),
+				   h.size - sizeof(h) - idn, &who);
+			break;
+		default:
+			break;
+		}
+	}
+	return sw;
 }
 
 /*
@@ -360,6 +444,10 @@ static int export_perf(const char *dir, const char *out)
 	struct exp_time t;
 	char sbpath[PATH_MAX], outpath[PATH_MAX];
 	uint64_t ctl = 0, pid, tsc0 = 0;
+	char pfpath[PATH_MAX];
+	struct ptpsb_file pf;
+	int have_pf;
+	uint32_t sw;
 	struct exp_write x;
 	struct ptsb sb;
 	struct pdw w;
@@ -382,6 +470,20 @@ static int export_perf(const char *dir, const char *out)
 		who.tid = who.pid;
 	}
 	exp_time_conv(&sb, &config, &t);
+	snprintf(pfpath, sizeof(pfpath), "%s/%s", dir, PTPSB_FILE_NAME);
+	err = ptpsb_load(pfpath, &pf);
+	have_pf = !err;
+	if (err && err != -ENOENT)
+		ptt_warn("cannot use %s (%s): perf gets the comm and mappings of sideband.txt only",
+			 pfpath, err == -EPROTO ? "a newer format" : strerror(-err));
+	if (have_pf && (pf.hdr.flags & PTPSB_TIME_ZERO) &&
+	    pf.hdr.clock == PTPSB_CLOCK_PERF) {
+		/* The kernel's own conversion, that the records' times use. */
+		t.zero = pf.hdr.time_zero;
+		t.mult = pf.hdr.time_mult;
+		t.shift = pf.hdr.time_shift;
+	}
+	sw = have_pf ? exp_perf_records(NULL, &pf, &sb, dir) : 0;
 	/*
 	 * The process's records go just before the first trace timestamp:
 	 * perf's ordered events hand them over before it decodes.
@@ -389,6 +491,8 @@ static int export_perf(const char *dir, const char *out)
 	ret = exp_each_trace(&sb, dir, &config, exp_min_tsc, &tsc0);
 	if (ret) {
 		ptsb_free(&sb);
+		if (have_pf)
+			ptpsb_free(&pf);
 		return ret;
 	}
 	who.time = tsc0 ? exp_tsc_to_ns(&t, tsc0) - 1 : 0;
@@ -403,6 +507,7 @@ static int export_perf(const char *dir, const char *out)
 	attr.exclude_kernel = !(ctl & CTL_OS);
 	attr.exclude_user = !(ctl & CTL_USER);
 	attr.exclude_hv = 1;
+	attr.context_switch = sw != 0;
 	attr.exclude_guest = 1;
 
 	if (!out) {
@@ -413,10 +518,14 @@ static int export_perf(const char *dir, const char *out)
 	if (err) {
 		ptt_err("cannot create %s: %s", out, strerror(-err));
 		ptsb_free(&sb);
+		if (have_pf)
+			ptpsb_free(&pf);
 		return PTT_EXIT_INPUT;
 	}
-	exp_auxtrace_info(&w, &t, &config);
-	if (who.pid != UINT32_MAX) {
+	exp_auxtrace_info(&w, &t, &config, sw);
+	if (have_pf) {
+		exp_perf_records(&w, &pf, &sb, dir);
+	} else if (who.pid != UINT32_MAX) {
 		exp_comm(&w, &sb, &who);
 		exp_mmaps(&w, &sb, dir, &who);
 	} else {
@@ -432,6 +541,8 @@ static int export_perf(const char *dir, const char *out)
 		ret = PTT_EXIT_INPUT;
 	}
 	ptsb_free(&sb);
+	if (have_pf)
+		ptpsb_free(&pf);
 	return ret;
 }
 
