@@ -130,6 +130,7 @@ static const struct attribute_group pt_top_group = {
 static const struct attribute_group *pt_groups[] = {
 	&pt_top_group,
 	&pt_caps_group,
+	&pt_sysfs_vmx_group,
 	NULL,
 };
 

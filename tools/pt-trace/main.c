@@ -51,21 +51,6 @@ static void main_usage(FILE *f)
 		"an unknown command.  See Documentation/tools.rst.\n");
 }
 
-/* The first line of a sysfs file into @buf, or "" when unreadable. */
-static const char *sysfs_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = 0;
-	if (f) {
-		if (!fgets(buf, (int)len, f))
-			buf[0] = 0;
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = 0;
-	return buf;
-}
-
 /* The driver's ABI version from the first /dev/ptN we may open, or -1. */
 static int driver_abi(void)
 {
@@ -91,12 +76,12 @@ static void main_version(void)
 	int abi;
 
 	printf("pt-trace %s (uapi ABI %d)\n", PTT_VERSION, PT_TRACE_ABI_VERSION);
-	if (!*sysfs_line("/sys/module/pt_trace/version", ver, sizeof(ver))) {
+	if (!*ptt_sysfs_line("/sys/module/pt_trace/version", ver, sizeof(ver))) {
 		printf("driver: pt_trace not loaded\n");
 		return;
 	}
 	printf("driver: pt_trace %s loaded, %s backend", ver,
-	       *sysfs_line("/sys/kernel/pt_trace/backend", backend,
+	       *ptt_sysfs_line("/sys/kernel/pt_trace/backend", backend,
 			   sizeof(backend)) ? backend : "no");
 	abi = driver_abi();
 	if (abi >= 0)

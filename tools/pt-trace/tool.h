@@ -34,6 +34,8 @@ int ptt_write_all(int fd, const void *p, size_t n);
 
 /* Read a whole file into malloc'ed memory; 0 or -errno. */
 int ptt_load_file(const char *path, uint8_t **buf, size_t *len);
+/* The first line of a sysfs file into @buf, or "" when unreadable. */
+const char *ptt_sysfs_line(const char *path, char *buf, size_t len);
 
 /* The subcommands. */
 int cmd_record(int argc, char **argv);
