@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The timeline in a real viewer: 'pt-trace decode --timeline' of a
-# two-CPU recording of skl-hello is loaded into speedscope (npm package,
-# works offline from its own files) in headless Debian chromium, and the
-# page must show that speedscope parsed it: no error, the process and
-# both thread tracks by name, and the function and syscall spans in its
+# two-CPU recording of skl-hello, whose sideband.perf switches thread 4242
+# 'hello' in on CPU 0 and 4243 'worker' on CPU 1 (timeline_sideband.py),
+# is loaded into speedscope (npm package, works offline from its own
+# files) in headless Debian chromium, and the page must show that
+# speedscope parsed it: no error, the process and both thread tracks by
+# name and tid, and the function and syscall spans in its
 # sandwich table, the syscall's time inside _start (as self time of the
 # syscall, none of _start's own).  A screenshot of the time-ordered view is taken too
 # (--screenshot FILE keeps it: Documentation/timeline-speedscope.png is
@@ -45,6 +47,7 @@ mkdir -p "$D"
 cp "$H/pt.bin" "$D/cpu0.pt"
 cp "$H/pt.bin" "$D/cpu1.pt"
 printf 'pt-trace-sideband=1\ncpu.family=6\ncpu.model=85\ncpu.stepping=4\nmtc_freq=3\nnom_freq=37\ncpuid15.eax=2\ncpuid15.ebx=308\ntsc_hz=3700000000\npid=4242\ncmd=hello\n' >"$D/sideband.txt"
+python3 "$ROOT/tests/host/timeline_sideband.py" "$D"
 "$PT" decode -q --elf "$H/hello" --timeline "$D/tl.json" "$D/cpu0.pt" "$D/cpu1.pt" >"$D/out" 2>&1 ||
 	{ echo "PTT-RESULT FAIL $name decode: $(tail -n 2 "$D/out" | tr '\n' ' ')"; exit 0; }
 # speedscope's own command-line loader: a script that hands it the file
@@ -68,8 +71,8 @@ PY
 why=
 grep -q 'tl.json - speedscope' "$D/text" || why+=" not-loaded"
 grep -qi 'something went wrong\|error\|unrecognized format' "$D/text" && why+=" viewer-error"
-for want in 'pt-trace: hello (pid 4242), cpu 0 (tid 0)' \
-	    'pt-trace: hello (pid 4242), cpu 1 (tid 1)' ' _start' ' syscall'; do
+for want in 'pt-trace: hello (pid 4242), hello (tid 4242)' \
+	    'pt-trace: hello (pid 4242), worker (tid 4243)' ' _start' ' syscall'; do
 	grep -qF "$want" "$D/text" || why+=" missing($want)"
 done
 # the syscall inside _start: all of _start's time is the syscall's own
@@ -80,7 +83,7 @@ run --screenshot="$D/shot.png" --window-size=1200,640 "$url" >/dev/null
 	[ "$(stat -c %s "$D/shot.png")" -gt 10000 ] || why+=" screenshot"
 [ -n "$SHOT" ] && cp "$D/shot.png" "$SHOT"
 if [ -z "$why" ]; then
-	echo "PTT-RESULT PASS $name (speedscope shows both tracks, _start and syscall)"
+	echo "PTT-RESULT PASS $name (speedscope shows both threads' tracks, _start and syscall)"
 else
 	echo "PTT-RESULT FAIL $name$why: $(head -c 300 "$D/text")"
 fi

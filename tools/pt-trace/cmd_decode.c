@@ -94,6 +94,7 @@ struct decode_ctx {
 	struct timeline tl;
 	struct pt_config config;
 	int ntraces;
+	char sb_dir[2048];	/* the sideband's directory, "" without */
 };
 
 static void decode_usage(FILE *f)
@@ -759,6 +760,10 @@ static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
 			snprintf(name, sizeof(name), "%s", tr[i].path);
 		tl_track_init(&c->tl, &tr[i].track, tid, name,
 			      tr[i].tsc_offset);
+		/* Its threads, from the recorder's switch records. */
+		if (sb && c->sb_dir[0])
+			tl_track_load_switches(&tr[i].track, c->sb_dir, sb,
+					       tr[i].cpu);
 	}
 	return PTT_EXIT_OK;
 }
@@ -994,7 +999,8 @@ int cmd_decode(int argc, char **argv)
 
 		/* the sideband's directory holds the vdso copy */
 		snprintf(dir, sizeof(dir), "%s", sb_path ? sb_path : argv[optind]);
-		decode_add_maps(c.image, &c.st, &sb, dirname(dir));
+		snprintf(c.sb_dir, sizeof(c.sb_dir), "%s", dirname(dir));
+		decode_add_maps(c.image, &c.st, &sb, c.sb_dir);
 	}
 	elf_symtab_finish(&c.st);
 
