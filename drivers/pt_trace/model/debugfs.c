@@ -36,6 +36,8 @@ static const struct pt_counter_file pt_counters[] = {
 	PT_CTR(bytes_written), PT_CTR(packets), PT_CTR(lost_bytes),
 	PT_CTR(pmis_raised), PT_CTR(pmis_masked), PT_CTR(nmi_races),
 	PT_CTR(ticks), PT_CTR(psbs), PT_CTR(ovfs), PT_CTR(burst_bytes),
+	PT_CTR(bts_records), PT_CTR(bts_filtered), PT_CTR(bts_dropped),
+	PT_CTR(bts_pmis), PT_CTR(bts_ds_errors), PT_CTR(bts_pti_faults),
 };
 
 static int pt_counter_get(void *data, u64 *val)
@@ -70,6 +72,8 @@ static int pt_detail_show(struct seq_file *m, void *v)
 			   cpu, r->ctl, r->status, r->base, r->mask | 0x7f,
 			   r->cr3_match, r->global_status, st->running,
 			   st->lvtpc_masked);
+		seq_printf(m, "cpu%d bts debugctl %#llx ds_area %#llx\n",
+			   cpu, r->debugctl, r->ds_area);
 		seq_printf(m, "cpu%d last_gp msr %#x val %#llx why %s last_operr %s\n",
 			   cpu, st->stats.last_gp_msr, st->stats.last_gp_val,
 			   pt_model_gp_str(st->stats.last_gp_why),
@@ -212,6 +216,7 @@ int pt_model_debugfs_init(struct dentry *parent)
 {
 	struct dentry *dir;
 	unsigned int i;
+	int ret;
 
 	dir = debugfs_create_dir("model", parent);
 	pt_model_debugfs_dir = dir;
@@ -230,7 +235,13 @@ int pt_model_debugfs_init(struct dentry *parent)
 	debugfs_create_atomic_t("pmis_dropped", 0444, dir,
 				&pt_model_pmis_dropped);
 	pt_model_selftest_init(dir);
-	return pt_model_agents_init(dir);
+	ret = pt_model_agents_init(dir);
+	if (ret)
+		return ret;
+	ret = pt_model_bts_init(dir);
+	if (ret)
+		pt_model_agents_exit();
+	return ret;
 }
 
 /*

@@ -624,6 +624,12 @@ static u32 pt_tick_budget(struct pt_model_cpu *st)
 	return n;
 }
 
+/* The tick runs while PT traces or BTS stores branches (bts.c). */
+static bool pt_model_gen_needed(const struct pt_model_regs *r)
+{
+	return (r->ctl & PT_CTL_TRACEEN) || pt_model_bts_on(r);
+}
+
 static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 {
 	struct pt_model_cpu *st = container_of(t, struct pt_model_cpu, timer);
@@ -639,6 +645,7 @@ static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 	pt_sample(&a.c);
 	a.burst = READ_ONCE(pt_model_burst);
 	a.budget = pt_tick_budget(st);
+	pt_model_bts_tick(st, a.c.ip, a.c.user);
 	/* Redone on top of an NMI that published first: never dropped. */
 	pt_model_update(st, pt_tick_fn, &a, true);
 	atomic64_add(res->out.written, &st->stats.bytes_written);
@@ -657,7 +664,7 @@ static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 		WRITE_ONCE(st->running, false);
 		barrier();
 		/* An NMI may have re-enabled after we looked. */
-		if (!(READ_ONCE(st->active)->regs.ctl & PT_CTL_TRACEEN))
+		if (!pt_model_gen_needed(&READ_ONCE(st->active)->regs))
 			return HRTIMER_NORESTART;
 		WRITE_ONCE(st->running, true);
 	}
@@ -677,7 +684,7 @@ static void pt_model_kick_fn(struct irq_work *w)
 {
 	struct pt_model_cpu *st = container_of(w, struct pt_model_cpu, kick);
 
-	if (READ_ONCE(st->active)->regs.ctl & PT_CTL_TRACEEN)
+	if (pt_model_gen_needed(&READ_ONCE(st->active)->regs))
 		pt_model_start_timer(st);
 }
 

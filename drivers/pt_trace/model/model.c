@@ -44,6 +44,7 @@
 #include <linux/string.h>
 #include <linux/pt_trace.h>
 
+#include "../bts_regs.h"
 #include "../regs.h"
 #include "model.h"
 
@@ -300,6 +301,7 @@ struct pt_wr_arg {
 	enum pt_model_operr operr;
 	bool enabled;
 	bool disabled;			/* TraceEn 1 -> 0 */
+	bool bts_on;			/* DEBUGCTL starts BTS: run the tick */
 	struct pt_model_out_result out;	/* of a TraceEn 1->0 flush */
 	u32 packets;
 };
@@ -321,6 +323,7 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 
 	a->enabled = false;
 	a->disabled = false;
+	a->bts_on = false;
 	a->operr = PT_OPERR_NONE;
 	memset(&a->out, 0, sizeof(a->out));
 	a->packets = 0;
@@ -374,6 +377,13 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	case PT_MSR_PERF_GLOBAL_STATUS_RESET:
 		r->global_status &= ~(store & PT_GLOBAL_STATUS_TOPA_PMI);
 		break;
+	case BTS_MSR_DEBUGCTL:
+		r->debugctl = store;
+		a->bts_on = pt_model_bts_on(r);
+		break;
+	case BTS_MSR_DS_AREA:
+		r->ds_area = store;
+		break;
 	default:
 		pt_model_set_addr(r, a->msr, store);
 		break;
@@ -414,7 +424,7 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 	atomic64_add(a.packets, &st->stats.packets);
 	if (a.operr)
 		pt_model_count_operr(st, a.operr);
-	if (a.enabled)
+	if (a.enabled || a.bts_on)
 		pt_model_gen_kick(st);
 	if (a.disabled && !test)
 		pt_model_agents_on_disable(st);
@@ -480,6 +490,15 @@ int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val)
 		break;
 	case PT_MSR_VMX_MISC:
 		*val = pt_model_prof->vmx_misc;
+		break;
+	case BTS_MSR_DEBUGCTL:
+		*val = r->debugctl;
+		break;
+	case BTS_MSR_DS_AREA:
+		*val = r->ds_area;
+		break;
+	case BTS_MSR_MISC_ENABLE:
+		*val = pt_model_prof->misc_enable;
 		break;
 	default:
 		i = msr - PT_MSR_RTIT_ADDR0_A;
@@ -617,6 +636,7 @@ static void pt_model_exit(void)
 {
 	pt_model_perf_pmu_live(false);
 	pt_model_debugfs_exit();
+	pt_model_bts_exit();
 	pt_model_selftest_exit();
 	pt_model_agents_exit();
 	pt_model_free();

@@ -24,6 +24,7 @@
 #include "../hw.h"
 #include "packets.h"
 
+struct bts_ds_area;
 struct dentry;
 
 /* The CPUID answers of one modelled CPU, plus the facts leaf 0x14 lacks. */
@@ -38,6 +39,8 @@ struct pt_model_profile {
 	u64 vmx_misc;
 	/* Bits IA32_PERF_GLOBAL_STATUS_RESET (0x390) accepts; others #GP. */
 	u64 gsr_valid;
+	/* IA32_MISC_ENABLE as read (BTS/PEBS unavailable bits; bts.c). */
+	u64 misc_enable;
 };
 
 extern const struct pt_model_profile pt_model_profiles[];
@@ -83,6 +86,8 @@ struct pt_model_regs {
 	u64 cr3_match;		/* IA32_RTIT_CR3_MATCH */
 	u64 addr[4][2];		/* IA32_RTIT_ADDRn_A/B */
 	u64 global_status;	/* IA32_PERF_GLOBAL_STATUS, bit 55 only */
+	u64 debugctl;		/* IA32_DEBUGCTL (bts_rules.c) */
+	u64 ds_area;		/* IA32_DS_AREA */
 	/*
 	 * Not a PT MSR: CR4.VMXE (VMX operation, the vmx hook).  With
 	 * IA32_VMX_MISC[14]=0, setting TraceEn #GPs while it is set.
@@ -126,6 +131,7 @@ enum pt_model_gp {
 	PT_GP_READONLY,		/* write to a read-only MSR */
 	PT_GP_VMX,		/* TraceEn in VMX operation, VMX_MISC[14]=0 */
 	PT_GP_INJECTED,		/* test hook ctl_fault: a disabling write */
+	PT_GP_BTS,		/* DEBUGCTL BTS bits without DS, or unavailable */
 	PT_GP_NR
 };
 
@@ -137,6 +143,18 @@ int pt_model_check_wrmsr(const struct pt_model_profile *p,
 			 u64 *store, enum pt_model_gp *why);
 int pt_model_check_rdmsr(const struct pt_model_profile *p, u32 msr,
 			 enum pt_model_gp *why);
+/*
+ * bts_rules.c: pure.  The same for IA32_DEBUGCTL, IA32_DS_AREA and
+ * IA32_MISC_ENABLE; -ENOENT for any other MSR.
+ */
+int pt_model_bts_check_wrmsr(const struct pt_model_profile *p, u32 msr,
+			     u64 val, u64 *store, enum pt_model_gp *why);
+int pt_model_bts_check_rdmsr(const struct pt_model_profile *p, u32 msr,
+			     enum pt_model_gp *why);
+/* Canonical for the linear-address width of the CPU the model runs on. */
+bool pt_model_canonical(u64 v);
+/* Does the profile have BTS (DS, and MISC_ENABLE[11] clear)? */
+bool pt_model_bts_present(const struct pt_model_profile *p);
 
 /* Operational errors (SDM 36.3.9), recorded in STATUS.Error. */
 enum pt_model_operr {
@@ -224,6 +242,13 @@ struct pt_model_stats {
 	atomic64_t psbs;
 	atomic64_t ovfs;
 	atomic64_t burst_bytes;		/* model_burst: bytes that were copies */
+	/* BTS (bts.c) */
+	atomic64_t bts_records;		/* stored in a BTS buffer */
+	atomic64_t bts_filtered;	/* BTS_OFF_OS/USR */
+	atomic64_t bts_dropped;		/* BTINT=1, index at the maximum */
+	atomic64_t bts_pmis;		/* threshold reached */
+	atomic64_t bts_ds_errors;	/* DS area unreadable or its layout wrong */
+	atomic64_t bts_pti_faults;	/* a user-mode record under PTI */
 	u32 last_gp_msr;
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
@@ -283,6 +308,24 @@ struct pt_model_state {
 
 #define PT_MODEL_DEPTHS		3	/* 0 unused, 1 tick/op, 2 NMI */
 
+/*
+ * BTS branches handed from the tick (or another producer) to the
+ * model's NMI, which stores them: see bts.c.
+ */
+#define PT_MODEL_BTS_STAGE	64
+
+struct pt_model_bts_branch {
+	u64 from, to;
+	bool kernel;		/* CPL 0 (BTS_OFF_OS), else BTS_OFF_USR */
+};
+
+struct pt_model_bts {
+	struct pt_model_bts_branch br[PT_MODEL_BTS_STAGE];
+	unsigned int staged;	/* the producer fills br only while 0 */
+	atomic_t nmis_owed;	/* sent, not yet seen (merged NMIs) */
+	u64 lfsr;
+};
+
 struct pt_model_cpu {
 	struct pt_model_state buf[PT_MODEL_DEPTHS];
 	struct pt_model_state *active;
@@ -303,6 +346,7 @@ struct pt_model_cpu {
 	int cpu;
 	/* Test hook ctl_fault: the driver's next disabling write #GPs. */
 	int fail_disable;
+	struct pt_model_bts bts;
 	struct pt_model_stats stats;
 };
 
@@ -369,9 +413,32 @@ void pt_model_vmx_exit(unsigned int mode, struct pt_model_state *s,
 		       const struct pt_ctx *g, bool h_ctx_en, bool h_pe);
 
 /* pmi.c */
+void pt_model_nmi_self(void);
 void pt_model_pmi_send(struct pt_model_cpu *st);
 /* Set bit 55 (a model operation) and send the PMI: the raise of a PMI. */
 void pt_model_pmi_raise(struct pt_model_cpu *st);
+
+/* bts.c: Branch Trace Store. */
+int pt_model_bts_init(struct dentry *dir);
+void pt_model_bts_exit(void);
+/* DEBUGCTL has TR and BTS: records are stored. */
+bool pt_model_bts_on(const struct pt_model_regs *r);
+/* The tick's sampled branches (hardirq, on the CPU). */
+void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user);
+/*
+ * The one entry for branches to store (the sampled generator now; the
+ * exact model's stepped branches can come through it): @n branches,
+ * copied, stored by the model's NMI on this CPU.  False when the last
+ * batch is not stored yet (the caller may retry).  IRQs off.
+ */
+bool pt_model_bts_stage(struct pt_model_cpu *st,
+			const struct pt_model_bts_branch *br, unsigned int n);
+/* bts_selftest: BTS PMIs on @cpu (-1: none) are claimed and re-armed. */
+void pt_model_bts_claim_pmis(int cpu);
+extern atomic_t pt_model_bts_pmis_claimed;
+void pt_model_bts_selftest_init(struct dentry *dir);
+/* bts_rules.c: the DS area's BTS fields are a valid buffer. */
+bool pt_model_bts_layout_ok(const struct bts_ds_area *ds);
 
 /* agents.c: the other agents on a CPU (model.rst, "Other agents"). */
 int pt_model_agents_init(struct dentry *dir);

@@ -33,6 +33,7 @@ static const char * const pt_gp_names[PT_GP_NR] = {
 	[PT_GP_READONLY]	= "read_only_msr",
 	[PT_GP_VMX]		= "traceen_in_vmx_operation",
 	[PT_GP_INJECTED]	= "injected_disable_fault",
+	[PT_GP_BTS]		= "bts_unsupported",
 };
 
 const char *pt_model_gp_str(enum pt_model_gp why)
@@ -178,7 +179,7 @@ static bool pt_has_output(const struct pt_model_profile *p)
  * Canonical for the linear-address width of the CPU the model runs on
  * (48, or 57 with LA57), as the WRMSR of silicon checks it.
  */
-static bool pt_canonical(u64 v)
+bool pt_model_canonical(u64 v)
 {
 	unsigned int sh = 64 - clamp_t(unsigned int,
 				       boot_cpu_data.x86_virt_bits, 32, 64);
@@ -196,7 +197,12 @@ static bool pt_is_addr(const struct pt_model_profile *p, u32 msr)
 int pt_model_check_rdmsr(const struct pt_model_profile *p, u32 msr,
 			 enum pt_model_gp *why)
 {
+	int ret;
+
 	*why = PT_GP_NONE;
+	ret = pt_model_bts_check_rdmsr(p, msr, why);
+	if (ret != -ENOENT)
+		return ret;
 	switch (msr) {
 	case PT_MSR_RTIT_CTL:
 	case PT_MSR_RTIT_STATUS:
@@ -228,9 +234,14 @@ int pt_model_check_wrmsr(const struct pt_model_profile *p,
 {
 	bool tracing = cur->ctl & PT_CTL_TRACEEN;
 	u64 phys_mask = GENMASK_ULL(p->phys_bits - 1, 0);
+	int ret;
 
 	*why = PT_GP_NONE;
 	*store = val;
+	/* Not PT MSRs: writable whatever TraceEn (bts_rules.c). */
+	ret = pt_model_bts_check_wrmsr(p, msr, val, store, why);
+	if (ret != -ENOENT)
+		return ret;
 
 	if (msr == PT_MSR_RTIT_CTL)
 		return pt_check_ctl(p, cur, val, why);
@@ -277,7 +288,7 @@ int pt_model_check_wrmsr(const struct pt_model_profile *p,
 		return 0;
 	default:
 		/* ADDRn_A/B: must be sign-extended (36.2.7.5). */
-		if (!pt_canonical(val)) {
+		if (!pt_model_canonical(val)) {
 			*why = PT_GP_NONCANONICAL;
 			return -EIO;
 		}

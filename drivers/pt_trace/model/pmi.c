@@ -20,7 +20,7 @@
 
 #include "model.h"
 
-static void pt_model_nmi_self(void)
+void pt_model_nmi_self(void)
 {
 	/*
 	 * The self-IPI shorthand cannot carry NMI delivery in x2APIC mode

@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+#include "../bts_regs.h"
 #include "model.h"
 
 /* "GenuineIntel" as leaf 0 returns it: EBX, EDX, ECX. */
@@ -49,7 +50,10 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.desc = "Ice Lake client, full featured",
 		.leaf0 = { 0x1b, PT_INTEL_EBX, PT_INTEL_ECX, PT_INTEL_EDX },
 		/* VMX with PT in VMX operation (VMX_MISC[14]=1). */
-		.leaf1 = { 0x000706e5, 0, PT_LEAF1_VMX, 0 },
+		/* DS with DS-CPL (BTS_OFF_OS/USR): every Core since Nehalem. */
+		.leaf1 = { 0x000706e5, 0,
+			   PT_LEAF1_VMX | BTS_CPUID1_ECX_DS_CPL,
+			   BTS_CPUID1_EDX_DS },
 		.leaf7 = { 0, PT_LEAF7_PT, 0, 0 },
 		.leaf14 = {
 			{ 0x00000001, 0x0000003f, 0x00000007, 0 },
@@ -83,7 +87,9 @@ const struct pt_model_profile pt_model_profiles[] = {
 		 * VMX without PT in VMX operation (VMX_MISC[14]=0, as pt.c
 		 * reads it on Broadwell): VMXON clears TraceEn.
 		 */
-		.leaf1 = { 0x000306d4, 0, PT_LEAF1_VMX, 0 },
+		.leaf1 = { 0x000306d4, 0,
+			   PT_LEAF1_VMX | BTS_CPUID1_ECX_DS_CPL,
+			   BTS_CPUID1_EDX_DS },
 		.leaf7 = { 0, PT_LEAF7_PT, 0, 0 },
 		.leaf14 = {
 			{ 0x00000000, 0x00000001, 0x00000005, 0 },
@@ -109,7 +115,13 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.name = "min",
 		.desc = "synthetic minimum, multi-entry ToPA only",
 		.leaf0 = { 0x16, PT_INTEL_EBX, PT_INTEL_ECX, PT_INTEL_EDX },
-		.leaf1 = { 0x000506e3, 0, 0, 0 },
+		/*
+		 * DS without DS-CPL, and BTS unavailable (IA32_MISC_ENABLE
+		 * [11], as firmware or an erratum may set it): no /dev/btsN.
+		 */
+		.leaf1 = { 0x000506e3, 0, 0, BTS_CPUID1_EDX_DS },
+		.misc_enable = BTS_MISC_ENABLE_BTS_UNAVAIL |
+			       BTS_MISC_ENABLE_PEBS_UNAVAIL,
 		.leaf7 = { 0, PT_LEAF7_PT, 0, 0 },
 		.leaf14 = {
 			{ 0x00000000, 0x00000000, 0x00000003, 0 },

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Branch Trace Store in the model (SDM Vol. 3B 18.7.8, 18.4.4.1): while
+ * IA32_DEBUGCTL has TR and BTS, each branch is stored as a 24-byte
+ * record (from, to, flags) at the DS area's BTS index, which then moves
+ * on by one record.  When the index reaches the absolute maximum it
+ * wraps to the base with BTINT=0 (a circular buffer); with BTINT=1 the
+ * buffer is full and later branches are lost (counted in bts_dropped)
+ * until software moves the index back.  With BTINT=1 a PMI is raised
+ * when a record moves the index from below the interrupt threshold to
+ * or past it.  BTS_OFF_OS drops branches at CPL 0, BTS_OFF_USR those at
+ * CPL > 0.  The MSR rules (#GP) are in bts_rules.c.
+ *
+ * Where branches come from: each tick of the generator (generator.c)
+ * stages model_bts_per_tick synthetic branches, half in user mode and
+ * half in kernel mode at random (the sampled IP's mode does not matter:
+ * filtering must be visible whatever the tests run).  The exact model's
+ * stepped branches can be handed in through pt_model_bts_stage().
+ *
+ * Atomicity.  On silicon a record and its index update happen as the
+ * branch retires, between instructions: a driver's PMI handler or IPI
+ * never sees half of one.  The model stores records from an NMI of its
+ * own (a self-NMI sent when a batch is staged): nothing else on the CPU
+ * runs inside an NMI, so the driver's PMI handler, its IPIs and its MSR
+ * writes see each batch either wholly stored or not at all, and a branch
+ * staged before BTS was turned off but stored after is not stored (it
+ * retires after the disabling WRMSR, as far as the driver can tell).
+ *
+ * Memory.  The DS area and the buffer must lie in the kernel's direct
+ * map (virt_addr_valid() at both ends of each access: page-allocator
+ * or kmalloc memory); anything else is counted in bts_ds_errors and
+ * nothing is stored (silicon would fault or write wherever the address
+ * points).
+ *
+ * PTI.  BTS writes through linear addresses while the traced code runs:
+ * in user mode under PTI the user page tables do not map a kernel
+ * buffer, so a user-mode record under PTI is counted in bts_pti_faults
+ * and stored nowhere (silicon would fault in the middle of user code);
+ * a driver must not enable user-mode BTS there.
+ */
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <asm/cpufeature.h>
+#include <asm/nmi.h>
+
+#include "../bts_regs.h"
+#include "model.h"
+
+static unsigned int pt_model_bts_per_tick = 16;
+module_param_named(model_bts_per_tick, pt_model_bts_per_tick, uint, 0644);
+MODULE_PARM_DESC(model_bts_per_tick,
+		 "model: BTS branches per generator tick (1..64, default 16)");
+
+/* User-mode branches land in this synthetic text range. */
+#define PT_BTS_USER_TEXT	0x400000ULL
+
+bool pt_model_bts_on(const struct pt_model_regs *r)
+{
+	return (r->debugctl & (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS)) ==
+	       (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS);
+}
+
+static u64 pt_bts_lfsr(struct pt_model_bts *b)
+{
+	u64 x = b->lfsr ? b->lfsr : 0x2545f4914f6cdd1dULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	b->lfsr = x;
+	return x;
+}
+
+bool pt_model_bts_stage(struct pt_model_cpu *st,
+			const struct pt_model_bts_branch *br, unsigned int n)
+{
+	struct pt_model_bts *b = &st->bts;
+
+	n = min_t(unsigned int, n, PT_MODEL_BTS_STAGE);
+	if (!n || READ_ONCE(b->staged))
+		return false;
+	memcpy(b->br, br, n * sizeof(*br));
+	/* The NMI reads br only after it sees staged (pairs with its rmb). */
+	smp_wmb();
+	WRITE_ONCE(b->staged, n);
+	atomic_inc(&b->nmis_owed);
+	pt_model_nmi_self();
+	return true;
+}
+
+void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user)
+{
+	struct pt_model_bts_branch br[PT_MODEL_BTS_STAGE];
+	unsigned int i, n = clamp(READ_ONCE(pt_model_bts_per_tick), 1U,
+				  (unsigned int)PT_MODEL_BTS_STAGE);
+	u64 kip = user ? (u64)_THIS_IP_ : ip;
+
+	if (!pt_model_bts_on(&READ_ONCE(st->active)->regs) ||
+	    READ_ONCE(st->bts.staged))
+		return;
+	for (i = 0; i < n; i++) {
+		u64 x = pt_bts_lfsr(&st->bts);
+
+		br[i].kernel = x & 1;
+		if (br[i].kernel) {
+			br[i].from = kip + ((x >> 8) & 0xff0);
+			br[i].to = kip + ((x >> 20) & 0xff0);
+		} else {
+			br[i].from = PT_BTS_USER_TEXT + ((x >> 8) & 0xfff0);
+			br[i].to = PT_BTS_USER_TEXT + ((x >> 24) & 0xfff0);
+		}
+	}
+	pt_model_bts_stage(st, br, n);
+}
+
+static bool pt_bts_mem_ok(u64 addr, size_t len)
+{
+	return virt_addr_valid((void *)(unsigned long)addr) &&
+	       virt_addr_valid((void *)(unsigned long)(addr + len - 1));
+}
+
+static bool pt_bts_filtered(u64 debugctl, const struct pt_model_bts_branch *b)
+{
+	return b->kernel ? debugctl & BTS_DEBUGCTL_OFF_OS :
+			   debugctl & BTS_DEBUGCTL_OFF_USR;
+}
+
+/* In the model's NMI: store the staged branches as the DS area says. */
+static void pt_bts_store(struct pt_model_cpu *st, unsigned int n)
+{
+	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
+	struct bts_ds_area *area;
+	struct bts_ds_area ds;
+	u64 ctl = r->debugctl, idx, old;
+	bool pmi = false;
+	unsigned int i;
+
+	if (!pt_model_bts_on(r))
+		return;
+	area = (struct bts_ds_area *)(unsigned long)r->ds_area;
+	if (!pt_bts_mem_ok(r->ds_area, sizeof(ds))) {
+		atomic64_inc(&st->stats.bts_ds_errors);
+		return;
+	}
+	memcpy(&ds, area, sizeof(ds));
+	if (!pt_model_bts_layout_ok(&ds)) {
+		atomic64_inc(&st->stats.bts_ds_errors);
+		return;
+	}
+	idx = ds.bts_index;
+	old = idx;
+	for (i = 0; i < n; i++) {
+		const struct pt_model_bts_branch *b = &st->bts.br[i];
+		struct bts_record rec = { b->from, b->to, 0 };
+
+		if (pt_bts_filtered(ctl, b)) {
+			atomic64_inc(&st->stats.bts_filtered);
+			continue;
+		}
+		if (!b->kernel && boot_cpu_has(X86_FEATURE_PTI)) {
+			atomic64_inc(&st->stats.bts_pti_faults);
+			continue;
+		}
+		if (idx >= ds.bts_max) {
+			/* Only with BTINT=1: circular buffers wrapped below. */
+			atomic64_inc(&st->stats.bts_dropped);
+			continue;
+		}
+		if (!pt_bts_mem_ok(idx, sizeof(rec))) {
+			atomic64_inc(&st->stats.bts_ds_errors);
+			break;
+		}
+		memcpy((void *)(unsigned long)idx, &rec, sizeof(rec));
+		atomic64_inc(&st->stats.bts_records);
+		idx += BTS_RECORD_SIZE;
+		if ((ctl & BTS_DEBUGCTL_BTINT) && old < ds.bts_thresh &&
+		    idx >= ds.bts_thresh)
+			pmi = true;
+		if (idx >= ds.bts_max && !(ctl & BTS_DEBUGCTL_BTINT))
+			idx = ds.bts_base;
+		old = idx;
+	}
+	if (idx != ds.bts_index)
+		WRITE_ONCE(area->bts_index, idx);
+	if (pmi) {
+		atomic64_inc(&st->stats.bts_pmis);
+		pt_model_pmi_send(st);
+	}
+}
+
+/* bts_selftest: the CPU whose BTS PMIs it takes, as a driver would. */
+static int pt_bts_claim_cpu = -1;
+atomic_t pt_model_bts_pmis_claimed = ATOMIC_INIT(0);
+
+void pt_model_bts_claim_pmis(int cpu)
+{
+	WRITE_ONCE(pt_bts_claim_cpu, cpu);
+}
+
+static int pt_model_bts_nmi(unsigned int type, struct pt_regs *regs)
+{
+	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	unsigned int n = READ_ONCE(st->bts.staged);
+
+	if (READ_ONCE(pt_bts_claim_cpu) == st->cpu &&
+	    READ_ONCE(st->lvtpc_masked)) {
+		atomic_inc(&pt_model_bts_pmis_claimed);
+		WRITE_ONCE(st->lvtpc_masked, false);
+		if (!n)
+			return NMI_HANDLED;
+	}
+	if (!n && !atomic_read(&st->bts.nmis_owed))
+		return NMI_DONE;
+	if (n) {
+		/* br is read after staged (pairs with the producer's wmb). */
+		smp_rmb();
+		pt_bts_store(st, n);
+		WRITE_ONCE(st->bts.staged, 0);
+	}
+	atomic_add_unless(&st->bts.nmis_owed, -1, 0);
+	return NMI_HANDLED;
+}
+
+int pt_model_bts_init(struct dentry *dir)
+{
+	int ret = register_nmi_handler(NMI_LOCAL, pt_model_bts_nmi, 0,
+				       "pt_model_bts");
+
+	if (!ret)
+		pt_model_bts_selftest_init(dir);
+	return ret;
+}
+
+void pt_model_bts_exit(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, "pt_model_bts");
+}
