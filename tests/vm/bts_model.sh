@@ -9,29 +9,12 @@
 # at the threshold and a full buffer with BTINT=1, user/kernel filtering,
 # a layout that is not whole records refused, user-mode records under
 # PTI never stored.  gp_faults (the driver's count) stays 0.
-M=/sys/kernel/debug/pt_trace/model
+. /ptt/msr_hook.sh
 [ -d $M ] || { echo "SKIP: no model debugfs"; exit 77; }
 [ -w $M/bts_selftest ] || { echo "FAIL: the model has no BTS (model/bts_selftest)"; exit 1; }
-fail=0
 t0=$(cat $M/gp_faults_test)
-expect_gp=0
 pti=0
 grep -qs PTI /sys/devices/system/cpu/vulnerabilities/meltdown && pti=1
-
-ok() {	# ok MSR VAL WHY
-	if ! echo "0 $1 $2" >$M/msr 2>/dev/null; then
-		echo "FAIL: wrmsr $1=$2 refused ($3)"; fail=1
-	fi
-}
-gp() {	# gp MSR VAL WHY
-	if echo "0 $1 $2" >$M/msr 2>/dev/null; then
-		echo "FAIL: wrmsr $1=$2 accepted ($3)"; fail=1
-	fi
-	expect_gp=$((expect_gp + 1))
-}
-rd() {
-	echo "0 $1" >$M/msr && cat $M/msr
-}
 # run CTL NREC THRESH SKEW MS: sets $R to the result line
 run() {
 	echo "0 $1 $2 $3 $4 $5" >$M/bts_selftest || { echo "FAIL: bts_selftest $*"; fail=1; }

@@ -4,28 +4,11 @@
 # driver involved): every forbidden write must fail with EIO and be
 # counted in gp_faults_test, every allowed one must succeed, and
 # gp_faults (the driver's count) must stay 0.
-M=/sys/kernel/debug/pt_trace/model
+. /ptt/msr_hook.sh
 [ -w $M/msr ] || { echo "SKIP: no model debugfs"; exit 77; }
 [ "$(cat /sys/kernel/pt_trace/backend)" = model ] || exit 77
 C=/sys/kernel/pt_trace/caps
-fail=0
 t0=$(cat $M/gp_faults_test)
-expect_gp=0
-
-ok() {	# ok MSR VAL WHY
-	if ! echo "0 $1 $2" >$M/msr 2>/dev/null; then
-		echo "FAIL: wrmsr $1=$2 refused ($3)"; fail=1
-	fi
-}
-gp() {	# gp MSR VAL WHY
-	if echo "0 $1 $2" >$M/msr 2>/dev/null; then
-		echo "FAIL: wrmsr $1=$2 accepted ($3)"; fail=1
-	fi
-	expect_gp=$((expect_gp + 1))
-}
-rd() {
-	echo "0 $1" >$M/msr && cat $M/msr
-}
 
 ok 570 0 "all clear"
 gp 570 40000 "reserved bit 18"
