@@ -66,13 +66,7 @@ bool pt_model_bts_on(const struct pt_model_regs *r)
 
 static u64 pt_bts_lfsr(struct pt_model_bts *b)
 {
-	u64 x = b->lfsr ? b->lfsr : 0x2545f4914f6cdd1dULL;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	b->lfsr = x;
-	return x;
+	return pt_model_xorshift(&b->lfsr, 0x2545f4914f6cdd1dULL);
 }
 
 bool pt_model_bts_stage(struct pt_model_cpu *st,

@@ -71,14 +71,7 @@ static void pt_sample(struct pt_ctx *c)
 
 static u64 pt_lfsr(struct pt_model_state *s)
 {
-	/* xorshift64: cheap, deterministic per CPU. */
-	u64 x = s->lfsr ? s->lfsr : 0x9e3779b97f4a7c15ULL;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	s->lfsr = x;
-	return x;
+	return pt_model_xorshift(&s->lfsr, 0x9e3779b97f4a7c15ULL);
 }
 
 /* IP filtering, TraceStop and CPL/CR3 filtering (36.2.4, 36.2.5). */

@@ -383,6 +383,18 @@ struct pt_model_cpu *pt_model_cpu_ptr(int cpu);
 struct pt_model_pending *pt_model_pending_now(struct pt_model_cpu *st);
 void pt_model_finish_interrupted(struct pt_model_cpu *st);
 
+/* xorshift64 over *@x (@seed while it is 0): cheap, deterministic per CPU. */
+static inline u64 pt_model_xorshift(u64 *x, u64 seed)
+{
+	u64 v = *x ? *x : seed;
+
+	v ^= v << 13;
+	v ^= v >> 7;
+	v ^= v << 17;
+	*x = v;
+	return v;
+}
+
 /* generator.c */
 void pt_model_gen_init(struct pt_model_cpu *st);
 void pt_model_gen_exit(struct pt_model_cpu *st);
