@@ -15,7 +15,8 @@
  * stages model_bts_per_tick synthetic branches, half in user mode and
  * half in kernel mode at random (the sampled IP's mode does not matter:
  * filtering must be visible whatever the tests run).  The exact model's
- * stepped branches can be handed in through pt_model_bts_stage().
+ * stepped branches can be handed in through pt_model_bts_slots() and
+ * pt_model_bts_commit().
  *
  * Atomicity.  On silicon a record and its index update happen as the
  * branch retires, between instructions: a driver's PMI handler or IPI
@@ -69,32 +70,36 @@ static u64 pt_bts_lfsr(struct pt_model_bts *b)
 	return pt_model_xorshift(&b->lfsr, 0x2545f4914f6cdd1dULL);
 }
 
-bool pt_model_bts_stage(struct pt_model_cpu *st,
-			const struct pt_model_bts_branch *br, unsigned int n)
+struct pt_model_bts_branch *pt_model_bts_slots(struct pt_model_cpu *st)
+{
+	return READ_ONCE(st->bts.staged) ? NULL : st->bts.br;
+}
+
+void pt_model_bts_commit(struct pt_model_cpu *st, unsigned int n)
 {
 	struct pt_model_bts *b = &st->bts;
 
 	n = min_t(unsigned int, n, PT_MODEL_BTS_STAGE);
-	if (!n || READ_ONCE(b->staged))
-		return false;
-	memcpy(b->br, br, n * sizeof(*br));
+	if (!n)
+		return;
 	/* The NMI reads br only after it sees staged (pairs with its rmb). */
 	smp_wmb();
 	WRITE_ONCE(b->staged, n);
 	atomic_inc(&b->nmis_owed);
 	pt_model_nmi_self();
-	return true;
 }
 
 void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user)
 {
-	struct pt_model_bts_branch br[PT_MODEL_BTS_STAGE];
 	unsigned int i, n = clamp(READ_ONCE(pt_model_bts_per_tick), 1U,
 				  (unsigned int)PT_MODEL_BTS_STAGE);
 	u64 kip = user ? (u64)_THIS_IP_ : ip;
+	struct pt_model_bts_branch *br;
 
-	if (!pt_model_bts_on(&READ_ONCE(st->active)->regs) ||
-	    READ_ONCE(st->bts.staged))
+	if (!pt_model_bts_on(&READ_ONCE(st->active)->regs))
+		return;
+	br = pt_model_bts_slots(st);
+	if (!br)
 		return;
 	for (i = 0; i < n; i++) {
 		u64 x = pt_bts_lfsr(&st->bts);
@@ -108,7 +113,7 @@ void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user)
 			br[i].to = PT_BTS_USER_TEXT + ((x >> 24) & 0xfff0);
 		}
 	}
-	pt_model_bts_stage(st, br, n);
+	pt_model_bts_commit(st, n);
 }
 
 static bool pt_bts_mem_ok(u64 addr, size_t len)

@@ -588,6 +588,8 @@ static void pt_model_free(void)
 		kfree(st->held_data[1]);
 		st->held_data[0] = NULL;
 		st->held_data[1] = NULL;
+		kfree(st->bts.br);
+		st->bts.br = NULL;
 	}
 }
 
@@ -613,7 +615,10 @@ static int pt_model_init(struct dentry *debugfs)
 					   PT_MODEL_STAGE_SLACK, GFP_KERNEL);
 		st->held_data[1] = kmalloc(PT_MODEL_STAGE_MAX +
 					   PT_MODEL_STAGE_SLACK, GFP_KERNEL);
-		if (!st->stage || !st->held_data[0] || !st->held_data[1]) {
+		st->bts.br = kcalloc(PT_MODEL_BTS_STAGE, sizeof(*st->bts.br),
+				     GFP_KERNEL);
+		if (!st->stage || !st->held_data[0] || !st->held_data[1] ||
+		    !st->bts.br) {
 			pt_model_free();
 			return -ENOMEM;
 		}

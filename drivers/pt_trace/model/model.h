@@ -320,7 +320,8 @@ struct pt_model_bts_branch {
 };
 
 struct pt_model_bts {
-	struct pt_model_bts_branch br[PT_MODEL_BTS_STAGE];
+	/* PT_MODEL_BTS_STAGE, allocated (module per-CPU data is scarce). */
+	struct pt_model_bts_branch *br;
 	unsigned int staged;	/* the producer fills br only while 0 */
 	atomic_t nmis_owed;	/* sent, not yet seen (merged NMIs) */
 	u64 lfsr;
@@ -439,12 +440,12 @@ bool pt_model_bts_on(const struct pt_model_regs *r);
 void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user);
 /*
  * The one entry for branches to store (the sampled generator now; the
- * exact model's stepped branches can come through it): @n branches,
- * copied, stored by the model's NMI on this CPU.  False when the last
- * batch is not stored yet (the caller may retry).  IRQs off.
+ * exact model's stepped branches can come through it), IRQs off on the
+ * CPU: the PT_MODEL_BTS_STAGE slots to fill, or NULL while the last
+ * batch waits for its NMI; then hand the first @n filled ones over.
  */
-bool pt_model_bts_stage(struct pt_model_cpu *st,
-			const struct pt_model_bts_branch *br, unsigned int n);
+struct pt_model_bts_branch *pt_model_bts_slots(struct pt_model_cpu *st);
+void pt_model_bts_commit(struct pt_model_cpu *st, unsigned int n);
 /* bts_selftest: BTS PMIs on @cpu (-1: none) are claimed and re-armed. */
 void pt_model_bts_claim_pmis(int cpu);
 extern atomic_t pt_model_bts_pmis_claimed;
