@@ -19,6 +19,9 @@ out=$WORK/deb
 tool=$out/pt-trace_${ver}_amd64.deb dkms=$out/pt-trace-dkms_${ver}_all.deb
 [ -f "$tool" ] && [ -f "$dkms" ] || die "make deb made no $tool or $dkms"
 dpkg-deb -f "$tool" Depends | grep -q 'libipt2' || die "pt-trace does not depend on libipt2"
+for lib in libdw1 libelf1 libcapstone4; do
+	dpkg-deb -f "$tool" Depends | grep -q "$lib" || die "pt-trace does not depend on $lib"
+done
 
 root=$out/root
 rm -rf "$root" && dpkg -x "$tool" "$root"

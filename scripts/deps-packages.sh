@@ -16,6 +16,9 @@ pkgs=(
 	libipt-dev linux-perf
 	# the timeline test only: speedscope (from npm) in headless chromium
 	chromium
+	# decode: elfutils (ELF, symbols, separate debug info, DWARF lines),
+	# libiberty (C++ demangling), capstone (disassembly)
+	libdw-dev libelf-dev libiberty-dev libcapstone-dev
 	# the VM
 	qemu-system-x86 busybox-static cpio gzip
 	# install and packaging: make install/deb, DKMS, man pages, the udev

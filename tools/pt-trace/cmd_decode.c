@@ -37,10 +37,9 @@
 struct decode_opts {
 	int calls;
 	int events;
-	int show_time;
 	int quiet;
 	int no_loss;
-	int ip_only;		/* --format=ip: one hex IP per line */
+	struct decode_fmt fmt;	/* how instruction lines look */
 	const char *timeline;
 	const char *loss_path;
 	double tsc_hz;		/* --tsc-hz, 0 when not given */
@@ -130,6 +129,12 @@ static void decode_usage(FILE *f)
 	      "      --format=ip           print only each instruction's address, 16 hex\n"
 	      "                            digits a line (for scripts and tests); errors\n"
 	      "                            and gaps are counted on stderr\n"
+	      "      --insn                disassemble (capstone, AT&T syntax) instead of\n"
+	      "                            the raw bytes\n"
+	      "      --lines               add FILE:LINE and the function inlined there\n"
+	      "                            (DWARF, also from separate debug info)\n"
+	      "      --debuginfod          let elfutils fetch missing debug info from the\n"
+	      "                            servers in DEBUGINFOD_URLS (off by default)\n"
 	      "      --calls               print the call/return tree, not instructions\n"
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
 	      "                            (open in speedscope, ui.perfetto.dev or\n"
@@ -148,6 +153,7 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --elf hello --cpu 6/85/4 --mtc-freq 3 --nom-freq 37 \\\n"
 	      "                  --cpuid-0x15-eax 2 --cpuid-0x15-ebx 308 pt.bin\n"
 	      "  pt-trace decode --calls out/cpu0.pt\n"
+	      "  pt-trace decode --insn --lines out/cpu0.pt\n"
 	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
@@ -235,51 +241,6 @@ static void decode_add_maps(struct pt_image *image, struct elf_symtab *st,
 	}
 }
 
-static void decode_print_insn(struct outbuf *ob, const struct decode_opts *o,
-			      const struct elf_symtab *st,
-			      const struct pt_insn *insn, uint64_t tsc)
-{
-	char sym[256];
-	char *p = ob_reserve(ob), *start;
-	uint8_t i;
-
-	if (o->ip_only) {
-		p = pd_hex_fixed(p, insn->ip, 16);
-		*p++ = '\n';
-		ob_commit(ob, p);
-		return;
-	}
-	if (o->show_time)
-		p += sprintf(p, "%016llx  ", (unsigned long long)tsc);
-	p = pd_hex_fixed(p, insn->ip, 16);
-	*p++ = ' ';
-	*p++ = ' ';
-	start = p;
-	for (i = 0; i < insn->size && i < sizeof(insn->raw); i++) {
-		p = pd_hex_fixed(p, insn->raw[i], 2);
-		*p++ = ' ';
-	}
-	while (p - start < 46)
-		*p++ = ' ';
-	decode_symbolize(st, insn->ip, sym, sizeof(sym));
-	if (sym[0])
-		p += sprintf(p, "<%s>", sym);
-	while (p > start && p[-1] == ' ')
-		p--;
-	*p++ = '\n';
-	ob_commit(ob, p);
-}
-
-static void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
-			      uint64_t ip, int depth)
-{
-	char sym[256];
-
-	decode_symbolize(st, ip, sym, sizeof(sym));
-	ob_printf(ob, "%*s%016llx %s\n", 2 * (depth > 64 ? 64 : depth),
-		  "", (unsigned long long)ip, sym);
-}
-
 /*
  * "[OFFSET, IP: error: WHAT]" as ptxed prints it: @what is "error" or
  * "sync error", @ip the one libipt gave with the failure (0 when it gave
@@ -299,7 +260,7 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 		t->stats.dropped_errors++;
 	pt_insn_get_offset(dec, &offset);
 	offset += t->base;
-	if (!c->o.ip_only) {
+	if (!c->o.fmt.ip_only) {
 		ob_printf(&c->ob, "[%llx, %llx: %s: %s",
 			  (unsigned long long)offset, (unsigned long long)ip,
 			  what, why);
@@ -342,7 +303,7 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 			decode_print_call(&c->ob, &c->st, insn->ip, ++t->depth);
 		}
 	} else if (!o->quiet) {
-		decode_print_insn(&c->ob, o, &c->st, insn, tsc);
+		decode_print_insn(&c->ob, &c->o.fmt, &c->st, insn, tsc);
 	}
 	t->restart = 0;
 	t->pending_call = insn->iclass == ptic_call ||
@@ -368,7 +329,7 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 		if (status < 0)
 			break;
 		t->stats.events++;
-		if (o->events && !o->quiet && !o->ip_only && !ev.status_update)
+		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update)
 			decode_print_event(&c->ob, &ev);
 	}
 	return status;
@@ -416,7 +377,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				break;
 			if (status & pts_eos) {
 				if (!(status & pts_ip_suppressed) &&
-				    !c->o.quiet && !c->o.ip_only && !c->o.calls)
+				    !c->o.quiet && !c->o.fmt.ip_only && !c->o.calls)
 					ob_puts(&c->ob, "[end of trace]\n");
 				status = -pte_eos;
 				break;
@@ -453,7 +414,7 @@ static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
 			const struct ptl_record *r)
 {
 	char text[PTL_DESCRIBE_MAX];
-	int show = !c->o.quiet && !c->o.ip_only;
+	int show = !c->o.quiet && !c->o.fmt.ip_only;
 
 	ptl_describe(r, text, sizeof(text));
 	if (r->flags & PT_LOSS_DROPPED) {
@@ -514,7 +475,7 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 	size_t i = 0, next = 0;
 	int ret = PTT_EXIT_OK;
 
-	int notes = !c->o.quiet && !c->o.ip_only;
+	int notes = !c->o.quiet && !c->o.fmt.ip_only;
 
 	if (c->ntraces > 1 && notes && t->cpu >= 0)
 		ob_printf(&c->ob, "[trace %s, cpu %d]\n", t->path, t->cpu);
@@ -801,7 +762,8 @@ int cmd_decode(int argc, char **argv)
 {
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
 	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ, O_FORMAT,
-	       O_TL_MIN, O_TL_MAX };
+	       O_TL_MIN, O_TL_MAX,
+	       O_INSN, O_LINES, O_DEBUGINFOD };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -815,6 +777,9 @@ int cmd_decode(int argc, char **argv)
 		{ "tsc-hz", required_argument, NULL, O_HZ },
 		{ "calls", no_argument, NULL, O_CALLS },
 		{ "format", required_argument, NULL, O_FORMAT },
+		{ "insn", no_argument, NULL, O_INSN },
+		{ "lines", no_argument, NULL, O_LINES },
+		{ "debuginfod", no_argument, NULL, O_DEBUGINFOD },
 		{ "timeline", required_argument, NULL, O_TL },
 		{ "min-duration", required_argument, NULL, O_TL_MIN },
 		{ "max-events", required_argument, NULL, O_TL_MAX },
@@ -877,13 +842,22 @@ int cmd_decode(int argc, char **argv)
 		case O_CALLS:
 			c.o.calls = 1;
 			break;
+		case O_INSN:
+			c.o.fmt.insn = 1;
+			break;
+		case O_LINES:
+			c.o.fmt.lines = 1;
+			break;
+		case O_DEBUGINFOD:
+			c.st.debuginfod = 1;
+			break;
 		case O_FORMAT:
 			if (strcmp(optarg, "ip")) {
 				ptt_err("--format: unknown format '%s' (known: ip)",
 					optarg);
 				return PTT_EXIT_USAGE;
 			}
-			c.o.ip_only = 1;
+			c.o.fmt.ip_only = 1;
 			break;
 		case O_TL:
 			c.o.timeline = optarg;
@@ -906,7 +880,7 @@ int cmd_decode(int argc, char **argv)
 			c.o.events = 1;
 			break;
 		case O_TIME:
-			c.o.show_time = 1;
+			c.o.fmt.show_time = 1;
 			break;
 		case 'q':
 			c.o.quiet = 1;
@@ -925,7 +899,7 @@ int cmd_decode(int argc, char **argv)
 			DECODE_MAX_TRACES);
 		return PTT_EXIT_USAGE;
 	}
-	if (c.o.ip_only && (c.o.calls || c.o.quiet)) {
+	if (c.o.fmt.ip_only && (c.o.calls || c.o.quiet)) {
 		ptt_err("--format=ip prints instructions: it goes with neither --calls nor -q");
 		return PTT_EXIT_USAGE;
 	}
@@ -1012,7 +986,8 @@ int cmd_decode(int argc, char **argv)
 		if (ret)
 			goto out_traces;
 	}
-	if (ob_init(&c.ob, STDOUT_FILENO, 1 << 20)) {
+	if (ob_init(&c.ob, STDOUT_FILENO, 1 << 20) ||
+	    decode_fmt_init(&c.o.fmt)) {
 		ptt_err("out of memory");
 		ret = PTT_EXIT_INTERNAL;
 		goto out_tl;
@@ -1020,14 +995,15 @@ int cmd_decode(int argc, char **argv)
 	for (i = 0; i < c.ntraces && !ret; i++) {
 		ret = decode_trace(&c, &tr[i]);
 		decode_sum(&total, &tr[i].stats);
-		if (c.ntraces > 1 && !c.o.ip_only &&
+		if (c.ntraces > 1 && !c.o.fmt.ip_only &&
 		    (c.o.quiet || c.o.calls || c.o.timeline))
 			decode_print_stats(&c.ob, tr[i].path, &tr[i].stats);
 	}
-	if (!c.o.ip_only && (c.o.quiet || c.o.calls || c.o.timeline))
+	if (!c.o.fmt.ip_only && (c.o.quiet || c.o.calls || c.o.timeline))
 		decode_print_stats(&c.ob, NULL, &total);
 	ob_free(&c.ob);
-	if (c.o.ip_only && (total.errors || total.gaps || total.dropped))
+	decode_fmt_free(&c.o.fmt);
+	if (c.o.fmt.ip_only && (total.errors || total.gaps || total.dropped))
 		ptt_warn("%llu decode errors, %llu gaps, %llu bytes dropped: not in the --format=ip listing (decode without it to see where)",
 			 (unsigned long long)total.errors,
 			 (unsigned long long)total.gaps,

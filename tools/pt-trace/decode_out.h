@@ -133,6 +133,27 @@ void tl_error(struct tl_track *t, uint64_t offset, const char *what,
 void tl_track_end(struct tl_track *t);
 int tl_close(struct timeline *tl);
 
+/* What an instruction line holds, and the disassembler for --insn. */
+struct decode_fmt {
+	int ip_only;		/* --format=ip: one hex IP per line */
+	int show_time;		/* --time: the TSC first */
+	int insn;		/* --insn: disassembly instead of bytes */
+	int lines;		/* --lines: FILE:LINE and inlined function */
+	size_t cs;		/* capstone handle (csh) */
+	struct cs_insn *ci;	/* its instruction, set when open */
+	enum pt_exec_mode cs_mode;
+};
+
+/* Opens the disassembler for --insn: 0 or -1. */
+int decode_fmt_init(struct decode_fmt *f);
+void decode_fmt_free(struct decode_fmt *f);
+void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
+		       const struct elf_symtab *st,
+		       const struct pt_insn *insn, uint64_t tsc);
+/* One call-tree line: indented by @depth. */
+void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
+		       uint64_t ip, int depth);
+
 /* One line "[NAME...]" per event, as ptxed --event:ip words it. */
 void decode_print_event(struct outbuf *ob, const struct pt_event *ev);
 

@@ -1,184 +1,192 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Minimal ELF64 reading with <linux/elf.h>: program headers for the image,
- * SHT_SYMTAB/SHT_DYNSYM for names.  Every offset and size is checked
- * against the file size, since a wrong --elf must not crash the tool.
+ * ELF files for decoding, through elfutils: libelf for the PT_LOAD
+ * segments that go into the libipt image, libdwfl for names and lines
+ * (it finds .gnu_debugdata and separate debug info by build-id, and
+ * debuginfod when the user allows it), libiberty for C++ names.
+ *
+ * Every decoded instruction asks for its symbol, so lookups are cached:
+ * an exact-IP cache in front of libdwfl (hot code repeats its IPs), and
+ * each symbol is made once (demangled) and kept until the table is freed,
+ * so names may be kept by callers (the timeline's call stack).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <linux/elf.h>
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <gelf.h>
+#include <libiberty/demangle.h>
 
 #include "elf_image.h"
 #include "tool.h"
 
-struct elf_file {
-	uint8_t *buf;
-	size_t len;
-	const struct elf64_hdr *eh;
+#define EI_CACHE_SLOTS	65536u
+#define EI_SYMS_MIN	1024u
+
+/*
+ * elfutils' types, named by the functions that return them: their own
+ * names are CamelCase, which checkpatch --strict refuses in this tree.
+ */
+#define ei_elf		__typeof__(elf_begin(0, ELF_C_NULL, NULL))
+#define ei_ehdr		__typeof__(*gelf_getehdr(NULL, NULL))
+#define ei_phdr		__typeof__(*gelf_getphdr(NULL, 0, NULL))
+#define ei_sym		__typeof__(*gelf_getsym(NULL, 0, NULL))
+#define ei_dwfl		__typeof__(dwfl_begin((void *)1))
+#define ei_module	__typeof__(dwfl_addrmodule(NULL, 0))
+#define ei_line		__typeof__(dwfl_module_getsrc(NULL, 0))
+#define ei_die		__typeof__(*dwfl_module_addrdie(NULL, 0, (void *)1))
+
+/* One ELF file open with libelf, with its size for range checks. */
+struct ei_file {
+	int fd;
+	ei_elf elf;
+	size_t phnum;
+	uint64_t size;
 };
 
-static int elf_in(const struct elf_file *f, uint64_t off, uint64_t size)
-{
-	return off <= f->len && size <= f->len - off;
-}
+struct ei_cache_slot {
+	uint64_t ip;
+	const struct elf_sym *sym;	/* &ei_nosym: no symbol there */
+};
 
-static int elf_open(struct elf_file *f, const char *path)
-{
-	int err = ptt_load_file(path, &f->buf, &f->len);
+struct elf_symcache {
+	struct ei_cache_slot slot[EI_CACHE_SLOTS];
+	/* symbols made so far, open addressing by start address */
+	struct elf_sym **syms;
+	size_t nsyms, cap;
+};
 
-	if (err)
-		return err;
-	f->eh = (const struct elf64_hdr *)f->buf;
-	if (f->len < sizeof(struct elf64_hdr) ||
-	    memcmp(f->eh->e_ident, ELFMAG, SELFMAG) ||
-	    f->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    f->eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    f->eh->e_phentsize != sizeof(struct elf64_phdr) ||
-	    !elf_in(f, f->eh->e_phoff,
-		    (uint64_t)f->eh->e_phnum * sizeof(struct elf64_phdr))) {
-		free(f->buf);
-		return -ENOEXEC;
+static const struct elf_sym ei_nosym;
+
+static int ei_open(struct ei_file *f, const char *path)
+{
+	struct stat sb;
+	ei_ehdr eh;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	if (fstat(f->fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(f->fd);
+		return S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
 	}
+	f->size = (uint64_t)sb.st_size;
+	elf_version(EV_CURRENT);
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    elf_getphdrnum(f->elf, &f->phnum))
+		return -ENOEXEC;	/* f->fd and f->size stay usable */
 	return 0;
 }
 
-static const struct elf64_phdr *elf_phdr(const struct elf_file *f, int i)
+static void ei_close(struct ei_file *f)
 {
-	return (const struct elf64_phdr *)(f->buf + f->eh->e_phoff) + i;
+	elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+}
+
+/* The i-th program header if it is a PT_LOAD with bytes in the file. */
+static int ei_load(const struct ei_file *f, size_t i, ei_phdr *ph)
+{
+	return gelf_getphdr(f->elf, (int)i, ph) && ph->p_type == PT_LOAD &&
+	       ph->p_filesz;
 }
 
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr)
 {
-	struct elf_file f;
-	int i, err = elf_open(&f, path);
+	struct ei_file f;
+	ei_phdr ph;
+	size_t i;
+	int err = ei_open(&f, path);
 
+	*vaddr = UINT64_MAX;
+	for (i = 0; !err && i < f.phnum; i++)
+		if (gelf_getphdr(f.elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    ph.p_vaddr < *vaddr)
+			*vaddr = ph.p_vaddr & ~0xfffULL;
+	if (f.fd >= 0)
+		ei_close(&f);
 	if (err)
 		return err;
-	*vaddr = UINT64_MAX;
-	for (i = 0; i < f.eh->e_phnum; i++) {
-		const struct elf64_phdr *ph = elf_phdr(&f, i);
-
-		if (ph->p_type == PT_LOAD && ph->p_vaddr < *vaddr)
-			*vaddr = ph->p_vaddr & ~0xfffULL;
-	}
-	free(f.buf);
 	return *vaddr == UINT64_MAX ? -ENOEXEC : 0;
 }
 
-static void elf_add_sym(struct elf_symtab *st, uint64_t addr, uint64_t size,
-			const char *name)
+/* The libdwfl session of @st, made at the first file. */
+static ei_dwfl ei_session(struct elf_symtab *st)
 {
-	if (st->n == st->alloc) {
-		size_t alloc = st->alloc ? st->alloc * 2 : 256;
-		struct elf_sym *n = realloc(st->syms, alloc * sizeof(*n));
+	/*
+	 * libdwfl's callbacks (Dwfl_Callbacks, member for member): files
+	 * found by build-id, debug info in the standard places.
+	 */
+	static const struct {
+		void *find_elf, *find_debuginfo, *section_address;
+		char **debuginfo_path;
+	} callbacks = {
+		.find_elf = (void *)dwfl_build_id_find_elf,
+		.find_debuginfo = (void *)dwfl_standard_find_debuginfo,
+		.section_address = (void *)dwfl_offline_section_address,
+	};
 
-		if (!n)
-			return;
-		st->syms = n;
-		st->alloc = alloc;
-	}
-	st->syms[st->n].addr = addr;
-	st->syms[st->n].size = size;
-	st->syms[st->n].name = name;
-	st->n++;
+	if (st->dwfl)
+		return st->dwfl;
+	/*
+	 * libdwfl asks the servers in DEBUGINFOD_URLS (Debian sets it for
+	 * every login shell) for what is not on disk: network traffic and
+	 * waits the user did not ask for.
+	 */
+	if (!st->debuginfod)
+		unsetenv("DEBUGINFOD_URLS");
+	st->dwfl = dwfl_begin((const void *)&callbacks);
+	if (st->dwfl)
+		dwfl_report_begin(st->dwfl);
+	return st->dwfl;
 }
 
-/* Copy one string table so that names outlive the file buffer. */
-static char *elf_keep_strtab(struct elf_symtab *st, const uint8_t *p,
-			     size_t len)
+/* @path's symbols and lines at load bias @bias. */
+static void ei_report(struct elf_symtab *st, const char *path, uint64_t bias)
 {
-	char **n = realloc(st->strs, (st->nstrs + 1) * sizeof(*n));
-	char *copy;
+	ei_dwfl dwfl = ei_session(st);
 
-	if (!n)
-		return NULL;
-	st->strs = n;
-	copy = malloc(len + 1);
-	if (!copy)
-		return NULL;
-	memcpy(copy, p, len);
-	copy[len] = 0;
-	st->strs[st->nstrs++] = copy;
-	return copy;
-}
-
-static void elf_read_symbols(const struct elf_file *f, struct elf_symtab *st,
-			     uint64_t bias)
-{
-	const struct elf64_shdr *sh;
-	int i;
-
-	if (!f->eh->e_shoff || f->eh->e_shentsize != sizeof(struct elf64_shdr) ||
-	    !elf_in(f, f->eh->e_shoff,
-		    (uint64_t)f->eh->e_shnum * sizeof(struct elf64_shdr)))
-		return;
-	sh = (const struct elf64_shdr *)(f->buf + f->eh->e_shoff);
-	for (i = 0; i < f->eh->e_shnum; i++) {
-		const struct elf64_shdr *strs;
-		const struct elf64_sym *sym;
-		uint64_t j, nsym;
-		char *names;
-
-		if (sh[i].sh_type != SHT_SYMTAB && sh[i].sh_type != SHT_DYNSYM)
-			continue;
-		if (sh[i].sh_link >= f->eh->e_shnum ||
-		    !elf_in(f, sh[i].sh_offset, sh[i].sh_size))
-			continue;
-		strs = &sh[sh[i].sh_link];
-		if (!elf_in(f, strs->sh_offset, strs->sh_size))
-			continue;
-		names = elf_keep_strtab(st, f->buf + strs->sh_offset,
-					strs->sh_size);
-		if (!names)
-			return;
-		sym = (const struct elf64_sym *)(f->buf + sh[i].sh_offset);
-		nsym = sh[i].sh_size / sizeof(struct elf64_sym);
-		for (j = 0; j < nsym; j++) {
-			int type = ELF64_ST_TYPE(sym[j].st_info);
-
-			if (type != STT_FUNC && type != STT_NOTYPE)
-				continue;
-			if (sym[j].st_shndx == SHN_UNDEF || !sym[j].st_value ||
-			    sym[j].st_name >= strs->sh_size ||
-			    !names[sym[j].st_name])
-				continue;
-			elf_add_sym(st, sym[j].st_value + bias, sym[j].st_size,
-				    names + sym[j].st_name);
-		}
-	}
+	/* Without it (no memory, a clash) addresses there stay unnamed. */
+	if (dwfl)
+		dwfl_report_elf(dwfl, path, path, -1, bias, true);
 }
 
 int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 		  const char *path, uint64_t bias)
 {
-	struct elf_file f;
-	int i, added = 0, err = elf_open(&f, path);
+	struct ei_file f;
+	int added = 0, err = ei_open(&f, path);
+	ei_phdr ph;
+	size_t i;
 
-	if (err)
-		return err;
-	for (i = 0; i < f.eh->e_phnum; i++) {
-		const struct elf64_phdr *ph = elf_phdr(&f, i);
-
-		if (ph->p_type != PT_LOAD || !ph->p_filesz)
+	for (i = 0; !err && i < f.phnum; i++) {
+		if (!ei_load(&f, i, &ph))
 			continue;
-		if (!elf_in(&f, ph->p_offset, ph->p_filesz)) {
+		if (ph.p_offset > f.size || ph.p_filesz > f.size - ph.p_offset) {
 			err = -ENOEXEC;
 			break;
 		}
-		err = pt_image_add_file(image, path, ph->p_offset,
-					ph->p_filesz, NULL, ph->p_vaddr + bias);
-		if (err < 0) {
+		if (pt_image_add_file(image, path, ph.p_offset, ph.p_filesz,
+				      NULL, ph.p_vaddr + bias) < 0) {
 			err = -EINVAL;
 			break;
 		}
-		err = 0;
 		added++;
 	}
+	if (f.fd >= 0)
+		ei_close(&f);
 	if (!err && st)
-		elf_read_symbols(&f, st, bias);
-	free(f.buf);
+		ei_report(st, path, bias);
 	return err ? err : added;
 }
 
@@ -186,19 +194,18 @@ int elf_image_add(struct pt_image *image, struct elf_symtab *st,
  * The load bias a mapping of file offset @pgoff at @start implies: the
  * PT_LOAD segment that holds @pgoff says which p_vaddr that offset has.
  */
-static int elf_map_bias(const struct elf_file *f, uint64_t start,
-			uint64_t pgoff, uint64_t *bias)
+static int ei_map_bias(const struct ei_file *f, uint64_t start,
+		       uint64_t pgoff, uint64_t *bias)
 {
-	int i;
+	ei_phdr ph;
+	size_t i;
 
-	for (i = 0; i < f->eh->e_phnum; i++) {
-		const struct elf64_phdr *ph = elf_phdr(f, i);
-
-		if (ph->p_type != PT_LOAD || !ph->p_filesz ||
-		    pgoff < (ph->p_offset & ~0xfffULL) ||
-		    pgoff - ph->p_offset >= ph->p_filesz)
+	for (i = 0; i < f->phnum; i++) {
+		if (!ei_load(f, i, &ph) ||
+		    pgoff < (ph.p_offset & ~0xfffULL) ||
+		    pgoff - ph.p_offset >= ph.p_filesz)
 			continue;
-		*bias = start - (ph->p_vaddr - ph->p_offset + pgoff);
+		*bias = start - (ph.p_vaddr - ph.p_offset + pgoff);
 		return 0;
 	}
 	return -ENOENT;
@@ -208,82 +215,243 @@ int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
 		      const char *path, uint64_t start, uint64_t end,
 		      uint64_t pgoff)
 {
-	struct elf_file f = { 0 };
+	struct ei_file f;
 	uint64_t size, bias;
-	int elf, err = elf_open(&f, path);
+	int err = ei_open(&f, path), elf = !err;
 
-	elf = !err;
 	if (err == -ENOEXEC)	/* not ELF: its bytes, no symbols */
-		err = ptt_load_file(path, &f.buf, &f.len);
+		err = 0;
 	if (err)
 		return err;
-	if (end <= start || pgoff >= f.len) {
+	if (end <= start || pgoff >= f.size) {
 		err = -ERANGE;
 		goto out;
 	}
 	/* The kernel maps whole pages; past the end of the file is SIGBUS. */
 	size = end - start;
-	if (size > f.len - pgoff)
-		size = f.len - pgoff;
+	if (size > f.size - pgoff)
+		size = f.size - pgoff;
 	if (pt_image_add_file(image, path, pgoff, size, NULL, start) < 0) {
 		err = -EINVAL;
 		goto out;
 	}
-	if (elf && st && !elf_map_bias(&f, start, pgoff, &bias))
-		elf_read_symbols(&f, st, bias);
+	if (elf && st && !ei_map_bias(&f, start, pgoff, &bias))
+		ei_report(st, path, bias);
 out:
-	free(f.buf);
+	ei_close(&f);
 	return err;
-}
-
-static int elf_sym_cmp(const void *a, const void *b)
-{
-	const struct elf_sym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	/* Prefer sized symbols (functions) over labels at one address. */
-	return (y->size != 0) - (x->size != 0);
 }
 
 void elf_symtab_finish(struct elf_symtab *st)
 {
-	if (st->n)
-		qsort(st->syms, st->n, sizeof(*st->syms), elf_sym_cmp);
+	if (st->finished)
+		return;
+	st->finished = 1;
+	if (st->dwfl)
+		dwfl_report_end(st->dwfl, NULL, NULL);
+	st->cache = calloc(1, sizeof(*st->cache));
+	if (st->cache)
+		memset(st->cache->slot, 0xff, sizeof(st->cache->slot));
+}
+
+static size_t ei_hash(uint64_t v, size_t mask)
+{
+	return (size_t)((v * 0x9e3779b97f4a7c15ULL) >> 20) & mask;
+}
+
+/* Room for one more symbol in the open-addressed table. */
+static int ei_syms_grow(struct elf_symcache *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : EI_SYMS_MIN, i, j;
+	struct elf_sym **n;
+
+	if (2 * (c->nsyms + 1) <= c->cap)
+		return 0;
+	n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < c->cap; i++) {
+		if (!c->syms[i])
+			continue;
+		for (j = ei_hash(c->syms[i]->addr, cap - 1); n[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		n[j] = c->syms[i];
+	}
+	free(c->syms);
+	c->syms = n;
+	c->cap = cap;
+	return 0;
+}
+
+/* C++ names demangled, with their parameters as in perf and gdb. */
+static char *ei_demangle(const char *name)
+{
+	char *d = NULL;
+
+	if (name[0] == '_' && name[1] == 'Z')
+		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	return d ? d : strdup(name);
+}
+
+/* The symbol that starts at @start, made once. */
+static const struct elf_sym *ei_sym_get(struct elf_symcache *c,
+					ei_module mod, uint64_t start,
+					uint64_t size, const char *name)
+{
+	const char *dso;
+	struct elf_sym *s;
+	size_t j;
+
+	if (ei_syms_grow(c))
+		return NULL;
+	for (j = ei_hash(start, c->cap - 1); c->syms[j];
+	     j = (j + 1) & (c->cap - 1))
+		if (c->syms[j]->addr == start)
+			return c->syms[j];
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->addr = start;
+	s->size = size;
+	s->name = ei_demangle(name);
+	dso = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	s->dso = dso ? strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso : "";
+	if (!s->name) {
+		free(s);
+		return NULL;
+	}
+	c->syms[j] = s;
+	c->nsyms++;
+	return s;
 }
 
 const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
 					uint64_t addr)
 {
-	size_t lo = 0, hi = st->n;
-	const struct elf_sym *s;
+	struct elf_symcache *c = st->cache;
+	const struct elf_sym *s = &ei_nosym;
+	struct ei_cache_slot *slot;
+	ei_module mod;
+	const char *name;
+	uint64_t off;
+	ei_sym sym;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (!c || !st->dwfl)
+		return NULL;
+	slot = &c->slot[ei_hash(addr, EI_CACHE_SLOTS - 1)];
+	if (slot->ip == addr)
+		return slot->sym == &ei_nosym ? NULL : slot->sym;
+	mod = dwfl_addrmodule(st->dwfl, addr);
+	name = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL,
+					  NULL) : NULL;
+	if (name && name[0])
+		s = ei_sym_get(c, mod, addr - off, sym.st_size, name);
+	if (!s)
+		return NULL;	/* out of memory: not cached */
+	slot->ip = addr;
+	slot->sym = s;
+	return s == &ei_nosym ? NULL : s;
+}
 
-		if (st->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* The innermost function inlined at @addr, from the DWARF scopes. */
+static const char *ei_inlined(ei_module mod, uint64_t addr)
+{
+	ei_die *cu, *scopes = NULL;
+	const char *name = NULL;
+	uint64_t bias;
+	int n, i;
+
+	cu = dwfl_module_addrdie(mod, addr, &bias);
+	if (!cu)
+		return NULL;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	for (i = 0; i < n && !name; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			name = dwarf_diename(&scopes[i]);
+	free(scopes);
+	return name;
+}
+
+int elf_symtab_line(const struct elf_symtab *st, uint64_t addr,
+		    const char **file, int *line, const char **inlined)
+{
+	ei_module mod = st->dwfl ? dwfl_addrmodule(st->dwfl, addr) : NULL;
+	ei_line l = mod ? dwfl_module_getsrc(mod, addr) : NULL;
+
+	*file = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
+	if (!*file)
+		return -ENOENT;
+	*inlined = ei_inlined(mod, addr);
+	return 0;
+}
+
+struct ei_find {
+	const char *name;
+	uint64_t start, end;
+	int found;
+};
+
+/* One module of elf_symtab_find(): DWARF_CB_ABORT when found. */
+static int ei_find_module(ei_module mod, void **user, const char *mname,
+			  uint64_t base, void *arg)
+{
+	struct ei_find *f = arg;
+	int i, n = dwfl_module_getsymtab(mod);
+	uint64_t addr;
+	ei_sym sym;
+
+	(void)user;
+	(void)mname;
+	(void)base;
+	for (i = 1; i < n && !f->found; i++) {
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+		char *d;
+
+		if (!name || !sym.st_size || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		d = strcmp(name, f->name) ? ei_demangle(name) : NULL;
+		if (!d || !strcmp(d, f->name)) {
+			f->start = addr;
+			f->end = addr + sym.st_size;
+			f->found = 1;
+		}
+		free(d);
 	}
-	if (!lo)
-		return NULL;
-	s = &st->syms[lo - 1];
-	/* Step back to the first (preferred) symbol at that address. */
-	while (s > st->syms && s[-1].addr == s->addr)
-		s--;
-	if (s->size && addr - s->addr >= s->size)
-		return NULL;
-	return s;
+	return f->found ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+int elf_symtab_find(struct elf_symtab *st, const char *name,
+		    uint64_t *start, uint64_t *end)
+{
+	struct ei_find f = { name, 0, 0, 0 };
+
+	elf_symtab_finish(st);
+	if (st->dwfl)
+		dwfl_getmodules(st->dwfl, ei_find_module, &f, 0);
+	if (!f.found)
+		return -ENOENT;
+	*start = f.start;
+	*end = f.end;
+	return 0;
 }
 
 void elf_symtab_free(struct elf_symtab *st)
 {
+	struct elf_symcache *c = st->cache;
 	size_t i;
 
-	for (i = 0; i < st->nstrs; i++)
-		free(st->strs[i]);
-	free(st->strs);
-	free(st->syms);
+	for (i = 0; c && i < c->cap; i++) {
+		if (!c->syms[i])
+			continue;
+		free((char *)c->syms[i]->name);
+		free(c->syms[i]);
+	}
+	if (c)
+		free(c->syms);
+	free(c);
+	if (st->dwfl)
+		dwfl_end(st->dwfl);
 	memset(st, 0, sizeof(*st));
 }

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ELF files for instruction-flow decoding: their PT_LOAD segments go into
- * a libipt image (libipt reads the bytes from the file itself) and their
- * function symbols into a table that names addresses.
+ * ELF files for instruction-flow decoding, read with elfutils: their
+ * PT_LOAD segments (libelf) go into a libipt image, which reads the bytes
+ * from the file itself, and every file is a module of one libdwfl session
+ * that names addresses: symbols from .symtab, .dynsym, .gnu_debugdata or
+ * separate debug info (/usr/lib/debug/.build-id), demangled, and source
+ * lines from DWARF.  debuginfod is used only when asked for.
+ *
+ * One elf_symtab is one address space; lookups go through
+ * elf_symtab_lookup() and elf_symtab_line() only, so that a decoder with
+ * several address spaces (processes, VMX guests) keys one table each.
  */
 #ifndef PT_TRACE_ELF_IMAGE_H
 #define PT_TRACE_ELF_IMAGE_H
@@ -12,23 +19,26 @@
 
 #include <intel-pt.h>
 
+struct elf_symcache;
+
 struct elf_sym {
-	uint64_t addr;
-	uint64_t size;
-	const char *name;
+	uint64_t addr;		/* the symbol's start */
+	uint64_t size;		/* 0: unknown */
+	const char *name;	/* demangled; lives as long as the table */
+	const char *dso;	/* the file's base name */
 };
 
 struct elf_symtab {
-	struct elf_sym *syms;
-	size_t n, alloc;
-	char **strs;		/* string tables we own */
-	size_t nstrs;
+	void *dwfl;		/* the libdwfl session (Dwfl *) */
+	struct elf_symcache *cache;
+	int debuginfod;		/* let libdwfl ask debuginfod servers */
+	int finished;		/* elf_symtab_finish() done */
 };
 
 /*
  * Add @path to @image.  @bias is added to every segment's p_vaddr (0 for
  * a fixed-address executable).  Symbols go into @st when it is not NULL.
- * Returns the number of segments added or -errno.
+ * Returns the number of segments added or -errno (-ENOEXEC: not ELF).
  */
 int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 		  const char *path, uint64_t bias);
@@ -48,10 +58,24 @@ int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
 /* The lowest p_vaddr of the PT_LOAD segments, for FILE:BASE loading. */
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr);
 
-/* Sort after the last add; lookups need it. */
+/* After the last add; lookups need it. */
 void elf_symtab_finish(struct elf_symtab *st);
+/* The symbol holding @addr, or NULL; valid until the next lookup. */
 const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
 					uint64_t addr);
+/*
+ * The source line of @addr: file and line, and the function inlined
+ * there when the code at @addr is inlined (else NULL).  Returns 0, or
+ * -ENOENT without line information.
+ */
+int elf_symtab_line(const struct elf_symtab *st, uint64_t addr,
+		    const char **file, int *line, const char **inlined);
+/*
+ * The sized function symbol called @name (as in the file, or demangled):
+ * [*start, *end).  Returns 0 or -ENOENT.
+ */
+int elf_symtab_find(struct elf_symtab *st, const char *name,
+		    uint64_t *start, uint64_t *end);
 void elf_symtab_free(struct elf_symtab *st);
 
 #endif /* PT_TRACE_ELF_IMAGE_H */

@@ -3,32 +3,15 @@
  * record --stop-at SYMBOL (see rec_symbol.h), with the ELF reading that
  * decode uses: each executable file mapping of the process goes through
  * elf_image_add_map(), which reads the file's symbols at the load bias
- * the mapping implies; the name is then looked up among them.
+ * the mapping implies; the name (as in the file, or demangled) is then
+ * looked up among them.
  */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "elf_image.h"
 #include "proc_maps.h"
 #include "rec_symbol.h"
-
-static int rec_symbol_find(const struct elf_symtab *st, const char *name,
-			   uint64_t *start, uint64_t *end)
-{
-	size_t i;
-
-	for (i = 0; i < st->n; i++) {
-		const struct elf_sym *s = &st->syms[i];
-
-		if (s->size && !strcmp(s->name, name)) {
-			*start = s->addr;
-			*end = s->addr + s->size;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
 
 struct rec_symbol_ctx {
 	struct pt_image *image;
@@ -49,7 +32,7 @@ static int rec_symbol_map(const struct ptt_map *m, void *arg)
 	    elf_image_add_map(c->image, &st, m->path, m->start, m->end,
 			      m->pgoff))
 		return 0;
-	found = !rec_symbol_find(&st, c->name, c->start, c->end);
+	found = !elf_symtab_find(&st, c->name, c->start, c->end);
 	if (found)
 		snprintf(c->file, c->filelen, "%s", m->path);
 	elf_symtab_free(&st);

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode's instruction lines: address, raw bytes or disassembly
+ * (capstone, AT&T syntax as objdump and perf print it), symbol+offset,
+ * and the source line with the function inlined there (libdw).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <capstone/capstone.h>
+
+#include "decode_out.h"
+#include "dump_format.h"
+
+int decode_fmt_init(struct decode_fmt *f)
+{
+	csh cs;
+
+	if (!f->insn)
+		return 0;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return -1;
+	cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	f->ci = cs_malloc(cs);
+	if (!f->ci) {
+		cs_close(&cs);
+		return -1;
+	}
+	f->cs = cs;
+	f->cs_mode = ptem_64bit;
+	return 0;
+}
+
+void decode_fmt_free(struct decode_fmt *f)
+{
+	csh cs = f->cs;
+
+	if (!f->ci)
+		return;
+	cs_free(f->ci, 1);
+	cs_close(&cs);
+	f->ci = NULL;
+}
+
+/* "mnemonic operands" of @insn, in its execution mode. */
+static char *decode_disasm(char *p, struct decode_fmt *f,
+			   const struct pt_insn *insn)
+{
+	const uint8_t *code = insn->raw;
+	size_t size = insn->size;
+	uint64_t ip = insn->ip;
+
+	if (insn->mode != f->cs_mode && insn->mode != ptem_unknown) {
+		cs_option(f->cs, CS_OPT_MODE, insn->mode == ptem_16bit ?
+			  CS_MODE_16 : insn->mode == ptem_32bit ? CS_MODE_32 :
+			  CS_MODE_64);
+		f->cs_mode = insn->mode;
+	}
+	if (!cs_disasm_iter(f->cs, &code, &size, &ip, f->ci))
+		return p + sprintf(p, "(bad)");
+	if (f->ci->op_str[0])
+		return p + sprintf(p, "%s %s", f->ci->mnemonic, f->ci->op_str);
+	return p + sprintf(p, "%s", f->ci->mnemonic);
+}
+
+/* "  FILE:LINE" and " (inlined NAME)" for --lines. */
+static char *decode_line(char *p, const struct elf_symtab *st, uint64_t ip)
+{
+	const char *file, *inl;
+	int line;
+
+	if (elf_symtab_line(st, ip, &file, &line, &inl))
+		return p;
+	p += snprintf(p, 400, "  %s:%d", file, line);
+	if (inl)
+		p += snprintf(p, 200, " (inlined %s)", inl);
+	return p;
+}
+
+void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
+		       const struct elf_symtab *st,
+		       const struct pt_insn *insn, uint64_t tsc)
+{
+	char sym[256];
+	char *p = ob_reserve(ob), *start;
+	uint8_t i;
+
+	if (f->ip_only) {
+		p = pd_hex_fixed(p, insn->ip, 16);
+		*p++ = '\n';
+		ob_commit(ob, p);
+		return;
+	}
+	if (f->show_time)
+		p += sprintf(p, "%016llx  ", (unsigned long long)tsc);
+	p = pd_hex_fixed(p, insn->ip, 16);
+	*p++ = ' ';
+	*p++ = ' ';
+	start = p;
+	if (f->ci) {
+		p = decode_disasm(p, f, insn);
+		*p++ = ' ';
+	} else {
+		for (i = 0; i < insn->size && i < sizeof(insn->raw); i++) {
+			p = pd_hex_fixed(p, insn->raw[i], 2);
+			*p++ = ' ';
+		}
+	}
+	while (p - start < 46)
+		*p++ = ' ';
+	decode_symbolize(st, insn->ip, sym, sizeof(sym));
+	if (sym[0])
+		p += snprintf(p, 300, "<%s>", sym);
+	if (f->lines)
+		p = decode_line(p, st, insn->ip);
+	while (p > start && p[-1] == ' ')
+		p--;
+	*p++ = '\n';
+	ob_commit(ob, p);
+}
+
+void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
+		       uint64_t ip, int depth)
+{
+	char sym[256];
+
+	decode_symbolize(st, ip, sym, sizeof(sym));
+	ob_printf(ob, "%*s%016llx %s\n", 2 * (depth > 64 ? 64 : depth),
+		  "", (unsigned long long)ip, sym);
+}
