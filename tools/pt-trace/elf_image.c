@@ -120,18 +120,36 @@ int elf_image_min_vaddr(const char *path, uint64_t *vaddr)
 	return *vaddr == UINT64_MAX ? -ENOEXEC : 0;
 }
 
+/*
+ * libdwfl asks for the file of a module by the name it was reported
+ * with: its path.
+ */
+static int ei_find_elf(ei_module mod, void **user, const char *name,
+		       uint64_t base, char **file_name, ei_elf *elfp)
+{
+	int fd = open(name, O_RDONLY | O_CLOEXEC);
+
+	(void)mod;
+	(void)user;
+	(void)base;
+	*elfp = NULL;
+	if (fd >= 0)
+		*file_name = strdup(name);
+	return fd;
+}
+
 /* The libdwfl session of @st, made at the first file. */
 static ei_dwfl ei_session(struct elf_symtab *st)
 {
 	/*
 	 * libdwfl's callbacks (Dwfl_Callbacks, member for member): files
-	 * found by build-id, debug info in the standard places.
+	 * by path, their debug info in the standard places.
 	 */
 	static const struct {
 		void *find_elf, *find_debuginfo, *section_address;
 		char **debuginfo_path;
 	} callbacks = {
-		.find_elf = (void *)dwfl_build_id_find_elf,
+		.find_elf = (void *)ei_find_elf,
 		.find_debuginfo = (void *)dwfl_standard_find_debuginfo,
 		.section_address = (void *)dwfl_offline_section_address,
 	};
@@ -151,14 +169,31 @@ static ei_dwfl ei_session(struct elf_symtab *st)
 	return st->dwfl;
 }
 
-/* @path's symbols and lines at load bias @bias. */
-static void ei_report(struct elf_symtab *st, const char *path, uint64_t bias)
+/*
+ * @f's symbols and lines at load bias @bias: a module over its PT_LOAD
+ * segments moved by @bias.  Reported by address range, not with
+ * dwfl_report_elf(), which keeps an ET_EXEC file where it was linked:
+ * --elf FILE:BASE may move any file (a kernel image, a copy of code).
+ */
+static void ei_report(struct elf_symtab *st, const struct ei_file *f,
+		      const char *path, uint64_t bias)
 {
+	uint64_t low = UINT64_MAX, high = 0;
 	ei_dwfl dwfl = ei_session(st);
+	ei_phdr ph;
+	size_t i;
 
+	for (i = 0; i < f->phnum; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if ((ph.p_vaddr & ~0xfffULL) < low)
+			low = ph.p_vaddr & ~0xfffULL;
+		if (ph.p_vaddr + ph.p_memsz > high)
+			high = ph.p_vaddr + ph.p_memsz;
+	}
 	/* Without it (no memory, a clash) addresses there stay unnamed. */
-	if (dwfl)
-		dwfl_report_elf(dwfl, path, path, -1, bias, true);
+	if (dwfl && low < high)
+		dwfl_report_module(dwfl, path, low + bias, high + bias);
 }
 
 int elf_image_add(struct pt_image *image, struct elf_symtab *st,
@@ -183,10 +218,10 @@ int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 		}
 		added++;
 	}
+	if (!err && st)
+		ei_report(st, &f, path, bias);
 	if (f.fd >= 0)
 		ei_close(&f);
-	if (!err && st)
-		ei_report(st, path, bias);
 	return err ? err : added;
 }
 
@@ -236,7 +271,7 @@ int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
 		goto out;
 	}
 	if (elf && st && !ei_map_bias(&f, start, pgoff, &bias))
-		ei_report(st, path, bias);
+		ei_report(st, &f, path, bias);
 out:
 	ei_close(&f);
 	return err;
