@@ -344,17 +344,11 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
  */
 static int rec_follow(struct rec_cpu *rc, const struct rec_opts *o)
 {
-#ifdef PT_TRACE_IOC_FOLLOW
 	struct pt_trace_follow f = { .size = sizeof(f), .pid = o->target,
 				     .flags = PT_FOLLOW_INHERIT };
 
 	/* its threads and, as perf record's inherit, what it forks */
 	return ioctl(rc->fd, PT_TRACE_IOC_FOLLOW, &f) ? -errno : 0;
-#else
-	(void)rc;
-	(void)o;
-	return -ENOTTY;		/* built before the follow ABI */
-#endif
 }
 
 /*
@@ -1514,7 +1508,7 @@ static int rec_start_all(struct rec_cpu *rcs, int n, struct rec_opts *o,
 		if (o->range[i].cfg == PT_ADDR_CFG_STOP)
 			o->stop_armed = 1;
 	if (o->target > 0 && !o->all && !o->following && !o->have_cr3)
-		ptt_warn("this pt_trace cannot follow a process across CPUs (no PT_TRACE_IOC_FOLLOW): tracing process %d by its CR3 on every CPU, without the children it forks",
+		ptt_warn("this pt_trace cannot follow a process across CPUs (PT_TRACE_IOC_FOLLOW: ENOTTY, a driver from before it): tracing process %d by its CR3 on every CPU, without the children it forks",
 			 (int)o->target);
 	rec_sample_tsc(rcs, n, 0);
 	for (i = 0; i < n; i++) {
