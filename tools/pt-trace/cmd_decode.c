@@ -291,9 +291,11 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	const struct decode_opts *o = &c->o;
 	uint32_t lost_mtc, lost_cyc;
 	uint64_t tsc = 0;
-	int have_tsc;
+	int have_tsc = 0;
 
-	have_tsc = pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
+	/* The time is asked for only where it is used: it costs a call. */
+	if (o->fmt.show_time || c->tl.f)
+		have_tsc = pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
 	t->stats.insns++;
 	if (o->calls) {
 		if (t->restart) {

@@ -63,6 +63,29 @@ static char *decode_disasm(char *p, struct decode_fmt *f,
 	return p + sprintf(p, "%s", f->ci->mnemonic);
 }
 
+/*
+ * "<sym+0xoff>" without printf: one formatted line per instruction is
+ * where a listing spends its time.
+ */
+static char *decode_sym(char *p, const struct elf_symtab *st, uint64_t ip)
+{
+	const struct elf_sym *s = elf_symtab_lookup(st, ip);
+	size_t n;
+
+	if (!s)
+		return p;
+	n = s->namelen < 250 ? s->namelen : 250;
+	*p++ = '<';
+	memcpy(p, s->name, n);
+	p += n;
+	if (ip != s->addr) {
+		memcpy(p, "+0x", 3);
+		p = pd_hex(p + 3, ip - s->addr);
+	}
+	*p++ = '>';
+	return p;
+}
+
 /* "  FILE:LINE" and " (inlined NAME)" for --lines. */
 static char *decode_line(char *p, const struct elf_symtab *st, uint64_t ip)
 {
@@ -81,19 +104,19 @@ void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 		       const struct elf_symtab *st,
 		       const struct pt_insn *insn, uint64_t tsc)
 {
-	char sym[256];
+	static const char digits[] = "0123456789abcdef";
 	char *p = ob_reserve(ob), *start;
 	uint8_t i;
 
 	if (f->ip_only) {
-		p = pd_hex_fixed(p, insn->ip, 16);
+		p = pd_hex16(p, insn->ip);
 		*p++ = '\n';
 		ob_commit(ob, p);
 		return;
 	}
 	if (f->show_time)
 		p += sprintf(p, "%016llx  ", (unsigned long long)tsc);
-	p = pd_hex_fixed(p, insn->ip, 16);
+	p = pd_hex16(p, insn->ip);
 	*p++ = ' ';
 	*p++ = ' ';
 	start = p;
@@ -102,15 +125,16 @@ void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 		*p++ = ' ';
 	} else {
 		for (i = 0; i < insn->size && i < sizeof(insn->raw); i++) {
-			p = pd_hex_fixed(p, insn->raw[i], 2);
+			*p++ = digits[insn->raw[i] >> 4];
+			*p++ = digits[insn->raw[i] & 15];
 			*p++ = ' ';
 		}
 	}
-	while (p - start < 46)
-		*p++ = ' ';
-	decode_symbolize(st, insn->ip, sym, sizeof(sym));
-	if (sym[0])
-		p += snprintf(p, 300, "<%s>", sym);
+	if (p - start < 46) {
+		memset(p, ' ', (size_t)(46 - (p - start)));
+		p = start + 46;
+	}
+	p = decode_sym(p, st, insn->ip);
 	if (f->lines)
 		p = decode_line(p, st, insn->ip);
 	while (p > start && p[-1] == ' ')

@@ -350,6 +350,7 @@ static const struct elf_sym *ei_sym_get(struct elf_symcache *c,
 	s->addr = start;
 	s->size = size;
 	s->name = ei_demangle(name);
+	s->namelen = s->name ? strlen(s->name) : 0;
 	dso = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 	s->dso = dso ? strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso : "";
 	if (!s->name) {

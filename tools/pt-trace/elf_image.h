@@ -25,6 +25,7 @@ struct elf_sym {
 	uint64_t addr;		/* the symbol's start */
 	uint64_t size;		/* 0: unknown */
 	const char *name;	/* demangled; lives as long as the table */
+	size_t namelen;
 	const char *dso;	/* the file's base name */
 };
 
