@@ -7,33 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <intel-pt.h>
+#include "bare_load.h"
 
 int main(int argc, char **argv)
 {
 	struct pt_packet_decoder *dec;
 	struct pt_config config;
 	unsigned long long packets = 0;
-	unsigned char *buf;
-	long len;
-	FILE *f;
 
 	if (argc != 2)
 		return 1;
-	f = fopen(argv[1], "rb");
-	if (!f || fseek(f, 0, SEEK_END))
+	if (bare_load(argv[1], &config))
 		return 1;
-	len = ftell(f);
-	if (len <= 0)
-		return 1;
-	rewind(f);
-	buf = malloc((size_t)len);
-	if (!buf || fread(buf, (size_t)len, 1, f) != 1)
-		return 1;
-	fclose(f);
-	pt_config_init(&config);
-	config.begin = buf;
-	config.end = buf + len;
 	dec = pt_pkt_alloc_decoder(&config);
 	if (!dec)
 		return 1;
@@ -44,7 +29,7 @@ int main(int argc, char **argv)
 			packets++;
 	}
 	pt_pkt_free_decoder(dec);
-	free(buf);
+	free((void *)config.begin);
 	printf("%llu\n", packets);
 	return 0;
 }

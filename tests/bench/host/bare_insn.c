@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <intel-pt.h>
+#include "bare_load.h"
 
 static unsigned long long walk(struct pt_insn_decoder *dec)
 {
@@ -38,38 +38,17 @@ int main(int argc, char **argv)
 	struct pt_insn_decoder *dec;
 	struct pt_config config;
 	struct pt_image *image;
-	unsigned char *buf;
-	long len;
-	FILE *f;
 
 	if (argc != 6)
 		return 1;
-	f = fopen(argv[1], "rb");
-	if (!f || fseek(f, 0, SEEK_END))
+	if (bare_load(argv[1], &config))
 		return 1;
-	len = ftell(f);
-	if (len <= 0)
-		return 1;
-	rewind(f);
-	buf = malloc((size_t)len);
-	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len)
-		return 1;
-	fclose(f);
-	image = pt_image_alloc(NULL);
-	if (!image || pt_image_add_file(image, argv[2],
-					strtoull(argv[3], NULL, 0),
-					strtoull(argv[4], NULL, 0), NULL,
-					strtoull(argv[5], NULL, 0)) < 0)
-		return 1;
-	pt_config_init(&config);
-	config.begin = buf;
-	config.end = buf + len;
 	dec = pt_insn_alloc_decoder(&config);
 	if (!dec || pt_insn_set_image(dec, image) < 0)
 		return 1;
 	printf("%llu instructions\n", walk(dec));
 	pt_insn_free_decoder(dec);
 	pt_image_free(image);
-	free(buf);
+	free((void *)config.begin);
 	return 0;
 }

@@ -36,14 +36,7 @@ while len(out) < mb * 1e6:
 open(path, 'wb').write(out)
 PY
 
-best() { # command... -> best wall seconds of 3
-	local b="" t
-	for _ in 1 2 3; do
-		t=$( { /usr/bin/time -f %e "$@" >/dev/null; } 2>&1 | tail -n 1)
-		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
-	done
-	echo "$b"
-}
+. "$ROOT/tests/bench/host/bench_common.bash"
 
 n=$("$TMP/bare" "$TMP/bench.pt" "$TMP/loop" "$off" "$size" 0x401000 | awk '{ print $1 }')
 got=$("$ROOT/tools/build/pt-trace" decode --format=ip --elf "$TMP/loop" "$TMP/bench.pt" 2>/dev/null | wc -l)

@@ -29,14 +29,7 @@ if [ -z "$FILE" ]; then
 fi
 BYTES=$(stat -c %s "$FILE")
 
-best() { # command... -> best wall seconds of 3
-	local b="" t
-	for _ in 1 2 3; do
-		t=$( { /usr/bin/time -f %e "$@" >/dev/null; } 2>&1 | tail -n 1)
-		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
-	done
-	echo "$b"
-}
+. "$ROOT/tests/bench/host/bench_common.bash"
 
 t_text=$(best "$ROOT/tools/build/pt-trace" dump "$FILE")
 t_json=$(best "$ROOT/tools/build/pt-trace" dump --json "$FILE")
