@@ -28,6 +28,7 @@ static const struct ptt_cmd ptt_cmds[] = {
 	{ "decode", cmd_decode, "reconstruct the instruction flow with ELF images" },
 	{ "info",   cmd_info,   "show what Intel PT this machine (or model) offers" },
 	{ "export", cmd_export, "write a recording as perf.data for perf script/report" },
+	{ "contexts", cmd_contexts, "list a trace's host and guest contexts (VMCS, PIP.NR, CR3)" },
 };
 
 static void main_usage(FILE *f)

@@ -43,5 +43,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_contexts(int argc, char **argv);
 
 #endif /* PT_TRACE_TOOL_H */

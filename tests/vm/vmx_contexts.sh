@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ptt-timeout: 60
+# pt-trace record of a CPU whose model runs guests system-wide
+# (model_vmx=1, guest TSC offset 2^40 and ratio 1.5), then pt-trace
+# contexts keeps them apart by (VMCS, PIP.NR, CR3):
+#  - a host context (VMCS 0), VM A's (VMCS 0x12345000) marked as having
+#    the host's CR3, VM B's (VMCS 0x6789a000, CR3 0x76543000);
+#  - with --guest-tsc for both VMs the guests' TSCs convert to host
+#    times where the host's are; without it they lie 2^40 later.
+# icl only: bdw cannot trace in VMX operation, min has no VMX.
+M=/sys/kernel/debug/pt_trace/model
+P=/sys/module/pt_trace_model/parameters
+OUT=/tmp/vmx_contexts.$$
+fail=0
+bad() {
+	echo "FAIL: $*" >&2
+	fail=1
+}
+PT=$(command -v pt-trace)
+for p in "$PT" /ptt/bin/pt-trace ./tools/build/pt-trace; do
+	[ -n "$p" ] && [ -x "$p" ] && PT=$p && break
+done
+[ -x "$PT" ] || { echo "SKIP: pt-trace not found" >&2; exit 77; }
+[ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
+[ "$(cat /sys/kernel/pt_trace/vmx/trace_in_vmx 2>/dev/null)" = 1 ] ||
+	{ echo "SKIP: no tracing in VMX operation on this profile" >&2; exit 77; }
+[ -w $P/model_vmx ] || { echo "FAIL: the model cannot run guests" >&2; exit 1; }
+cleanup() {
+	echo 0 >$P/model_vmx
+	echo 0 >$P/model_vmx_tsc_offset
+	echo 0 >$P/model_vmx_tsc_ratio
+	echo "0 off" >$M/vmx
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+OFF=1099511627776	# 2^40
+RATIO=422212465065984	# 1.5 * 2^48
+echo $OFF >$P/model_vmx_tsc_offset
+echo $RATIO >$P/model_vmx_tsc_ratio
+echo "0 on" >$M/vmx
+echo 1 >$P/model_vmx
+"$PT" record -a -C 0 -d 1 -m flight --psb-period 2 -o "$OUT" 2>"$OUT.err" ||
+	{ cat "$OUT.err" >&2; bad "record exited non-zero"; exit 1; }
+"$PT" contexts --guest-tsc 0x12345000:$OFF:$RATIO \
+	--guest-tsc 0x6789a000:$OFF:$RATIO "$OUT/cpu0.pt" >"$OUT/ctx" ||
+	bad "contexts exited $?"
+"$PT" contexts "$OUT/cpu0.pt" >"$OUT/raw" || bad "contexts exited $?"
+sed 's/^/PTT-INFO /' "$OUT/ctx"
+grep -q '^host   0x0000000000000000 ' "$OUT/ctx" || bad "no host context"
+grep -q '^guest  0x0000000012345000 .*(the host.s CR3 too)$' "$OUT/ctx" ||
+	bad "no VM A context sharing the host's CR3"
+grep -q '^guest  0x000000006789a000 0x0000000076543000 ' "$OUT/ctx" ||
+	bad "no VM B context"
+grep -q '^guest  0x0000000012345000 0x0000000076543000\|^guest  0x000000006789a000 0x0000000000' "$OUT/ctx" &&
+	bad "a VM with the other's CR3"
+# Field 6 is the first host TSC, 8 the last ("first .. last").
+span() {
+	awk -v w="$2" '$1 == w && $6 != "-" {
+		if (lo == "" || $6 < lo) lo = $6; if ($8 > hi) hi = $8 }
+		END { print lo, hi }' "$1"
+}
+set -- $(span "$OUT/ctx" host)
+hlo=$1 hhi=$2
+set -- $(span "$OUT/ctx" guest)
+glo=$1 ghi=$2
+echo "PTT-INFO host TSC $hlo..$hhi, guest (converted) $glo..$ghi"
+[ -n "$glo" ] || bad "no guest TSC packet"
+# A flight ring may start or end in a guest: each end of the guests' span
+# within the host's span's length of the host's (offset 2^40 or ratio 1.5
+# left in would put them 10^12 or half the TSC away).
+awk -v a="$glo" -v b="$ghi" -v lo="$hlo" -v hi="$hhi" 'BEGIN {
+	d = hi - lo; x = a - lo; y = b - hi
+	exit !(x < d && -x < d && y < d && -y < d) }' ||
+	bad "converted guest TSCs $glo..$ghi not where the host's $hlo..$hhi are"
+set -- $(span "$OUT/raw" guest)
+awk -v b="$2" -v hi="$hhi" 'BEGIN { exit !(b + 0 > hi + 0) }' ||
+	bad "unconverted guest TSCs inside the host's span: the offset did nothing"
+exit $fail

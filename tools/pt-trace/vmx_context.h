@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Execution contexts of a trace under VMX (vmx_context.c): keyed by
+ * (VMCS base, PIP.NR, CR3), not CR3 alone, because a guest's CR3 may
+ * equal the host's or another guest's (SDM Vol. 3C 36.4.2.15).
+ */
+#ifndef PT_TRACE_VMX_CONTEXT_H
+#define PT_TRACE_VMX_CONTEXT_H
+
+#include <stdint.h>
+#include <intel-pt.h>
+
+#define VMX_CTX_MAX		256
+#define VMX_VMCS_NONE		0x000ffffffffff000ULL	/* none loaded */
+
+/* One guest's TSC: host TSC * ratio / 2^48 + offset (KVM's format). */
+struct vmx_guest_tsc {
+	uint64_t vmcs;
+	int64_t offset;
+	uint64_t ratio;		/* 0: 1.0 */
+};
+
+struct vmx_ctx {
+	uint64_t vmcs;		/* the VMCS of a guest context, 0 for the host */
+	uint64_t cr3;
+	int nr;			/* PIP.NR: 1 in a guest */
+	uint64_t packets, ips;	/* packets, and IP packets naming an IP */
+	uint64_t tsc_first, tsc_last;	/* host time (guest TSC converted) */
+	int have_tsc;
+};
+
+struct vmx_ctx_state {
+	struct vmx_ctx ctx[VMX_CTX_MAX];
+	unsigned int n;
+	int cur;		/* index, -1 before the first PIP */
+	uint64_t vmcs;		/* the last VMCS packet's base */
+	const struct vmx_guest_tsc *tsc;
+	unsigned int ntsc;
+	uint64_t lost;		/* packets in a context beyond VMX_CTX_MAX */
+};
+
+void vmx_ctx_init(struct vmx_ctx_state *s, const struct vmx_guest_tsc *tsc,
+		  unsigned int ntsc);
+/* Feed one packet; @has_ip: it names an IP. */
+void vmx_ctx_packet(struct vmx_ctx_state *s, const struct pt_packet *p,
+		    int has_ip);
+/* Parse "VMCS:OFFSET:RATIO" (numbers in C syntax); 0 or -1. */
+int vmx_guest_tsc_parse(const char *arg, struct vmx_guest_tsc *g);
+
+#endif /* PT_TRACE_VMX_CONTEXT_H */
