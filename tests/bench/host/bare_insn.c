@@ -43,6 +43,12 @@ int main(int argc, char **argv)
 		return 1;
 	if (bare_load(argv[1], &config))
 		return 1;
+	image = pt_image_alloc(NULL);
+	if (!image || pt_image_add_file(image, argv[2],
+					strtoull(argv[3], NULL, 0),
+					strtoull(argv[4], NULL, 0), NULL,
+					strtoull(argv[5], NULL, 0)) < 0)
+		return 1;
 	dec = pt_insn_alloc_decoder(&config);
 	if (!dec || pt_insn_set_image(dec, image) < 0)
 		return 1;
