@@ -19,15 +19,15 @@ rm -rf "$dest"
 make -s -C "$d/src" install DESTDIR="$dest" KDIR="$kdir" PREFIX=/usr/local >"$d/make.log" 2>&1 ||
 	{ tail -n 30 "$d/make.log" >&2; die "make install failed: see $d/make.log"; }
 
-expect="/etc/modprobe.d/pt_trace.conf
-/etc/udev/rules.d/60-pt-trace.rules
-/lib/modules/$kver/updates/pt_trace.ko
-/usr/local/bin/pt-trace
-/usr/local/share/man/man1/pt-trace-decode.1
-/usr/local/share/man/man1/pt-trace-dump.1
-/usr/local/share/man/man1/pt-trace-info.1
-/usr/local/share/man/man1/pt-trace-record.1
-/usr/local/share/man/man1/pt-trace.1"
+# One man page per command (tools/pt-trace/cmd_NAME.c) and pt-trace.1.
+mans=$(for c in "$ROOT"/tools/pt-trace/cmd_*.c; do
+	c=${c##*/cmd_}
+	echo "/usr/local/share/man/man1/pt-trace-${c%.c}.1"
+done)
+expect=$(printf '%s\n' /etc/modprobe.d/pt_trace.conf \
+	/etc/udev/rules.d/60-pt-trace.rules \
+	"/lib/modules/$kver/updates/pt_trace.ko" /usr/local/bin/pt-trace \
+	$mans /usr/local/share/man/man1/pt-trace.1 | sort)
 got=$(cd "$dest" && find . -type f | sed 's/^\.//' | sort)
 [ "$got" = "$expect" ] || die "make install laid out:
 $got
