@@ -6,6 +6,8 @@
 # contexts keeps them apart by (VMCS, PIP.NR, CR3):
 #  - a host context (VMCS 0), VM A's (VMCS 0x12345000) marked as having
 #    the host's CR3, VM B's (VMCS 0x6789a000, CR3 0x76543000);
+#  - sideband.txt says vmx=1, vmx.trace_in_vmx=1, vmx.cpus_on=0 and
+#    kvm.pt_mode=- (no kvm_intel);
 #  - with --guest-tsc for both VMs the guests' TSCs convert to host
 #    times where the host's are; without it they lie 2^40 later.
 # icl only: bdw cannot trace in VMX operation, min has no VMX.
@@ -42,6 +44,10 @@ echo "0 on" >$M/vmx
 echo 1 >$P/model_vmx
 "$PT" record -a -C 0 -d 1 -m flight --psb-period 2 -o "$OUT" 2>"$OUT.err" ||
 	{ cat "$OUT.err" >&2; bad "record exited non-zero"; exit 1; }
+# The sideband says the VMX situation at the recording.
+for kv in vmx=1 vmx.trace_in_vmx=1 vmx.cpus_on=0 kvm.pt_mode=-; do
+	grep -qx "$kv" "$OUT/sideband.txt" || bad "sideband.txt lacks $kv"
+done
 "$PT" contexts --guest-tsc 0x12345000:$OFF:$RATIO \
 	--guest-tsc 0x6789a000:$OFF:$RATIO "$OUT/cpu0.pt" >"$OUT/ctx" ||
 	bad "contexts exited $?"

@@ -40,6 +40,7 @@
 #include "sideband.h"
 #include "tool.h"
 #include "vdso_image.h"
+#include "vmx_info.h"
 
 #define REC_MAX_CPUS	4096
 
@@ -633,6 +634,8 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 		cpu_cpuid_0x15(&eax, &ebx, &ecx);
 		ptsb_put(sb, "cpuid15.source", "cpuid");
 	}
+	/* VMX, kvm_intel's pt_mode, the vCPUs' TSC offset/ratio. */
+	vmx_info_sideband(sb);
 	ptsb_put(sb, "cpuid15.eax", "%u", eax);
 	ptsb_put(sb, "cpuid15.ebx", "%u", ebx);
 	ptsb_put(sb, "cpuid15.ecx", "%u", ecx);

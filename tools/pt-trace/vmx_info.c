@@ -3,31 +3,50 @@
  * pt-trace info's VMX lines: what a trace of this machine holds of its
  * guests, from the driver's /sys/kernel/pt_trace/vmx/ and kvm_intel's
  * pt_mode (SDM Vol. 3C 36.5.2; design.rst "Tracing with KVM"), with a
- * warning naming the remedy wherever trace would be lost without one.
+ * warning naming the remedy wherever trace would be lost without one; and
+ * the same facts, with KVM's per-vCPU TSC offset and scaling ratio, in a
+ * recording's sideband.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "sideband.h"
 
 #include "tool.h"
 #include "vmx_info.h"
 
 #define SYSFS_VMX	"/sys/kernel/pt_trace/vmx/"
 #define KVM_PT_MODE	"/sys/module/kvm_intel/parameters/pt_mode"
+#define KVM_DEBUGFS	"/sys/kernel/debug/kvm"
+
+struct vmx_sysfs {
+	char vmx[8], in_vmx[8], on[256], mode[16];
+};
+
+/* 0, or -1 with an older driver (no vmx/ directory). */
+static int vmx_sysfs_read(struct vmx_sysfs *v)
+{
+	if (!ptt_sysfs_line(SYSFS_VMX "vmx", v->vmx, sizeof(v->vmx))[0])
+		return -1;
+	ptt_sysfs_line(SYSFS_VMX "trace_in_vmx", v->in_vmx, sizeof(v->in_vmx));
+	ptt_sysfs_line(SYSFS_VMX "cpus_on", v->on, sizeof(v->on));
+	if (!ptt_sysfs_line(KVM_PT_MODE, v->mode, sizeof(v->mode))[0])
+		strcpy(v->mode, "-");	/* kvm_intel not loaded */
+	return 0;
+}
 
 void vmx_info_print(void)
 {
-	char vmx[8], in_vmx[8], on[256], mode[16];
+	struct vmx_sysfs v;
+	char *vmx = v.vmx, *in_vmx = v.in_vmx, *on = v.on, *mode = v.mode;
 
-	if (!ptt_sysfs_line(SYSFS_VMX "vmx", vmx, sizeof(vmx))[0])
+	if (vmx_sysfs_read(&v))
 		return;		/* an older driver */
-	ptt_sysfs_line(SYSFS_VMX "trace_in_vmx", in_vmx, sizeof(in_vmx));
-	ptt_sysfs_line(SYSFS_VMX "cpus_on", on, sizeof(on));
 	if (strcmp(vmx, "1")) {
 		printf("  %-22s none\n", "vmx");
 		return;
 	}
-	if (!ptt_sysfs_line(KVM_PT_MODE, mode, sizeof(mode))[0])
-		strcpy(mode, "-");	/* kvm_intel not loaded */
 	printf("  %-22s trace in VMX operation %s, on now: %s, kvm_intel pt_mode %s\n",
 	       "vmx", strcmp(in_vmx, "1") ? "no" : "yes", on[0] ? on : "none",
 	       mode);
@@ -42,4 +61,58 @@ void vmx_info_print(void)
 	else if (!strcmp(mode, "0"))
 		printf("  %-22s guests are traced too (PIP.NR, VMCS packets)\n",
 		       "");
+}
+
+/*
+ * One vCPU's TSC offset and scaling ratio from KVM's debugfs
+ * (kvm/PID-FD/vcpuN/tsc-offset, tsc-scaling-ratio and its frac bits),
+ * readable by root.  Which VMCS a vCPU uses is not said there: the
+ * decoder's --guest-tsc takes the VMCS from the trace.
+ */
+static void vmx_vcpu_sideband(FILE *sb, const char *vm, const char *vcpu)
+{
+	char path[1024], off[32], ratio[32], bits[8];
+
+	snprintf(path, sizeof(path), KVM_DEBUGFS "/%s/%s/tsc-offset", vm, vcpu);
+	if (!ptt_sysfs_line(path, off, sizeof(off))[0])
+		return;
+	snprintf(path, sizeof(path), KVM_DEBUGFS "/%s/%s/tsc-scaling-ratio",
+		 vm, vcpu);
+	ptt_sysfs_line(path, ratio, sizeof(ratio));
+	snprintf(path, sizeof(path),
+		 KVM_DEBUGFS "/%s/%s/tsc-scaling-ratio-frac-bits", vm, vcpu);
+	ptt_sysfs_line(path, bits, sizeof(bits));
+	ptsb_put(sb, "kvm.vcpu", "%s/%s tsc_offset=%s tsc_ratio=%s frac_bits=%s",
+		 vm, vcpu, off, ratio[0] ? ratio : "-", bits[0] ? bits : "-");
+}
+
+void vmx_info_sideband(FILE *sb)
+{
+	struct vmx_sysfs v;
+	struct dirent *d, *e;
+	DIR *kvm, *vm;
+	char path[512];
+
+	if (vmx_sysfs_read(&v))
+		return;
+	ptsb_put(sb, "vmx", "%s", v.vmx);
+	ptsb_put(sb, "vmx.trace_in_vmx", "%s", v.in_vmx);
+	ptsb_put(sb, "vmx.cpus_on", "%s", v.on);
+	ptsb_put(sb, "kvm.pt_mode", "%s", v.mode);
+	kvm = opendir(KVM_DEBUGFS);
+	if (!kvm)
+		return;
+	while ((d = readdir(kvm))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), KVM_DEBUGFS "/%s", d->d_name);
+		vm = opendir(path);
+		if (!vm)
+			continue;
+		while ((e = readdir(vm)))
+			if (!strncmp(e->d_name, "vcpu", 4))
+				vmx_vcpu_sideband(sb, d->d_name, e->d_name);
+		closedir(vm);
+	}
+	closedir(kvm);
 }
