@@ -15,6 +15,7 @@
 #include <linux/smp.h>
 #include <linux/pt_trace.h>
 
+#include "bts_caps.h"
 #include "caps.h"
 #include "chardev.h"
 #include "core.h"
@@ -102,6 +103,8 @@ static int __init pt_trace_init(void)
 		if (pt_caps.vmx_blocks_trace)
 			pr_info("this CPU cannot trace in VMX operation (IA32_VMX_MISC[14]=0): START fails with EBUSY while a hypervisor has VMX on\n");
 	}
+
+	bts_caps_read();
 
 	ret = pt_check_not_in_use();
 	if (ret)

@@ -131,6 +131,7 @@ static const struct attribute_group *pt_groups[] = {
 	&pt_top_group,
 	&pt_caps_group,
 	&pt_sysfs_vmx_group,
+	&pt_sysfs_bts_group,
 	NULL,
 };
 

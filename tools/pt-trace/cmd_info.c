@@ -15,6 +15,7 @@
 #include "cpu_info.h"
 #include "ptdev.h"
 #include "tool.h"
+#include "bts_info.h"
 #include "vmx_info.h"
 
 #define SYSFS_CAPS	"/sys/kernel/pt_trace/caps"
@@ -189,11 +190,13 @@ int cmd_info(int argc, char **argv)
 		printf("  devices                /dev/pt0 .. /dev/pt%d\n",
 		       n - 1);
 		vmx_info_print();
+		bts_info_print();
 		return PTT_EXIT_OK;
 	}
 	/* No device we may open: sysfs is world-readable. */
 	if (!info_sysfs()) {
 		vmx_info_print();
+		bts_info_print();
 		if (first_err)
 			ptt_warn("%s", ptdev_why(first_err,
 						 cpu >= 0 ? cpu : 0,

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the CPU's Branch Trace Store can do (bts_caps.c): CPUID.1:EDX[21]
+ * DS, CPUID.1:ECX[4] DS-CPL (BTS_OFF_OS/BTS_OFF_USR) and
+ * IA32_MISC_ENABLE[11] BTS_UNAVAILABLE.  Read once at load; published in
+ * /sys/kernel/pt_trace/bts/ beside PT's caps.  No /dev/btsN yet (issue
+ * 15): this is what such a source would be offered.
+ */
+#ifndef _PT_TRACE_BTS_CAPS_H
+#define _PT_TRACE_BTS_CAPS_H
+
+#include <linux/types.h>
+
+struct bts_caps {
+	bool ds;		/* CPUID.1:EDX[21] */
+	bool cpl_filter;	/* CPUID.1:ECX[4] DS-CPL: BTS_OFF_OS/USR */
+	bool unavailable;	/* IA32_MISC_ENABLE[11], or it could not be read */
+};
+
+/* Pure: from CPUID leaf 1 and IA32_MISC_ENABLE (@misc_ok: it was read). */
+void bts_caps_decode(u32 leaf1_ecx, u32 leaf1_edx, u64 misc_enable,
+		     bool misc_ok, struct bts_caps *caps);
+
+static inline bool bts_present(const struct bts_caps *caps)
+{
+	return caps->ds && !caps->unavailable;
+}
+
+extern struct bts_caps bts_caps;	/* the boot CPU's, set at load */
+
+/* At load, after pt_caps (its raw leaf 1): fill bts_caps. */
+void bts_caps_read(void);
+
+#endif /* _PT_TRACE_BTS_CAPS_H */
