@@ -151,7 +151,8 @@ static void pt_psb_plus(struct pt_model_state *s, struct pt_pkt_buf *b,
 
 	pt_pkt_psb(b);
 	pt_timing(b, r, c);
-	if (pt_model_vmcs || pt_model_vmx_mode(r))
+	/* VMCS in PSB+ "also in VMX operation" (Table 36-34). */
+	if (pt_model_vmcs || r->vmxe)
 		pt_pkt_vmcs(b, pt_model_vmx_psb_vmcs(s));
 	if ((r->ctl & PT_CTL_OS) && ctx_en) {
 		pt_pkt_pip(b, c->cr3, c->guest || pt_model_vmx_guest);
