@@ -68,7 +68,8 @@ struct decode_stats {
 struct decode_trace {
 	const char *path;
 	int cpu;		/* from cpuN.pt or the loss file, else -1 */
-	uint8_t *buf;
+	uint8_t *buf;		/* mapped (ptt_map_file) */
+	uint64_t dropped_to;	/* bytes before this are out of memory */
 	size_t len;
 	struct ptl_file lf;
 	int have_loss;
@@ -318,6 +319,25 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 		tl_insn(&t->track, &c->st, insn, tsc, have_tsc);
 }
 
+/*
+ * Decoding streams: the trace is mapped, and what lies more than 1 MiB
+ * behind the decoder is dropped from memory every 4 MiB, so memory does
+ * not grow with the trace (libipt only reads forward from a sync point).
+ */
+static void decode_drop_behind(struct decode_trace *t,
+			       struct pt_insn_decoder *dec)
+{
+	uint64_t off;
+
+	if (pt_insn_get_sync_offset(dec, &off) < 0)
+		return;
+	off += t->base;
+	if (off < t->dropped_to + (5u << 20))
+		return;
+	ptt_file_drop(t->buf, t->dropped_to, off - (1u << 20));
+	t->dropped_to = off - (1u << 20);
+}
+
 /* Take the pending events; returns the decoder's status after them. */
 static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			 struct pt_insn_decoder *dec, int status)
@@ -387,6 +407,8 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			status = pt_insn_next(dec, &insn, sizeof(insn));
 			if (insn.iclass != ptic_error)
 				decode_insn(c, t, dec, &insn);
+			if (!(t->stats.insns & 0xffff))
+				decode_drop_behind(t, dec);
 			if (status < 0)
 				break;
 		}
@@ -740,7 +762,7 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 		struct decode_trace *t = &tr[i];
 
 		t->path = paths[i];
-		err = ptt_load_file(t->path, &t->buf, &t->len);
+		err = ptt_map_file(t->path, &t->buf, &t->len);
 		if (err) {
 			ptt_err("cannot read %s: %s", t->path, strerror(-err));
 			return PTT_EXIT_INPUT;
@@ -1022,7 +1044,8 @@ out_tl:
 	}
 out_traces:
 	for (i = 0; i < c.ntraces; i++) {
-		free(tr[i].buf);
+		if (tr[i].buf)
+			ptt_unmap_file(tr[i].buf, tr[i].len);
 		ptl_free(&tr[i].lf);
 	}
 out_image:

@@ -34,6 +34,18 @@ int ptt_write_all(int fd, const void *p, size_t n);
 
 /* Read a whole file into malloc'ed memory; 0 or -errno. */
 int ptt_load_file(const char *path, uint8_t **buf, size_t *len);
+/*
+ * @path mapped read-only (decode: the trace stays in the page cache,
+ * whatever its size, not in the process's memory); ptt_unmap_file()
+ * with the same length undoes it.
+ */
+int ptt_map_file(const char *path, uint8_t **buf, size_t *len);
+void ptt_unmap_file(uint8_t *buf, size_t len);
+/*
+ * Bytes [@from, @to) of a mapped file are done with: out of the process's
+ * memory (read again from the file if touched again).
+ */
+void ptt_file_drop(uint8_t *buf, size_t from, size_t to);
 /* The first line of a sysfs file into @buf, or "" when unreadable. */
 const char *ptt_sysfs_line(const char *path, char *buf, size_t len);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -101,6 +102,54 @@ int ptt_load_file(const char *path, uint8_t **buf, size_t *len)
 	*buf = p;
 	*len = done;
 	return 0;
+}
+
+int ptt_map_file(const char *path, uint8_t **buf, size_t *len)
+{
+	static uint8_t empty;
+	struct stat st;
+	void *p;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		close(fd);
+		return err;
+	}
+	*len = (size_t)st.st_size;
+	if (!*len) {		/* mmap refuses 0 bytes; a decoder wants a buffer */
+		close(fd);
+		*buf = &empty;
+		return 0;
+	}
+	p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	err = p == MAP_FAILED ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	/* Read once, front to back: the kernel may read ahead and drop. */
+	madvise(p, *len, MADV_SEQUENTIAL);
+	*buf = p;
+	return 0;
+}
+
+void ptt_file_drop(uint8_t *buf, size_t from, size_t to)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	from &= ~((size_t)page - 1);
+	to &= ~((size_t)page - 1);
+	if (to > from)
+		madvise(buf + from, to - from, MADV_DONTNEED);
+}
+
+void ptt_unmap_file(uint8_t *buf, size_t len)
+{
+	if (len)
+		munmap(buf, len);
 }
 
 int ptt_write_all(int fd, const void *p, size_t n)
