@@ -64,21 +64,30 @@ int ptt_parse_u32(const char *s, uint32_t *val)
 	return 0;
 }
 
+/* A regular file open for reading: its fd, or -errno. */
+static int ptt_open_file(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		err = S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 int ptt_load_file(const char *path, uint8_t **buf, size_t *len)
 {
 	struct stat st;
 	uint8_t *p;
 	size_t done = 0;
-	int fd, err;
+	int fd = ptt_open_file(path, &st), err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		close(fd);
-		return err;
-	}
+		return fd;
 	/* One spare byte so that an empty file still gets a buffer. */
 	p = malloc((size_t)st.st_size + 1);
 	if (!p) {
@@ -109,16 +118,10 @@ int ptt_map_file(const char *path, uint8_t **buf, size_t *len)
 	static uint8_t empty;
 	struct stat st;
 	void *p;
-	int fd, err;
+	int fd = ptt_open_file(path, &st), err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-		close(fd);
-		return err;
-	}
+		return fd;
 	*len = (size_t)st.st_size;
 	if (!*len) {		/* mmap refuses 0 bytes; a decoder wants a buffer */
 		close(fd);
