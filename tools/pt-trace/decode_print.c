@@ -92,11 +92,20 @@ static char *decode_line(char *p, const struct elf_symtab *st, uint64_t ip)
 	const char *file, *inl;
 	int line;
 
+	int n;
+
+	/*
+	 * Within OB_LINE_MAX with the rest of the line (at most 18 + 18 +
+	 * 193 + 46 + 254 bytes): snprintf says what it would have written.
+	 */
 	if (elf_symtab_line(st, ip, &file, &line, &inl))
 		return p;
-	p += snprintf(p, 400, "  %s:%d", file, line);
-	if (inl)
-		p += snprintf(p, 200, " (inlined %s)", inl);
+	n = snprintf(p, 300, "  %s:%d", file, line);
+	p += n < 300 ? n : 299;
+	if (inl) {
+		n = snprintf(p, 150, " (inlined %s)", inl);
+		p += n < 150 ? n : 149;
+	}
 	return p;
 }
 
