@@ -24,6 +24,7 @@
 #include "chardev.h"
 #include "compat.h"
 #include "core.h"
+#include "follow.h"
 #include "source_pt.h"
 
 static dev_t pt_devt;
@@ -102,6 +103,8 @@ static long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		struct pt_trace_cyc cyc;
 		struct pt_trace_addr addr;
 		struct pt_trace_status st;
+		struct pt_trace_follow fol;
+		struct pt_trace_follow_status fst;
 		u64 size;
 	} u;
 	int ret;
@@ -140,6 +143,12 @@ static long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PT_TRACE_IOC_GET_STATUS & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ret = pt_core_get_status(pc, &u.st);
 		return ret ?: PT_OUT(u.st, PT_TRACE_STATUS_SIZE_VER0, uarg);
+	case PT_TRACE_IOC_FOLLOW & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
+		ret = PT_IN(u.fol, PT_TRACE_FOLLOW_SIZE_VER0, uarg);
+		return ret ?: pt_follow_set(pc, &u.fol);
+	case PT_TRACE_IOC_GET_FOLLOW & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
+		pt_follow_get(pc, &u.fst);
+		return PT_OUT(u.fst, PT_TRACE_FOLLOW_STATUS_SIZE_VER0, uarg);
 	}
 	return -ENOTTY;
 }

@@ -33,6 +33,7 @@
 #include "caps.h"
 #include "compat.h"
 #include "core.h"
+#include "follow.h"
 #include "hw.h"
 #include "pmi.h"
 #include "source.h"
@@ -201,6 +202,7 @@ void pt_core_release(struct pt_cpu *pc)
 		mmdrop(mm);
 	/* Nothing may refer to the buffer any more: works, PMIs. */
 	pt_stream_quiesce(pc);
+	pt_follow_release(pc);
 	pt_core_drop_buffer(pc, buf);
 	pc->taken_over = false;
 	clear_bit(PT_CPU_OPEN, &pc->flags);
@@ -739,5 +741,6 @@ void pt_core_exit(void)
 	unregister_pm_notifier(&pt_pm_nb);
 	cpuhp_remove_state(pt_cpuhp_state);
 	pt_pmi_exit();
+	pt_follow_exit();
 	pt_core_leak_kept();
 }

@@ -24,6 +24,7 @@ struct file;
 struct mm_struct;
 struct poll_table_struct;
 struct pt_buffer;
+struct pt_follow;
 struct pt_source_ops;
 
 /* /sys/kernel/debug/pt_trace/, created at load. */
@@ -50,6 +51,14 @@ struct pt_stream {
 	bool error;			/* STATUS.Error: stays stopped */
 	bool pmi_pending;		/* a PMI came in while an IPI worked */
 	bool taken_over;		/* foreign PT state: hands off for good */
+	/*
+	 * Following (follow.c): set by the start IPI, cleared by the stop
+	 * IPI; parked while no followed task runs here (TraceEn off by us,
+	 * not a gap), with a flight recorder's pointers kept for resuming.
+	 */
+	bool follow_on;
+	bool parked;
+	u64 park_status, park_base, park_mask;
 	u32 loss_flags;			/* PT_LOSS_* of the open gap */
 	u64 ctl;			/* RTIT_CTL without TraceEn */
 	u64 wm;				/* watermark, bytes */
@@ -145,6 +154,8 @@ struct pt_cpu {
 	 * written for this trace again, and its buffer is never freed.
 	 */
 	bool taken_over;
+	/* PT_TRACE_IOC_FOLLOW's set (follow.c), NULL: the whole CPU. */
+	struct pt_follow *follow;
 	struct pt_stream stream;
 };
 

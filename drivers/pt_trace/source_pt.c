@@ -46,6 +46,7 @@
 #include "caps.h"
 #include "compat.h"
 #include "core.h"
+#include "follow.h"
 #include "hw.h"
 #include "ownership.h"
 #include "regs.h"
@@ -194,7 +195,12 @@ static void pt_hw_start_ipi(void *info)
 	if (cfg->mode == PT_MODE_STREAM || a->pc->stream.lap_pmi)
 		ret = ret ?: pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 				      PT_GLOBAL_STATUS_TOPA_PMI);
-	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl | PT_CTL_TRACEEN);
+	/* Following: TraceEn only while a followed task runs here. */
+	pt_follow_start_ipi(a->pc, a->base, a->mask);
+	ret = ret ?: pt_wrmsr(PT_MSR_RTIT_CTL, a->ctl |
+			      (a->pc->stream.parked ? 0 : PT_CTL_TRACEEN));
+	if (!ret)
+		a->pc->stream.follow_on = a->pc->follow;
 	if (!ret && cfg->mode == PT_MODE_STREAM)
 		pt_stream_started(a->pc, a->ctl | PT_CTL_TRACEEN);
 	else if (!ret && a->pc->stream.flight)
@@ -220,11 +226,20 @@ static void pt_hw_pause(struct pt_hw_args *a, bool live)
 							      a->mask));
 }
 
+/* Ours, TraceEn off by our hand while following is ours too. */
+static enum pt_hw_holder pt_hw_holder_following(struct pt_cpu *pc, u64 ctl)
+{
+	enum pt_hw_holder h = pt_src_hw_holder(pc, ctl);
+
+	return h == PT_HW_CLEARED && pc->stream.parked ? PT_HW_OURS : h;
+}
+
 static void pt_hw_stop_ipi(void *info)
 {
 	struct pt_hw_args *a = info;
-	enum pt_hw_holder h = pt_src_hw_holder(a->pc, a->ctl);
+	enum pt_hw_holder h = pt_hw_holder_following(a->pc, a->ctl);
 
+	a->pc->stream.follow_on = false;
 	a->holder = h;
 	/* Another agent's state: not one write more (design.rst). */
 	if (h == PT_HW_FOREIGN) {
@@ -245,7 +260,7 @@ static void pt_hw_peek_ipi(void *info)
 {
 	struct pt_hw_args *a = info;
 
-	a->holder = pt_src_hw_holder(a->pc, a->ctl);
+	a->holder = pt_hw_holder_following(a->pc, a->ctl);
 	if (a->holder != PT_HW_OURS) {
 		a->ret = -EAGAIN;	/* nothing of ours to read */
 		return;
@@ -425,7 +440,7 @@ static void pt_src_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
  * a foreign process must also be a descendant of the caller, as under
  * Yama's default ptrace_scope=1.
  */
-static bool pt_may_trace(struct task_struct *task, struct mm_struct *mm)
+bool pt_src_may_trace(struct task_struct *task, struct mm_struct *mm)
 {
 	const struct cred *me = current_cred(), *tc;
 	struct task_struct *t;
@@ -494,7 +509,7 @@ static int pt_cr3_of_pid(pid_t pid, u64 *pgd, struct mm_struct **mmp)
 		put_task_struct(task);
 		return -EINVAL;		/* a kernel thread, or exited */
 	}
-	if (!perfmon_capable() && !pt_may_trace(task, mm))
+	if (!perfmon_capable() && !pt_src_may_trace(task, mm))
 		ret = -EPERM;
 	put_task_struct(task);
 	if (!ret) {
@@ -630,7 +645,7 @@ static int pt_src_check_config(struct pt_cpu *pc,
 	/* Tracing the kernel is a privilege, whatever the node's mode. */
 	if ((*ctl & PT_CTL_NEEDS_PRIV) && !perfmon_capable())
 		return -EPERM;
-	/* ... and so is a CR3 the driver did not derive (see pt_may_trace()). */
+	/* ... and so is a CR3 the driver did not derive (see pt_src_may_trace()). */
 	if ((*ctl & PT_CTL_CR3FILTER) && !perfmon_capable() &&
 	    (!pc->cr3_derived || cfg->cr3_match != pc->cr3_derived))
 		return -EPERM;
@@ -650,13 +665,16 @@ static int pt_src_check_config(struct pt_cpu *pc,
 /*
  * The opener may have lost the privilege since configuring.  Without
  * it, only a process it may trace: a CR3 filter the driver derived
- * (PT_CR3_BY_PID), never the whole CPU's user space.
+ * (PT_CR3_BY_PID) or a followed set (FOLLOW checked it), never the
+ * whole CPU's user space.
  */
 static int pt_src_may_start(struct pt_cpu *pc)
 {
 	if (!perfmon_capable() &&
-	    ((pc->ctl & PT_CTL_NEEDS_PRIV) || !(pc->ctl & PT_CTL_CR3FILTER) ||
-	     !pc->cr3_derived || pc->cfg.cr3_match != pc->cr3_derived))
+	    ((pc->ctl & PT_CTL_NEEDS_PRIV) ||
+	     ((pc->ctl & PT_CTL_CR3FILTER) ?
+	      pc->cfg.cr3_match != pc->cr3_derived || !pc->cr3_derived :
+	      !pc->follow)))
 		return -EPERM;
 	return 0;
 }

@@ -11,12 +11,20 @@
 
 #include "source.h"
 
+struct mm_struct;
 struct pt_cpu;
+struct task_struct;
 
 /* PT_TRACE_IOC_SET_CR3, _SET_CYC, _SET_ADDR. */
 int pt_src_set_cr3(struct pt_cpu *pc, struct pt_trace_cr3 *req);
 int pt_src_set_cyc(struct pt_cpu *pc, const struct pt_trace_cyc *req);
 int pt_src_set_addr(struct pt_cpu *pc, const struct pt_trace_addr *req);
+
+/*
+ * May the caller trace @task (whose mm is @mm) without CAP_PERFMON?
+ * abi.rst, "Privileges" (also FOLLOW's rule, follow.c).
+ */
+bool pt_src_may_trace(struct task_struct *task, struct mm_struct *mm);
 
 /*
  * On the traced CPU with IRQs off, after the final stop: write back the

@@ -391,7 +391,8 @@ static void pt_stream_restart(struct pt_cpu *pc)
 	bool gap = s->stalled;
 	int ret;
 
-	if (s->error)
+	/* Parked: the next followed task's switch-in resumes (follow.c). */
+	if (s->error || s->parked)
 		return;
 	/*
 	 * A trace someone else stopped resumes only once the CPU is ours
@@ -550,12 +551,12 @@ void pt_stream_started(struct pt_cpu *pc, u64 ctl)
 	struct pt_stream *s = &pc->stream;
 
 	s->ctl = ctl & ~PT_CTL_TRACEEN;
-	s->hw_on = true;
+	s->hw_on = !s->parked;
 	/* This CPU's count of lost bytes so far: the first accounting point. */
 	s->lost_known = pt_hw_lost_bytes(&s->lost_mark);
 	pt_stream_run_begins(s);
 	barrier();
-	WRITE_ONCE(s->handle_nmi, true);
+	WRITE_ONCE(s->handle_nmi, s->hw_on);
 	/* Whatever masked LVTPC before us, the next PMI must get through. */
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
@@ -578,6 +579,7 @@ void pt_stream_stop_ipi(void *info)
 	struct pt_stream *s = &pc->stream;
 
 	pt_stream_busy_begin(s);
+	s->follow_on = false;
 	/*
 	 * Its callback runs in hardirq on this CPU, so it is not running
 	 * now and the cancel cannot fail; wd_on also stops a re-arm.
@@ -1089,7 +1091,7 @@ void pt_flight_started(struct pt_cpu *pc, u64 ctl)
 	struct pt_stream *s = &pc->stream;
 
 	s->ctl = ctl & ~PT_CTL_TRACEEN;
-	s->hw_on = true;
+	s->hw_on = !s->parked;
 	/* Including a PMI between the TraceEn write and here. */
 	pt_flight_settle(pc);
 	if (pt_hw->pmi_rearm)
@@ -1136,15 +1138,70 @@ void pt_flight_resume(struct pt_cpu *pc, u64 status, u64 base, u64 mask)
 
 	/*
 	 * A TraceStop range stopped the trace for good (STATUS.Stopped):
-	 * it stays off, which writes no less than stopped hardware.
+	 * it stays off, which writes no less than stopped hardware.  Parked
+	 * (following): it stays off until a followed task comes.
 	 */
-	if (!s->error && !(status & (PT_STATUS_STOPPED | PT_STATUS_ERROR))) {
+	if (s->parked) {
+		/* A status while parked: resume from what it read. */
+		s->park_status = status;
+		s->park_base = base;
+		s->park_mask = mask;
+	} else if (!s->error &&
+		   !(status & (PT_STATUS_STOPPED | PT_STATUS_ERROR))) {
 		off = pt_buffer_offset(pc->buf, base, mask);
 		if (pt_flight_restart(pc, off, status))
 			pt_flight_error(s, status);
 	}
 	/* A PMI that came meanwhile is ours: serve it first. */
 	pt_flight_settle(pc);
+}
+
+/* Following, flight: pause (pointers kept) or resume where it paused. */
+static void pt_flight_follow(struct pt_cpu *pc, bool in)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 laps;
+
+	if (!in) {
+		if (pt_flight_pause(pc, true, &s->park_status, &s->park_base,
+				    &s->park_mask, &laps) && !s->error)
+			pt_flight_error(s, s->park_status);
+		s->parked = true;
+		pt_flight_settle(pc);
+		return;
+	}
+	pt_stream_busy_begin(s);
+	s->parked = false;
+	/* Someone else's state meanwhile: not one write (STOP reports it). */
+	if (!s->error && pt_src_hw_holder(pc, s->ctl) == PT_HW_FOREIGN)
+		pt_flight_error(s, s->park_status);
+	pt_flight_resume(pc, s->park_status, s->park_base, s->park_mask);
+}
+
+void pt_stream_follow(struct pt_cpu *pc, bool in)
+{
+	struct pt_stream *s = &pc->stream;
+	u64 head = s->head;
+
+	if (s->flight) {
+		pt_flight_follow(pc, in);
+		return;
+	}
+	s->parked = !in;
+	if (in && !s->error &&
+	    pt_src_hw_holder(pc, s->ctl) == PT_HW_FOREIGN) {
+		/* Someone else's state while parked: the trace ends. */
+		pt_stream_busy_begin(s);
+		pt_stream_taken_over(pc);
+		pt_stream_publish(pc);
+		pt_stream_busy_end(s);
+		irq_work_queue(&s->wake_work);
+		return;
+	}
+	pt_stream_ipi_service(pc, in);
+	/* The runqueue is locked here: readers are woken from irq_work. */
+	if (s->head != head)
+		irq_work_queue(&s->wake_work);
 }
 
 void pt_flight_end(struct pt_cpu *pc)

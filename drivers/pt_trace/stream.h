@@ -37,6 +37,13 @@ void pt_stream_ipi_exit(struct pt_cpu *pc);
 void pt_stream_disarm(struct pt_cpu *pc);
 /* The stop IPI for streaming: stop, account, close any gap. */
 void pt_stream_stop_ipi(void *info);
+/*
+ * Following (follow.c): a followed task was switched in (@in) or out of
+ * this CPU.  Traced CPU, IRQs off (the switch tracepoint).  Out: the
+ * hardware stops and what it wrote is accounted and published, without
+ * a gap; in: it resumes where it stopped.
+ */
+void pt_stream_follow(struct pt_cpu *pc, bool in);
 /* pc->lock held: resume a stalled ring if the reader made room. */
 void pt_stream_kick(struct pt_cpu *pc);
 /* After the last stop (release): no work or PMI refers to pc. */

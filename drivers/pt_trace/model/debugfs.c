@@ -235,6 +235,7 @@ int pt_model_debugfs_init(struct dentry *parent)
 	debugfs_create_atomic_t("pmis_dropped", 0444, dir,
 				&pt_model_pmis_dropped);
 	pt_model_selftest_init(dir);
+	pt_model_witness_init(dir);
 	ret = pt_model_agents_init(dir);
 	if (ret)
 		return ret;
@@ -253,4 +254,5 @@ void pt_model_debugfs_exit(void)
 {
 	debugfs_remove_recursive(pt_model_debugfs_dir);
 	pt_model_debugfs_dir = NULL;
+	pt_model_witness_exit();
 }

@@ -478,5 +478,8 @@ int pt_model_debugfs_init(struct dentry *parent);
 void pt_model_debugfs_exit(void);
 void pt_model_selftest_init(struct dentry *dir);
 void pt_model_selftest_exit(void);
+/* Following's ground truth (witness.c). */
+void pt_model_witness_init(struct dentry *dir);
+void pt_model_witness_exit(void);
 
 #endif /* _PT_TRACE_MODEL_H */
