@@ -376,17 +376,16 @@ static int rec_target_cpu(struct rec_cpu *rc, struct rec_opts *o,
 	}
 	if (o->target > 0 && !o->all && !o->have_cr3) {
 		err = rec_follow(rc, o);
-		if (!err) {
+		if (!err)
 			o->following = 1;
-			return 0;
-		}
-		if (err != -ENOTTY) {
+		if (err && err != -ENOTTY) {
 			ptt_err("cpu %d: FOLLOW %d: %s", rc->cpu, (int)o->target,
 				ptdev_why(err, rc->cpu, PTDEV_CONFIG));
 			return err;
 		}
 	}
-	if ((o->target > 0 && !o->all) || o->have_cr3) {
+	/* Followed: no CR3 filter, but mapped as below all the same. */
+	if (!o->following && ((o->target > 0 && !o->all) || o->have_cr3)) {
 		struct pt_trace_cr3 c = { 0 };
 
 		c.how = o->have_cr3 ? PT_CR3_BY_VALUE : PT_CR3_BY_PID;
