@@ -667,10 +667,19 @@ static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/*
+ * The first tick after TraceEn 0->1 comes within PT_MODEL_FIRST_TICK_US
+ * (or the period, if shorter): silicon traces from the first instruction,
+ * and a task switched in for less than a period (a followed task that
+ * runs briefly between sleeps) must still leave packets, not nothing.
+ */
+#define PT_MODEL_FIRST_TICK_US	20U
+
 static void pt_model_start_timer(struct pt_model_cpu *st)
 {
 	hrtimer_start(&st->timer,
-		      ns_to_ktime(READ_ONCE(pt_model_period_us) * NSEC_PER_USEC),
+		      ns_to_ktime(min(READ_ONCE(pt_model_period_us),
+				      PT_MODEL_FIRST_TICK_US) * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
