@@ -47,8 +47,11 @@ mkdir -p "$OUT"
 "$PT" info -C 0 >"$OUT/info" || bad "pt-trace info exited $?"
 
 # --- (a) flight recorder, a command on cpu0 -------------------------------
+# record follows the command (PT_TRACE_IOC_FOLLOW) without pinning it, so
+# cpu0 traces it only if it runs there: the recorder (and so the command
+# it starts) is put on cpu0.
 A=$OUT/flight
-if "$PT" record -m flight -C 0 -o "$A" -- sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done' 2>"$OUT/a.err"; then
+if taskset -c 0 "$PT" record -m flight -C 0 -o "$A" -- sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done' 2>"$OUT/a.err"; then
 	sed 's/^/a: /' "$OUT/a.err"
 	for key in kernel cpu.family cpu.model cpu.stepping caps.flags caps.cpuid14.0 \
 		   cpuid15.eax nom_freq.source nominal_mhz.source ctl mtc_freq mode \
