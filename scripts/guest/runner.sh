@@ -100,6 +100,10 @@ else
 $(dmesg -c)"
 fi
 
+# perf's scheduler static keys held on (see ptt-perf-hold.c: patching
+# __schedule() under TCG crashed a guest once).
+ptt-perf-hold &
+
 # 2. Every test under every model profile.
 for p in $PROFILES; do
 	echo "PTT-INFO profile=$p"
