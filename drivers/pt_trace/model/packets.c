@@ -226,6 +226,20 @@ u32 pt_pkt_tnt8(struct pt_pkt_buf *b, u8 bits, unsigned int n)
 	return pt_put(b, p, sizeof(p));
 }
 
+/*
+ * Long TNT: 02 a3, then six bytes holding the n branch bits below a stop
+ * bit, the oldest just below it (SDM Table 36-15).
+ */
+u32 pt_pkt_tnt64(struct pt_pkt_buf *b, u64 bits, unsigned int n)
+{
+	u8 p[8] = { 0x02, 0xa3 };
+
+	if (n < 1 || n > 47)
+		return 0;
+	pt_le(p + 2, (1ULL << n) | (bits & ((1ULL << n) - 1)), 6);
+	return pt_put(b, p, sizeof(p));
+}
+
 /* PIP: 02 43, then CR3[51:5] << 1 | NR over six bytes. */
 u32 pt_pkt_pip(struct pt_pkt_buf *b, u64 cr3, bool nr)
 {

@@ -54,6 +54,8 @@ u32 pt_pkt_ip(struct pt_pkt_buf *b, u8 type, u64 ip, bool suppress);
 u32 pt_pkt_ip_ipc(struct pt_pkt_buf *b, u8 type, u64 ip, unsigned int ipc);
 /* n (1..6) branch bits, the oldest in bit n-1. */
 u32 pt_pkt_tnt8(struct pt_pkt_buf *b, u8 bits, unsigned int n);
+/* Long TNT: n (1..47) branch bits, the oldest in bit n-1. */
+u32 pt_pkt_tnt64(struct pt_pkt_buf *b, u64 bits, unsigned int n);
 u32 pt_pkt_pip(struct pt_pkt_buf *b, u64 cr3, bool nr);
 u32 pt_pkt_vmcs(struct pt_pkt_buf *b, u64 vmcs);
 u32 pt_pkt_ptw(struct pt_pkt_buf *b, u64 payload, bool wide, bool ip);
