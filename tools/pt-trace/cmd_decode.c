@@ -22,6 +22,7 @@
 
 #include <linux/pt_trace.h>
 
+#include "decode_aspace.h"
 #include "decode_out.h"
 #include "dump_format.h"
 #include "elf_image.h"
@@ -84,13 +85,18 @@ struct decode_trace {
 	int pending_call;
 	int restart;		/* the next instruction is a new root */
 	uint64_t call_next;
+	/* whose code runs: the CPU's switch records, in TSC order */
+	struct das_proc *cur;	/* its address space */
+	const struct das_switch *sw;
+	size_t nsw, next_sw;
+	int pid, tid;		/* -1 while unknown */
+	const char *comm;	/* NULL while unknown */
 };
 
 struct decode_ctx {
 	struct decode_opts o;
 	struct outbuf ob;
-	struct elf_symtab st;
-	struct pt_image *image;
+	struct decode_aspaces as;
 	struct timeline tl;
 	struct pt_config config;
 	int ntraces;
@@ -168,77 +174,25 @@ static void decode_usage(FILE *f)
 	      "says the trace ends.\n", f);
 }
 
-static int decode_add_elf(struct pt_image *image, struct elf_symtab *st,
-			  const char *arg)
-{
-	char path[4096], *colon;
-	uint64_t base = 0, bias = 0, min;
-	int n;
-
-	if (strlen(arg) >= sizeof(path))
-		return -ENAMETOOLONG;
-	strcpy(path, arg);
-	colon = strrchr(path, ':');
-	if (colon && !ptt_parse_u64(colon + 1, &base)) {
-		*colon = 0;
-		n = elf_image_min_vaddr(path, &min);
-		if (n)
-			return n;
-		bias = base - min;
-	}
-	n = elf_image_add(image, st, path, bias);
-	return n < 0 ? n : 0;
-}
-
 /*
- * The file a map= line names: a path, or for [vdso] the recorder's copy
- * in the sideband's directory @dir (the sideband's vdso= names it).
+ * The recorded process's executable mappings from sideband.txt (map=
+ * lines): the default address space, where a task without mmap records
+ * in sideband.perf (or every task, without sideband.perf) is decoded.
  */
-static const char *decode_map_file(const struct ptsb *sb, const char *dir,
-				   const char *name, char *buf, size_t len)
-{
-	const char *vdso = ptsb_get(sb, "vdso");
-
-	if (name[0] == '/')
-		return name;
-	if (strcmp(name, "[vdso]") || !vdso || strchr(vdso, ' ') ||
-	    strchr(vdso, '/'))
-		return NULL;
-	snprintf(buf, len, "%s/%s", dir, vdso);
-	return buf;
-}
-
-/*
- * Executable mappings of the traced process, from the recorder: each at
- * its real file offset (a PIE's or a library's text is never at offset 0).
- */
-static void decode_add_maps(struct pt_image *image, struct elf_symtab *st,
-			    const struct ptsb *sb, const char *dir)
+static void decode_add_maps(struct das_proc *p, const struct ptsb *sb)
 {
 	size_t pos = 0;
 	const char *v;
 
 	while ((v = ptsb_next(sb, "map", &pos))) {
 		unsigned long long start, end, pgoff;
-		const char *path;
-		char buf[4096];
-		int err, n = 0;
+		int n = 0;
 
 		if (sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
 			   &n) != 3 || !n)
 			continue;
-		path = decode_map_file(sb, dir, v + n, buf, sizeof(buf));
-		if (!path) {
-			if (!strcmp(v + n, "[vdso]"))
-				ptt_warn("the sideband has no copy of the vdso (vdso=): code there will not decode");
-			continue;
-		}
-		err = elf_image_add_map(image, st, path, start, end, pgoff);
-		if (err)
-			ptt_warn("cannot load %s (mapped at 0x%llx from file offset 0x%llx): %s; instructions there will not decode (copy the file there, or give --elf FILE:BASE)",
-				 path, start, pgoff,
-				 err == -ERANGE ? "the file is shorter than the mapping says" :
-				 strerror(-err));
+		if (das_add_map(p, v + n, start, end, pgoff, NULL, 0))
+			break;
 	}
 }
 
@@ -301,12 +255,12 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	if (o->calls) {
 		if (t->restart) {
 			t->depth = 0;
-			decode_print_call(&c->ob, &c->st, insn->ip, 0);
+			decode_print_call(&c->ob, &t->cur->st, insn->ip, 0);
 		} else if (t->pending_call && insn->ip != t->call_next) {
-			decode_print_call(&c->ob, &c->st, insn->ip, ++t->depth);
+			decode_print_call(&c->ob, &t->cur->st, insn->ip, ++t->depth);
 		}
 	} else if (!o->quiet) {
-		decode_print_insn(&c->ob, &c->o.fmt, &c->st, insn, tsc);
+		decode_print_insn(&c->ob, &c->o.fmt, &t->cur->st, insn, tsc);
 	}
 	t->restart = 0;
 	t->pending_call = insn->iclass == ptic_call ||
@@ -316,7 +270,7 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	    t->depth > 0)
 		t->depth--;
 	if (c->tl.f)
-		tl_insn(&t->track, &c->st, insn, tsc, have_tsc);
+		tl_insn(&t->track, &t->cur->st, insn, tsc, have_tsc);
 }
 
 /*
@@ -355,6 +309,45 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			decode_print_event(&c->ob, &ev);
 	}
 	return status;
+}
+
+/* From now on the code that runs is task @s's, in its address space. */
+static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
+			     struct pt_insn_decoder *dec,
+			     const struct das_switch *s)
+{
+	struct das_proc *p = das_use(&c->as, das_find(&c->as, s->pid));
+
+	t->pid = s->pid;
+	t->tid = s->tid;
+	t->comm = s->comm;
+	if (!p || p == t->cur)
+		return;
+	t->cur = p;
+	if (dec)
+		pt_insn_set_image(dec, p->image);
+}
+
+/*
+ * The context switches on this CPU up to the decoder's time: the image
+ * is the last task's that came in.  The decoder's time is that of the
+ * last timing packet it read, which comes before the code it times: a
+ * task's first instruction after tracing is enabled (TIP.PGE, after the
+ * switch-in record's time) is decoded in its own image.
+ */
+static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
+			  struct pt_insn_decoder *dec)
+{
+	uint32_t lost_mtc, lost_cyc;
+	uint64_t tsc;
+
+	if (pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) < 0)
+		return;
+	if (t->sw[t->next_sw].tsc > tsc)
+		return;
+	while (t->next_sw + 1 < t->nsw && t->sw[t->next_sw + 1].tsc <= tsc)
+		t->next_sw++;
+	decode_switch_to(c, t, dec, &t->sw[t->next_sw++]);
 }
 
 /*
@@ -404,6 +397,8 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				status = -pte_eos;
 				break;
 			}
+			if (t->next_sw < t->nsw)
+				decode_follow(c, t, dec);
 			status = pt_insn_next(dec, &insn, sizeof(insn));
 			if (insn.iclass != ptic_error)
 				decode_insn(c, t, dec, &insn);
@@ -483,7 +478,7 @@ static int decode_stretch(struct decode_ctx *c, struct decode_trace *t,
 	config.end = t->buf + end;
 	t->base = start;
 	dec = pt_insn_alloc_decoder(&config);
-	if (!dec || pt_insn_set_image(dec, c->image) < 0) {
+	if (!dec || pt_insn_set_image(dec, t->cur->image) < 0) {
 		pt_insn_free_decoder(dec);
 		ptt_err("libipt could not set up the instruction decoder");
 		return PTT_EXIT_INTERNAL;
@@ -778,6 +773,18 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 		t->stats.lapped = t->lf.lapped;
 		t->cpu = decode_trace_cpu(t->path, &t->lf);
 		ptt_tsc_offset(sb, t->cpu, &t->tsc_offset);
+		/*
+		 * Before its first switch record the CPU runs the recorded
+		 * command, as far as anyone knows.
+		 */
+		t->cur = das_use(&c->as, das_find(&c->as, c->as.main_pid));
+		if (!t->cur) {
+			ptt_err("out of memory");
+			return PTT_EXIT_INTERNAL;
+		}
+		t->pid = -1;
+		t->tid = -1;
+		t->sw = das_switches(&c->as, t->cpu, &t->nsw);
 	}
 	return PTT_EXIT_OK;
 }
@@ -819,6 +826,9 @@ int cmd_decode(int argc, char **argv)
 	const char *elfs[64], *sb_path = NULL, *cpu_arg = NULL;
 	const char *num_arg[4] = { NULL, NULL, NULL, NULL };
 	struct ptsb sb = { 0 };
+	const char *source;
+	char dir[4096];
+	double hz;
 	int nelf = 0, opt, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
 
 	memset(&c, 0, sizeof(c));
@@ -873,7 +883,7 @@ int cmd_decode(int argc, char **argv)
 			c.o.fmt.lines = 1;
 			break;
 		case O_DEBUGINFOD:
-			c.st.debuginfod = 1;
+			c.as.debuginfod = 1;
 			break;
 		case O_FORMAT:
 			if (strcmp(optarg, "ip")) {
@@ -975,15 +985,15 @@ int cmd_decode(int argc, char **argv)
 			c.config.cpuid_0x15_ebx = v;
 	}
 
-	c.image = pt_image_alloc(NULL);
 	tr = calloc((size_t)c.ntraces, sizeof(*tr));
-	if (!c.image || !tr) {
+	c.as.dflt.image = pt_image_alloc(NULL);
+	if (!c.as.dflt.image || !tr) {
 		ptt_err("out of memory");
 		ret = PTT_EXIT_INTERNAL;
 		goto out_image;
 	}
 	for (i = 0; i < nelf; i++) {
-		err = decode_add_elf(c.image, &c.st, elfs[i]);
+		err = das_add_elf(c.as.dflt.image, &c.as.dflt.st, elfs[i]);
 		if (err) {
 			ptt_err("cannot load ELF %s: %s", elfs[i],
 				err == -ENOEXEC ? "not a 64-bit little-endian ELF file" :
@@ -992,15 +1002,27 @@ int cmd_decode(int argc, char **argv)
 			goto out_image;
 		}
 	}
-	if (have_sb) {
-		char dir[4096];
-
-		/* the sideband's directory holds the vdso copy */
-		snprintf(dir, sizeof(dir), "%s", sb_path ? sb_path : argv[optind]);
-		snprintf(c.sb_dir, sizeof(c.sb_dir), "%s", dirname(dir));
-		decode_add_maps(c.image, &c.st, &sb, c.sb_dir);
+	c.as.elfs = elfs;
+	c.as.nelf = nelf;
+	/* the recording's directory: sideband.perf, the vdso copy */
+	snprintf(dir, sizeof(dir), "%s", sb_path ? sb_path : argv[optind]);
+	snprintf(c.sb_dir, sizeof(c.sb_dir), "%s", dirname(dir));
+	if (have_sb)
+		decode_add_maps(&c.as.dflt, &sb);
+	if (c.o.tsc_hz > 0)
+		hz = c.o.tsc_hz;
+	else
+		ptt_tsc_hz(have_sb ? &sb : NULL, &c.config, &hz, &source);
+	err = das_load(&c.as, c.sb_dir, have_sb ? &sb : NULL, hz);
+	if (err)
+		ptt_warn("cannot read %s/sideband.perf: %s; every process is decoded in one address space (the sideband.txt map= lines and --elf)",
+			 c.sb_dir, err == -EINVAL ? "not a sideband.perf file" :
+			 err == -EPROTO ? "written by a newer pt-trace" : strerror(-err));
+	if (!das_use(&c.as, &c.as.dflt)) {
+		ptt_err("out of memory");
+		ret = PTT_EXIT_INTERNAL;
+		goto out_image;
 	}
-	elf_symtab_finish(&c.st);
 
 	ret = decode_load_traces(&c, tr, argv + optind, have_sb ? &sb : NULL);
 	if (ret)
@@ -1050,8 +1072,7 @@ out_traces:
 	}
 out_image:
 	free(tr);
-	pt_image_free(c.image);
-	elf_symtab_free(&c.st);
+	das_free(&c.as);
 out_sb:
 	ptsb_free(&sb);
 	return ret;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <gelf.h>
@@ -99,6 +100,26 @@ static int ei_load(const struct ei_file *f, size_t i, ei_phdr *ph)
 {
 	return gelf_getphdr(f->elf, (int)i, ph) && ph->p_type == PT_LOAD &&
 	       ph->p_filesz;
+}
+
+int elf_image_build_id(const char *path, uint8_t *id, size_t max)
+{
+	struct ei_file f;
+	const void *p;
+	ssize_t n;
+	int err = ei_open(&f, path);
+
+	if (err)
+		return err;
+	n = dwelf_elf_gnu_build_id(f.elf, &p);
+	if (n <= 0)
+		err = -ENODATA;
+	else
+		err = (int)((size_t)n < max ? (size_t)n : max);
+	if (err > 0)
+		memcpy(id, p, (size_t)err);
+	ei_close(&f);
+	return err;
 }
 
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr)

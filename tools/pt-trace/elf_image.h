@@ -56,6 +56,12 @@ int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
 		      const char *path, uint64_t start, uint64_t end,
 		      uint64_t pgoff);
 
+/*
+ * The GNU build-id of @path into @id (at most @max bytes): its length,
+ * -ENODATA when the file has none, or -errno (-ENOEXEC: not ELF).
+ */
+int elf_image_build_id(const char *path, uint8_t *id, size_t max);
+
 /* The lowest p_vaddr of the PT_LOAD segments, for FILE:BASE loading. */
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr);
 

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""For the decode-aspaces test: a recording (DIR/cpu0.pt, DIR/sideband.perf,
+DIR/sideband.txt) of two processes whose code lies at the same address,
+0x401000: 'proga' (pid 100, threads 100 and 101) and 'progb' (pid 200).
+Each is exec'ed (COMM with the exec flag) and maps its program (MMAP2 at
+the text's file offset); on CPU 0 the switch-in records say 100/100 runs
+from TSC 1000, 200/200 from 2000, 100/101 from 3000, and 300/300 (a
+child of 200, forked: progb's mappings without a record of its own) from
+4000; the trace has one user stretch (TIP.PGE ... syscall, TIP.PGD) after
+each, at TSC 1100, 2100, 3100 and 4100.  Writes DIR/want: the
+instructions' addresses, from objdump of each program (not from the
+records under test).  With 'buildid', progb's record carries a build-id
+that is not the file's (the binary changed since the recording).
+
+Usage: aspace_trace.py DIR PROGA PROGB [buildid]
+"""
+import re
+import struct
+import subprocess
+import sys
+
+d, proga, progb = sys.argv[1:4]
+
+
+def text_map(f):
+    """(start, end, pgoff) of the executable PT_LOAD, page-aligned"""
+    b = open(f, 'rb').read()
+    phoff, = struct.unpack_from('<Q', b, 32)
+    phentsize, phnum = struct.unpack_from('<HH', b, 54)
+    for i in range(phnum):
+        typ, flags, off, va, _, filesz = struct.unpack_from(
+            '<IIQQQQ', b, phoff + i * phentsize)
+        if typ == 1 and flags & 1:
+            return (va & ~0xfff, va + filesz, off & ~0xfff)
+    raise SystemExit('%s: no executable segment' % f)
+
+
+def insns(f):
+    out = subprocess.run(['objdump', '-d', f], capture_output=True,
+                         text=True, check=True).stdout
+    return [int(m.group(1), 16) for m in
+            re.finditer(r'^\s*([0-9a-f]+):\t', out, re.M)]
+
+
+def rec(typ, misc, body, t, cpu, who):
+    body += struct.pack('<IIQII', who[0], who[1], t, cpu, 0)
+    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
+
+
+def s8(x):
+    b = x.encode() + b'\0'
+    return b + b'\0' * (-len(b) % 8)
+
+
+COMM, MMAP2, FORK, SWITCH, EXEC, NONE = 3, 10, 7, 14, 0x2000, 0xffffffff
+BUILD_ID = 0x4000
+bad_id = sys.argv[4:] == ['buildid']
+out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 1, 0, 0, 1, 0,
+                                 0, 0, 0)
+for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
+    start, end, pgoff = text_map(f)
+    out += rec(COMM, EXEC, struct.pack('<II', pid, pid) + s8(name), 10,
+               NONE, (pid, pid))
+    if bad_id and pid == 200:
+        body = struct.pack('<IIQQQB3x20sII', pid, pid, start, end - start,
+                           pgoff, 20, b'\x5a' * 20, 5, 2)
+        out += rec(MMAP2, 2 | BUILD_ID, body + s8(f), 20, NONE, (pid, pid))
+    else:
+        body = struct.pack('<IIQQQIIQQII', pid, pid, start, end - start,
+                           pgoff, 0, 0, 0, 0, 5, 2)
+        out += rec(MMAP2, 2, body + s8(f), 20, NONE, (pid, pid))
+out += rec(COMM, 0, struct.pack('<II', 100, 101) + s8('proga-t'), 30, NONE,
+           (100, 101))
+out += rec(FORK, 0, struct.pack('<IIIIQ', 300, 200, 300, 200, 40), 40, NONE,
+           (300, 300))
+# the switch-ins, written out of order as two rings would give them
+out += rec(SWITCH, 0, b'', 2000, 0, (200, 200))
+out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
+out += rec(SWITCH, 0, b'', 3000, 0, (100, 101))
+out += rec(SWITCH, 0, b'', 4000, 0, (300, 300))
+open(d + '/sideband.perf', 'wb').write(out)
+open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+
+
+def ip(kind, v):
+    """an IP packet with IPBytes 110: the full 64-bit IP"""
+    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
+
+
+def tsc(v):
+    return bytes([0x19]) + v.to_bytes(7, 'little')
+
+
+TIP_PGE, TIP_PGD = 0x11, 0x01
+pt = bytes([2, 0x82] * 8) + bytes([2, 0x23])    # PSB, PSBEND
+pt += bytes([0x99, 0x01])                       # MODE.Exec 64-bit
+for t in (1100, 2100, 3100, 4100):
+    pt += tsc(t) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
+open(d + '/cpu0.pt', 'wb').write(pt)
+a, b = insns(proga), insns(progb)
+open(d + '/want', 'w').write(''.join('%016x\n' % x for x in a + b + a + b))

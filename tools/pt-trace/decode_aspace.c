@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode's address spaces (see decode_aspace.h).  sideband.perf holds
+ * the records of every per-CPU ring one after the other, so they are
+ * first put in time order; then a walk over them keeps each process's
+ * executable mappings as the kernel had them: a fork copies the parent's
+ * list (a new process starts with its parent's mappings and perf records
+ * only what it maps after), an exec (COMM with the exec flag, written
+ * before the new program's mmaps) empties it.  A process's mappings are
+ * those it ever had: libipt's image lets a later mapping replace the
+ * overlapped part of an earlier one, as the kernel did.
+ *
+ * Images are made when a process's code is first decoded: a system-wide
+ * recording names many processes, most of which run no traced code.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <linux/perf_event.h>
+
+#include "decode_aspace.h"
+#include "perfsb.h"
+#include "sideband.h"
+#include "tool.h"
+#include "vdso_image.h"
+
+struct das_map {
+	uint64_t start, end, pgoff;
+	char *path;
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+};
+
+/* The records of sideband.perf that matter here, in time order. */
+struct das_rec {
+	struct ptpsb_event ev;
+	size_t seq;		/* file order: ties keep it */
+};
+
+static int das_rec_cmp(const void *a, const void *b)
+{
+	const struct das_rec *x = a, *y = b;
+
+	if (x->ev.time != y->ev.time)
+		return x->ev.time < y->ev.time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int das_record_tsc(const struct ptpsb_header *h, const struct ptsb *sb,
+		   double hz, uint64_t time, uint64_t *tsc)
+{
+	unsigned long long cpu, mono, tsc0;
+	const char *start = sb ? ptsb_get(sb, "tsc.start") : NULL;
+
+	if (!ptpsb_tsc(h, time, tsc))
+		return 0;
+	/* CLOCK_MONOTONIC: through the recorder's TSC sample. */
+	if (h->clock != PTPSB_CLOCK_MONOTONIC || !start || hz <= 0 ||
+	    sscanf(start, "%llu %llu %llu", &cpu, &mono, &tsc0) != 3)
+		return -ENODATA;
+	*tsc = tsc0 + (uint64_t)(int64_t)(((double)time - (double)mono) *
+					  hz / 1e9);
+	return 0;
+}
+
+int das_add_map(struct das_proc *p, const char *path, uint64_t start,
+		uint64_t end, uint64_t pgoff, const uint8_t *build_id,
+		size_t build_id_size)
+{
+	struct das_map *m;
+
+	if (p->nmaps == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+
+		m = realloc(p->maps, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		p->maps = m;
+		p->cap = cap;
+	}
+	m = &p->maps[p->nmaps];
+	memset(m, 0, sizeof(*m));
+	m->path = strdup(path);
+	if (!m->path)
+		return -ENOMEM;
+	m->start = start;
+	m->end = end;
+	m->pgoff = pgoff;
+	if (build_id_size > sizeof(m->build_id))
+		build_id_size = sizeof(m->build_id);
+	if (build_id)
+		memcpy(m->build_id, build_id, build_id_size);
+	m->build_id_size = (uint8_t)build_id_size;
+	p->nmaps++;
+	return 0;
+}
+
+static void das_proc_clear(struct das_proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmaps; i++)
+		free(p->maps[i].path);
+	p->nmaps = 0;
+}
+
+static void das_proc_free(struct das_proc *p)
+{
+	das_proc_clear(p);
+	free(p->maps);
+	pt_image_free(p->image);
+	elf_symtab_free(&p->st);
+}
+
+static struct das_proc *das_lookup(const struct decode_aspaces *a, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < a->nproc; i++)
+		if (a->proc[i]->pid == pid)
+			return a->proc[i];
+	return NULL;
+}
+
+static struct das_proc *das_get(struct decode_aspaces *a, int pid)
+{
+	struct das_proc *p = das_lookup(a, pid), **n;
+
+	if (p)
+		return p;
+	n = realloc(a->proc, (a->nproc + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	a->proc = n;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	a->proc[a->nproc++] = p;
+	return p;
+}
+
+/* A new process starts with a copy of its parent's mappings. */
+static int das_fork(struct decode_aspaces *a, int pid, int ppid)
+{
+	struct das_proc *parent = das_lookup(a, ppid), *child;
+	size_t i;
+	int err;
+
+	if (!parent || pid == ppid)
+		return 0;
+	child = das_get(a, pid);
+	if (!child)
+		return -ENOMEM;
+	parent = das_lookup(a, ppid);	/* a->proc may have moved */
+	das_proc_clear(child);
+	for (i = 0; i < parent->nmaps; i++) {
+		const struct das_map *m = &parent->maps[i];
+
+		err = das_add_map(child, m->path, m->start, m->end, m->pgoff,
+				  m->build_id, m->build_id_size);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int das_add_switch(struct decode_aspaces *a, int cpu,
+			  const struct das_switch *s)
+{
+	struct das_cpu *c = NULL;
+	size_t i;
+	void *n;
+
+	for (i = 0; i < a->ncpu; i++)
+		if (a->cpu[i].cpu == cpu)
+			c = &a->cpu[i];
+	if (!c) {
+		n = realloc(a->cpu, (a->ncpu + 1) * sizeof(*a->cpu));
+		if (!n)
+			return -ENOMEM;
+		a->cpu = n;
+		c = &a->cpu[a->ncpu++];
+		memset(c, 0, sizeof(*c));
+		c->cpu = cpu;
+	}
+	/* Powers of two: grow when n is one. */
+	if (!(c->n & (c->n - 1)) || !c->n) {
+		n = realloc(c->sw, (c->n ? 2 * c->n : 1) * sizeof(*c->sw));
+		if (!n)
+			return -ENOMEM;
+		c->sw = n;
+	}
+	c->sw[c->n++] = *s;
+	return 0;
+}
+
+/* The last comm of each tid, as the walk has seen them. */
+struct das_names {
+	struct { int tid; char comm[16]; } *v;
+	size_t n;
+};
+
+static void das_name(struct das_names *nm, int tid, const char *comm)
+{
+	size_t i;
+	void *n;
+
+	for (i = 0; i < nm->n; i++)
+		if (nm->v[i].tid == tid)
+			break;
+	if (i == nm->n) {
+		n = realloc(nm->v, (nm->n + 1) * sizeof(*nm->v));
+		if (!n)
+			return;
+		nm->v = n;
+		nm->v[nm->n++].tid = tid;
+	}
+	snprintf(nm->v[i].comm, sizeof(nm->v[i].comm), "%s", comm);
+}
+
+static const char *das_comm(const struct das_names *nm, int tid, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++)
+		if (nm->v[i].tid == tid)
+			return nm->v[i].comm;
+	/* A thread named by no record has its process's name. */
+	for (i = 0; i < nm->n; i++)
+		if (nm->v[i].tid == pid)
+			return nm->v[i].comm;
+	return NULL;
+}
+
+static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
+		    const struct ptsb *sb, double hz, struct das_rec *r,
+		    size_t n)
+{
+	struct das_names names = { NULL, 0 };
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		const struct ptpsb_event *ev = &r[i].ev;
+		struct das_switch s;
+		struct das_proc *p;
+		const char *comm;
+
+		switch (ev->type) {
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+			/* Code only: MMAP has no prot but a data flag. */
+			if (ev->type == PERF_RECORD_MMAP2 ?
+			    !(ev->prot & PROT_EXEC) :
+			    (ev->misc & PERF_RECORD_MISC_MMAP_DATA))
+				break;
+			p = das_get(a, (int)ev->bpid);
+			if (!p)
+				return -ENOMEM;
+			err = das_add_map(p, ev->name, ev->addr,
+					  ev->addr + ev->len, ev->pgoff,
+					  ev->build_id, ev->build_id_size);
+			break;
+		case PERF_RECORD_COMM:
+			das_name(&names, (int)ev->btid, ev->name);
+			/* exec: the old program's mappings are gone */
+			if ((ev->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+			    (p = das_lookup(a, (int)ev->bpid)))
+				das_proc_clear(p);
+			break;
+		case PERF_RECORD_FORK:
+			err = das_fork(a, (int)ev->bpid, (int)ev->ppid);
+			break;
+		case PERF_RECORD_SWITCH:
+		case PERF_RECORD_SWITCH_CPU_WIDE:
+			/* A switch-in names the task coming in. */
+			if (ev->misc & PERF_RECORD_MISC_SWITCH_OUT ||
+			    ev->cpu == UINT32_MAX ||
+			    das_record_tsc(&f->hdr, sb, hz, ev->time, &s.tsc))
+				break;
+			s.pid = (int)ev->pid;
+			s.tid = (int)ev->tid;
+			comm = das_comm(&names, s.tid, s.pid);
+			if (comm)
+				snprintf(s.comm, sizeof(s.comm), "%s", comm);
+			else
+				snprintf(s.comm, sizeof(s.comm), ":%d", s.tid);
+			err = das_add_switch(a, (int)ev->cpu, &s);
+			break;
+		default:
+			break;
+		}
+	}
+	free(names.v);
+	return err;
+}
+
+int das_load(struct decode_aspaces *a, const char *dir, const struct ptsb *sb,
+	     double hz)
+{
+	struct ptpsb_file f;
+	struct das_rec *r = NULL;
+	size_t pos = 0, n = 0, cap = 0;
+	char path[4096];
+	int err;
+
+	a->dir = dir;
+	a->vdso = sb ? ptsb_get(sb, "vdso") : NULL;
+	if (a->vdso && (strchr(a->vdso, ' ') || strchr(a->vdso, '/')))
+		a->vdso = NULL;
+	a->dflt.pid = -1;
+	a->main_pid = -1;
+	if (sb) {
+		uint64_t pid;
+
+		if (!ptsb_get_u64(sb, "pid", &pid) && pid <= INT32_MAX)
+			a->main_pid = (int)pid;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, PTPSB_FILE_NAME);
+	err = ptpsb_load(path, &f);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	for (;;) {
+		struct ptpsb_event ev;
+
+		err = ptpsb_next(&f, &pos, &ev);
+		if (err <= 0)
+			break;
+		if (n == cap) {
+			void *m = realloc(r, (cap ? 2 * cap : 256) * sizeof(*r));
+
+			if (!m) {
+				err = -ENOMEM;
+				break;
+			}
+			r = m;
+			cap = cap ? 2 * cap : 256;
+		}
+		r[n].ev = ev;
+		r[n].seq = n;
+		n++;
+	}
+	if (err < 0)
+		ptt_warn("%s: a record is cut short or malformed after %zu records: the rest is not used",
+			 path, n);
+	qsort(r, n, sizeof(*r), das_rec_cmp);
+	err = das_walk(a, &f, sb, hz, r, n);
+	free(r);
+	ptpsb_free(&f);
+	a->have_perf = !err;
+	return err;
+}
+
+struct das_proc *das_find(struct decode_aspaces *a, int pid)
+{
+	struct das_proc *p = das_lookup(a, pid);
+
+	return p && p->nmaps ? p : &a->dflt;
+}
+
+const struct das_switch *das_switches(const struct decode_aspaces *a, int cpu,
+				      size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < a->ncpu; i++)
+		if (a->cpu[i].cpu == cpu) {
+			*n = a->cpu[i].n;
+			return a->cpu[i].sw;
+		}
+	*n = 0;
+	return NULL;
+}
+
+int das_add_elf(struct pt_image *image, struct elf_symtab *st,
+		const char *arg)
+{
+	char path[4096], *colon;
+	uint64_t base = 0, bias = 0, min;
+	int n;
+
+	if (strlen(arg) >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcpy(path, arg);
+	colon = strrchr(path, ':');
+	if (colon && !ptt_parse_u64(colon + 1, &base)) {
+		*colon = 0;
+		n = elf_image_min_vaddr(path, &min);
+		if (n)
+			return n;
+		bias = base - min;
+	}
+	n = elf_image_add(image, st, path, bias);
+	return n < 0 ? n : 0;
+}
+
+/* 1 the first time @what is asked about, 0 after. */
+static int das_first_warning(struct decode_aspaces *a, const char *what)
+{
+	size_t i;
+	void *n;
+
+	for (i = 0; i < a->nwarned; i++)
+		if (!strcmp(a->warned[i], what))
+			return 0;
+	n = realloc(a->warned, (a->nwarned + 1) * sizeof(*a->warned));
+	if (!n)
+		return 1;
+	a->warned = n;
+	a->warned[a->nwarned] = strdup(what);
+	if (a->warned[a->nwarned])
+		a->nwarned++;
+	return 1;
+}
+
+static void das_hex(char *buf, const uint8_t *id, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(buf + 2 * i, "%02x", id[i]);
+	buf[2 * n] = 0;
+}
+
+/* The build-id the recording saw is the file's: else warn, once. */
+static int das_same_build(struct decode_aspaces *a, const struct das_map *m)
+{
+	uint8_t id[20];
+	char want[41], got[41];
+	int n;
+
+	if (!m->build_id_size)
+		return 1;
+	n = elf_image_build_id(m->path, id, sizeof(id));
+	if (n == m->build_id_size && !memcmp(id, m->build_id, (size_t)n))
+		return 1;
+	if (n == -ENOENT)
+		return 1;	/* said by the load's own warning */
+	if (das_first_warning(a, m->path)) {
+		das_hex(want, m->build_id, m->build_id_size);
+		if (n > 0)
+			das_hex(got, id, (size_t)n);
+		ptt_warn("%s has changed since the recording (build-id %s, the recording's %s): instructions there will not decode (decode where that binary is, or give --elf FILE:BASE)",
+			 m->path, n > 0 ? got : "none", want);
+	}
+	return 0;
+}
+
+/* One mapping into @p's image; a missing file is a warning, once. */
+static void das_load_map(struct decode_aspaces *a, struct das_proc *p,
+			 const struct das_map *m)
+{
+	const char *path = m->path;
+	char buf[4096];
+	int err;
+
+	if (!strcmp(path, "[vdso]")) {
+		if (!a->vdso) {
+			if (das_first_warning(a, "[vdso]"))
+				ptt_warn("the sideband has no copy of the vdso (vdso=): code there will not decode");
+			return;
+		}
+		snprintf(buf, sizeof(buf), "%s/%s", a->dir, a->vdso);
+		path = buf;
+	} else if (path[0] != '/') {
+		return;		/* [heap], anonymous code: no file */
+	} else if (!das_same_build(a, m)) {
+		return;
+	}
+	err = elf_image_add_map(p->image, &p->st, path, m->start, m->end,
+				m->pgoff);
+	if (err && das_first_warning(a, path))
+		ptt_warn("cannot load %s (mapped at 0x%llx from file offset 0x%llx): %s; instructions there will not decode (copy the file there, or give --elf FILE:BASE)",
+			 path, (unsigned long long)m->start,
+			 (unsigned long long)m->pgoff,
+			 err == -ERANGE ? "the file is shorter than the mapping says" :
+			 strerror(-err));
+}
+
+struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
+{
+	size_t i;
+
+	if (p->built)
+		return p;
+	p->built = 1;
+	if (!p->image)
+		p->image = pt_image_alloc(NULL);
+	if (!p->image)
+		return NULL;
+	p->st.debuginfod = a->debuginfod;
+	/* --elf files: given for every process (the default's by the caller) */
+	for (i = 0; p != &a->dflt && i < (size_t)a->nelf; i++)
+		das_add_elf(p->image, &p->st, a->elfs[i]);
+	/* The recorded command's mappings from sideband.txt, then records. */
+	if (p != &a->dflt && p->pid == a->main_pid)
+		for (i = 0; i < a->dflt.nmaps; i++)
+			das_load_map(a, p, &a->dflt.maps[i]);
+	for (i = 0; i < p->nmaps; i++)
+		das_load_map(a, p, &p->maps[i]);
+	elf_symtab_finish(&p->st);
+	return p;
+}
+
+void das_free(struct decode_aspaces *a)
+{
+	size_t i;
+
+	das_proc_free(&a->dflt);
+	for (i = 0; i < a->nproc; i++) {
+		das_proc_free(a->proc[i]);
+		free(a->proc[i]);
+	}
+	free(a->proc);
+	for (i = 0; i < a->ncpu; i++)
+		free(a->cpu[i].sw);
+	free(a->cpu);
+	for (i = 0; i < a->nwarned; i++)
+		free(a->warned[i]);
+	free(a->warned);
+	memset(a, 0, sizeof(*a));
+}

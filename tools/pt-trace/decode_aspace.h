@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The address spaces of a recording, for decode: one libipt image and
+ * one symbol table per process, built from the mmap records of the
+ * recording's sideband.perf (every executable mapping at its file
+ * offset, inherited at fork, dropped at exec), and for each CPU the
+ * tasks that ran there from its context-switch records, in TSC order.
+ *
+ * Without sideband.perf (a raw trace, --elf) there is one address space,
+ * the default: --elf files and sideband.txt's map= lines, as before.
+ */
+#ifndef PT_TRACE_DECODE_ASPACE_H
+#define PT_TRACE_DECODE_ASPACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <intel-pt.h>
+
+#include "elf_image.h"
+
+struct ptsb;
+struct das_map;
+
+/* A process: its mappings, and its image once something ran there. */
+struct das_proc {
+	int pid;		/* -1: the default address space */
+	struct das_map *maps;
+	size_t nmaps, cap;
+	int built;		/* image and st made (das_proc_image()) */
+	struct pt_image *image;
+	struct elf_symtab st;
+};
+
+/* A task switched in on a CPU: from @tsc on, the code that runs is its. */
+struct das_switch {
+	uint64_t tsc;
+	int pid, tid;
+	char comm[16];
+};
+
+struct das_cpu {
+	int cpu;
+	struct das_switch *sw;	/* in TSC order */
+	size_t n;
+};
+
+struct decode_aspaces {
+	struct das_proc dflt;	/* --elf and map= lines: unknown tasks */
+	struct das_proc **proc;	/* with mmap records, by pid */
+	size_t nproc;
+	struct das_cpu *cpu;
+	size_t ncpu;
+	int main_pid;		/* sideband.txt pid=, or -1 */
+	int have_perf;		/* sideband.perf was read */
+	const char *dir;	/* the recording's directory (vdso copy) */
+	const char *vdso;	/* its file name there, or NULL */
+	int debuginfod;
+	const char *const *elfs;	/* --elf FILE[:BASE], in every image */
+	int nelf;
+	/* files warned about, once each */
+	char **warned;
+	size_t nwarned;
+};
+
+/*
+ * Read @dir/sideband.perf (when there): processes and switches.  @hz
+ * converts CLOCK_MONOTONIC record times through the sideband's
+ * tsc.start sample.  The default address space must be filled (--elf,
+ * map= lines) by the caller through das_default().  Returns 0, or
+ * -errno for a sideband.perf that exists but cannot be read.
+ */
+int das_load(struct decode_aspaces *a, const char *dir, const struct ptsb *sb,
+	     double hz);
+void das_free(struct decode_aspaces *a);
+
+/* The process @pid's address space: its own, or the default. */
+struct das_proc *das_find(struct decode_aspaces *a, int pid);
+/*
+ * Its image and symbols, made on first use (files read, warnings for
+ * missing files and changed build-ids once each).  NULL when out of
+ * memory.
+ */
+struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p);
+
+/* The switches on CPU @cpu (NULL, *n = 0 without). */
+const struct das_switch *das_switches(const struct decode_aspaces *a, int cpu,
+				      size_t *n);
+
+/*
+ * Add one mapping to @p (the default address space's map= lines go
+ * through here too): bytes [@start, @end) of @path from @pgoff.
+ */
+int das_add_map(struct das_proc *p, const char *path, uint64_t start,
+		uint64_t end, uint64_t pgoff, const uint8_t *build_id,
+		size_t build_id_size);
+
+/*
+ * --elf FILE[:BASE]: @arg's segments into @image (at BASE for a
+ * position-independent file), its symbols into @st.  0 or -errno.
+ */
+int das_add_elf(struct pt_image *image, struct elf_symtab *st,
+		const char *arg);
+
+/* A record's time as TSC: 0 or -ENODATA (no way to convert). */
+struct ptpsb_header;
+int das_record_tsc(const struct ptpsb_header *h, const struct ptsb *sb,
+		   double hz, uint64_t time, uint64_t *tsc);
+
+#endif /* PT_TRACE_DECODE_ASPACE_H */
