@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A program for tests/host/exact_enc_check.c: every kind of control flow
+ * whose Intel PT packets the exact model's encoder must get right --
+ * loops (TNT), recursion deeper than the 64-entry RET-compression stack,
+ * a jump table and function pointers (TIP), an indirect tail call,
+ * setjmp/longjmp (RETs that do not match their CALL), rep movsb (one
+ * instruction, many steps), and syscalls (TIP.PGD, TIP.PGE).
+ */
+#include <setjmp.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static jmp_buf env;
+static volatile int sink;
+
+static int __attribute__((noinline)) depth(int n)
+{
+	if (n == 0)
+		return 0;
+	return 1 + depth(n - 1) + sink;
+}
+
+static int __attribute__((noinline)) table(int i)
+{
+	switch (i) {
+	case 0: return sink + 3;
+	case 1: return sink * 5;
+	case 2: return sink - 7;
+	case 3: return sink ^ 11;
+	case 4: return sink + 13;
+	case 5: return sink | 17;
+	case 6: return sink - 19;
+	case 7: return sink * 23;
+	default: return -1;
+	}
+}
+
+static int __attribute__((noinline)) add1(int x) { return x + 1; }
+static int __attribute__((noinline)) dbl(int x) { return x * 2; }
+static int (*volatile ops[])(int) = { add1, dbl };
+
+/* Tail position: compiled as jmp *%rax at -O2. */
+static int __attribute__((noinline)) tail(int i, int x)
+{
+	return ops[i & 1](x);
+}
+
+static void __attribute__((noinline)) thrower(int n)
+{
+	if (n == 0)
+		longjmp(env, 1);
+	thrower(n - 1);
+	sink++;
+}
+
+int main(void)
+{
+	static char src[300] = "exact", dst[300];
+	char *d = dst, *s = src;
+	long n = sizeof(src);
+	int i, acc = 0;
+
+	for (i = 0; i < 100; i++)
+		acc += (i % 3 == 0) ? table(i % 9) : tail(i, acc);
+	acc += depth(200);
+	if (!setjmp(env))
+		thrower(10);
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+	acc += syscall(SYS_getpid) > 0;
+	sink = acc + dst[0];
+	return write(-1, "x", 1) == -1 ? 0 : 1;
+}
