@@ -23,6 +23,7 @@
 #include <linux/pt_trace.h>
 
 #include "decode_aspace.h"
+#include "decode_filter.h"
 #include "decode_out.h"
 #include "dump_format.h"
 #include "elf_image.h"
@@ -41,6 +42,8 @@ struct decode_opts {
 	int quiet;
 	int no_loss;
 	struct decode_fmt fmt;	/* how instruction lines look */
+	int fmt_given;		/* --format: else perf's with sideband.perf */
+	struct decode_filter filter;
 	const char *timeline;
 	const char *loss_path;
 	double tsc_hz;		/* --tsc-hz, 0 when not given */
@@ -50,6 +53,7 @@ struct decode_opts {
 
 struct decode_stats {
 	uint64_t insns;
+	uint64_t shown;		/* through the filters */
 	uint64_t syncs;		/* PSBs the decoder synchronised at */
 	uint64_t bytes;		/* trace bytes */
 	uint64_t errors;
@@ -91,12 +95,22 @@ struct decode_trace {
 	size_t nsw, next_sw;
 	int pid, tid;		/* -1 while unknown */
 	const char *comm;	/* NULL while unknown */
+	int resume;		/* --calls: a thread's tree goes on here */
+	int hidden;		/* the filters took the last instruction */
+};
+
+/* --calls: where each thread's tree is, while other threads run. */
+struct decode_thread {
+	int tid;
+	int depth;
 };
 
 struct decode_ctx {
 	struct decode_opts o;
 	struct outbuf ob;
 	struct decode_aspaces as;
+	struct decode_thread *threads;
+	size_t nthreads;
 	struct timeline tl;
 	struct pt_config config;
 	int ntraces;
@@ -108,11 +122,14 @@ static void decode_usage(FILE *f)
 	fputs("usage: pt-trace decode [options] FILE.pt [FILE.pt...]\n"
 	      "\n"
 	      "Reconstruct the executed instructions of a trace with libipt's\n"
-	      "instruction decoder.  Code comes from the ELF files given with --elf and\n"
-	      "from the memory map in sideband.txt next to the trace (pt-trace record\n"
-	      "writes it); CPU and timing parameters come from the same sideband or\n"
-	      "from the options.  Several traces of one recording (one per CPU) are\n"
-	      "decoded one after the other, into one timeline with a track per CPU.\n"
+	      "instruction decoder.  Code comes from the recording's sideband next to\n"
+	      "the trace (pt-trace record writes it): each process's mmap records in\n"
+	      "sideband.perf give it its own image, and its context-switch records say\n"
+	      "which process runs on each CPU when; else the memory map in\n"
+	      "sideband.txt.  ELF files given with --elf go into every image.  CPU\n"
+	      "and timing parameters come from the same sideband or from the options.\n"
+	      "Several traces of one recording (one per CPU) are decoded one after the\n"
+	      "other, into one timeline with a track per thread (or CPU).\n"
 	      "\n"
 	      "When cpuN.loss lies beside cpuN.pt (pt-trace record -m stream writes\n"
 	      "it), each stretch between two gaps is decoded on its own from its first\n"
@@ -133,16 +150,24 @@ static void decode_usage(FILE *f)
 	      "      --cpuid-0x15-ebx N    CPUID.15H:EBX (numerator)\n"
 	      "      --tsc-hz HZ           TSC rate for the timeline (default: the\n"
 	      "                            sideband's tsc_hz, CPUID 0x15, nominal ratio)\n"
+	      "      --format=perf         perf script's columns (the default when the\n"
+	      "                            recording has sideband.perf): COMM PID/TID\n"
+	      "                            [CPU] SEC.NSEC: IP SYM+OFF (DSO), the time\n"
+	      "                            on perf's clock as perf script prints it\n"
+	      "      --format=raw          IP, raw bytes, <SYM+OFF> (the default without\n"
+	      "                            sideband.perf: no task is known then)\n"
 	      "      --format=ip           print only each instruction's address, 16 hex\n"
 	      "                            digits a line (for scripts and tests); errors\n"
 	      "                            and gaps are counted on stderr\n"
-	      "      --insn                disassemble (capstone, AT&T syntax) instead of\n"
-	      "                            the raw bytes\n"
+	      "      --insn                disassemble (capstone, AT&T syntax): instead\n"
+	      "                            of the raw bytes, or at the end of a perf line\n"
 	      "      --lines               add FILE:LINE and the function inlined there\n"
 	      "                            (DWARF, also from separate debug info)\n"
 	      "      --debuginfod          let elfutils fetch missing debug info from the\n"
 	      "                            servers in DEBUGINFOD_URLS (off by default)\n"
-	      "      --calls               print the call/return tree, not instructions\n"
+	      "      --calls               print the call/return tree, not instructions;\n"
+	      "                            with switch records one tree per thread, each\n"
+	      "                            going on under a [thread COMM PID/TID] line\n"
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
 	      "                            (open in speedscope, ui.perfetto.dev or\n"
 	      "                            chrome://tracing: npx speedscope FILE.json)\n"
@@ -152,14 +177,24 @@ static void decode_usage(FILE *f)
 	      "                            how many were left out)\n"
 	      "      --events              also print decoder events, named as ptxed\n"
 	      "                            --event:ip does ([enabled, ip: ...], ...)\n"
-	      "      --time                prefix instructions with the estimated TSC\n"
+	      "      --tsc                 prefix raw lines with the estimated TSC\n"
+	      "filters (for every output: lines, --format=ip, --calls, --timeline):\n"
+	      "      --pid LIST            only these processes (1234,1240); needs the\n"
+	      "                            recording's switch records (sideband.perf)\n"
+	      "      --tid LIST            only these threads\n"
+	      "      --time A,B            only from A to B seconds, the times decode\n"
+	      "                            prints (A, or ,B: open end)\n"
+	      "  -C, --cpus LIST           only the traces of these CPUs (0,2-3); not\n"
+	      "                            --cpu, which is the CPU model as in ptdump\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
 	      "examples:\n"
 	      "  pt-trace decode --elf hello --cpu 6/85/4 --mtc-freq 3 --nom-freq 37 \\\n"
 	      "                  --cpuid-0x15-eax 2 --cpuid-0x15-ebx 308 pt.bin\n"
-	      "  pt-trace decode --calls out/cpu0.pt\n"
+	      "  pt-trace decode out/cpu*.pt              # perf script's lines\n"
+	      "  pt-trace decode --pid 1234 --time 5.1,5.2 -C 0-1 out/cpu*.pt\n"
+	      "  pt-trace decode --calls --tid 1235 out/cpu*.pt\n"
 	      "  pt-trace decode --insn --lines out/cpu0.pt\n"
 	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
@@ -239,30 +274,60 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 	t->pending_call = 0;
 }
 
+/* The filters: whether this instruction is shown; *w says who ran it. */
+static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
+			 uint64_t tsc, int have_tsc, struct decode_who *w)
+{
+	const struct decode_filter *f = &c->o.filter;
+
+	w->comm = t->comm;
+	w->pid = t->pid;
+	w->tid = t->tid;
+	w->cpu = t->cpu;
+	w->have_time = have_tsc && !das_tsc_ns(&c->as, tsc, &w->ns);
+	return dflt_task(f, t->pid, t->tid) && dflt_time(f, w->have_time, w->ns);
+}
+
 /* One decoded instruction: counted, printed, in the tree and timeline. */
 static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 			struct pt_insn_decoder *dec, const struct pt_insn *insn)
 {
 	const struct decode_opts *o = &c->o;
 	uint32_t lost_mtc, lost_cyc;
+	struct decode_who who;
 	uint64_t tsc = 0;
 	int have_tsc = 0;
 
 	/* The time is asked for only where it is used: it costs a call. */
-	if (o->fmt.show_time || c->tl.f)
+	if (o->fmt.show_time || c->tl.f || o->fmt.perf ||
+	    o->filter.have_time)
 		have_tsc = pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
 	t->stats.insns++;
+	if (!decode_wanted(c, t, tsc, have_tsc, &who)) {
+		/* Where the listing goes on, the call tree starts anew. */
+		t->hidden = 1;
+		return;
+	}
+	if (t->hidden) {
+		t->hidden = 0;
+		t->restart = 1;
+	}
+	t->stats.shown++;
 	if (o->calls) {
 		if (t->restart) {
 			t->depth = 0;
 			decode_print_call(&c->ob, &t->cur->st, insn->ip, 0);
 		} else if (t->pending_call && insn->ip != t->call_next) {
 			decode_print_call(&c->ob, &t->cur->st, insn->ip, ++t->depth);
+		} else if (t->resume) {
+			decode_print_call(&c->ob, &t->cur->st, insn->ip, t->depth);
 		}
 	} else if (!o->quiet) {
-		decode_print_insn(&c->ob, &c->o.fmt, &t->cur->st, insn, tsc);
+		decode_print_insn(&c->ob, &c->o.fmt, &t->cur->st, insn, tsc,
+				  &who);
 	}
 	t->restart = 0;
+	t->resume = 0;
 	t->pending_call = insn->iclass == ptic_call ||
 			  insn->iclass == ptic_far_call;
 	t->call_next = insn->ip + insn->size;
@@ -311,6 +376,53 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 	return status;
 }
 
+/* A thread's depth in its call tree, kept while it is switched out. */
+static struct decode_thread *decode_thread(struct decode_ctx *c, int tid)
+{
+	struct decode_thread *n;
+	size_t i;
+
+	for (i = 0; i < c->nthreads; i++)
+		if (c->threads[i].tid == tid)
+			return &c->threads[i];
+	n = realloc(c->threads, (c->nthreads + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	c->threads = n;
+	n = &c->threads[c->nthreads++];
+	n->tid = tid;
+	n->depth = -1;		/* no tree yet */
+	return n;
+}
+
+/*
+ * --calls with switch records: one tree per thread.  The thread leaving
+ * keeps its depth; the one coming in goes on where it was (its next
+ * instruction is printed at that depth) or starts its tree, under a line
+ * that names it.
+ */
+static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
+				const struct das_switch *s)
+{
+	struct decode_thread *th;
+
+	if (t->tid >= 0 && (th = decode_thread(c, t->tid)))
+		th->depth = t->restart ? -1 : t->depth;
+	th = decode_thread(c, s->tid);
+	t->pending_call = 0;
+	if (th && th->depth >= 0) {
+		t->depth = th->depth;
+		t->restart = 0;
+		t->resume = 1;
+	} else {
+		t->restart = 1;
+	}
+	t->hidden = 0;
+	if (dflt_task(&c->o.filter, s->pid, s->tid))
+		ob_printf(&c->ob, "[thread %s %d/%d, cpu %d]\n", s->comm,
+			  s->pid, s->tid, t->cpu);
+}
+
 /* From now on the code that runs is task @s's, in its address space. */
 static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 			     struct pt_insn_decoder *dec,
@@ -318,6 +430,8 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 {
 	struct das_proc *p = das_use(&c->as, das_find(&c->as, s->pid));
 
+	if (c->o.calls && s->tid != t->tid)
+		decode_calls_switch(c, t, s);
 	t->pid = s->pid;
 	t->tid = s->tid;
 	t->comm = s->comm;
@@ -580,6 +694,7 @@ static int decode_first_tsc(const struct decode_ctx *c,
 static void decode_sum(struct decode_stats *sum, const struct decode_stats *s)
 {
 	sum->insns += s->insns;
+	sum->shown += s->shown;
 	sum->syncs += s->syncs;
 	sum->bytes += s->bytes;
 	sum->errors += s->errors;
@@ -794,7 +909,7 @@ int cmd_decode(int argc, char **argv)
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
 	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ, O_FORMAT,
 	       O_TL_MIN, O_TL_MAX,
-	       O_INSN, O_LINES, O_DEBUGINFOD };
+	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -815,7 +930,11 @@ int cmd_decode(int argc, char **argv)
 		{ "min-duration", required_argument, NULL, O_TL_MIN },
 		{ "max-events", required_argument, NULL, O_TL_MAX },
 		{ "events", no_argument, NULL, O_EVENTS },
-		{ "time", no_argument, NULL, O_TIME },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "tsc", no_argument, NULL, O_TSC },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "cpus", required_argument, NULL, 'C' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -829,11 +948,12 @@ int cmd_decode(int argc, char **argv)
 	const char *source;
 	char dir[4096];
 	double hz;
+	int shown_traces = 0;
 	int nelf = 0, opt, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
 
 	memset(&c, 0, sizeof(c));
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qhC:", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_ELF:
 			if (nelf == 64) {
@@ -886,12 +1006,15 @@ int cmd_decode(int argc, char **argv)
 			c.as.debuginfod = 1;
 			break;
 		case O_FORMAT:
-			if (strcmp(optarg, "ip")) {
-				ptt_err("--format: unknown format '%s' (known: ip)",
+			c.o.fmt.ip_only = !strcmp(optarg, "ip");
+			c.o.fmt.perf = !strcmp(optarg, "perf");
+			if (!c.o.fmt.ip_only && !c.o.fmt.perf &&
+			    strcmp(optarg, "raw")) {
+				ptt_err("--format: unknown format '%s' (known: perf, raw, ip)",
 					optarg);
 				return PTT_EXIT_USAGE;
 			}
-			c.o.fmt.ip_only = 1;
+			c.o.fmt_given = 1;
 			break;
 		case O_TL:
 			c.o.timeline = optarg;
@@ -913,8 +1036,34 @@ int cmd_decode(int argc, char **argv)
 		case O_EVENTS:
 			c.o.events = 1;
 			break;
-		case O_TIME:
+		case O_TSC:
 			c.o.fmt.show_time = 1;
+			break;
+		case O_TIME:
+			if (dflt_parse_time(&c.o.filter, optarg)) {
+				ptt_err("--time: '%s' is not a range A,B of seconds as decode prints them (e.g. 12.5,13 or 12.5, or ,13); the TSC column is --tsc",
+					optarg);
+				return PTT_EXIT_USAGE;
+			}
+			break;
+		case O_PID:
+		case O_TID:
+			if (opt == O_PID ?
+			    dflt_parse_ids(optarg, c.o.filter.pid, &c.o.filter.npid) :
+			    dflt_parse_ids(optarg, c.o.filter.tid, &c.o.filter.ntid)) {
+				ptt_err("--%s: '%s' is not a list of ids such as 1234,1235 (at most %d)",
+					opt == O_PID ? "pid" : "tid", optarg,
+					DFLT_MAX_IDS);
+				return PTT_EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			if (dflt_parse_cpus(&c.o.filter, optarg)) {
+				ptt_err("-C/--cpus: '%s' is not a CPU list such as 0,2-3",
+					optarg);
+				dflt_free(&c.o.filter);
+				return PTT_EXIT_USAGE;
+			}
 			break;
 		case 'q':
 			c.o.quiet = 1;
@@ -1018,6 +1167,14 @@ int cmd_decode(int argc, char **argv)
 		ptt_warn("cannot read %s/sideband.perf: %s; every process is decoded in one address space (the sideband.txt map= lines and --elf)",
 			 c.sb_dir, err == -EINVAL ? "not a sideband.perf file" :
 			 err == -EPROTO ? "written by a newer pt-trace" : strerror(-err));
+	if (!c.o.fmt_given)
+		c.o.fmt.perf = c.as.have_perf;
+	if ((c.o.filter.npid || c.o.filter.ntid) && !c.as.ncpu) {
+		ptt_err("--pid/--tid need the recording's context-switch records (sideband.perf beside the traces, written by pt-trace record): %s",
+			c.as.have_perf ? "it has none" : "there is none");
+		ret = PTT_EXIT_USAGE;
+		goto out_image;
+	}
 	if (!das_use(&c.as, &c.as.dflt)) {
 		ptt_err("out of memory");
 		ret = PTT_EXIT_INTERNAL;
@@ -1039,6 +1196,9 @@ int cmd_decode(int argc, char **argv)
 		goto out_tl;
 	}
 	for (i = 0; i < c.ntraces && !ret; i++) {
+		if (!dflt_cpu(&c.o.filter, tr[i].cpu))
+			continue;
+		shown_traces++;
 		ret = decode_trace(&c, &tr[i]);
 		decode_sum(&total, &tr[i].stats);
 		if (c.ntraces > 1 && !c.o.fmt.ip_only &&
@@ -1054,9 +1214,15 @@ int cmd_decode(int argc, char **argv)
 			 (unsigned long long)total.errors,
 			 (unsigned long long)total.gaps,
 			 (unsigned long long)total.dropped);
-	if (!ret && !total.insns) {
+	if (!ret && !shown_traces) {
+		ptt_err("-C/--cpus: no trace of those CPUs among the files given (cpuN.pt names the CPU)");
+		ret = PTT_EXIT_USAGE;
+	} else if (!ret && !total.insns) {
 		decode_nothing(&total);
 		ret = PTT_EXIT_INPUT;
+	} else if (!ret && !total.shown) {
+		ptt_warn("%llu instructions decoded, none of them passed --pid/--tid/--time",
+			 (unsigned long long)total.insns);
 	}
 out_tl:
 	if (c.tl.f && tl_close(&c.tl)) {
@@ -1073,6 +1239,8 @@ out_traces:
 out_image:
 	free(tr);
 	das_free(&c.as);
+	free(c.threads);
+	dflt_free(&c.o.filter);
 out_sb:
 	ptsb_free(&sb);
 	return ret;

@@ -273,6 +273,14 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 				das_proc_clear(p);
 			break;
 		case PERF_RECORD_FORK:
+			/* the child has its parent's name until it execs */
+			comm = das_comm(&names, (int)ev->ptid, (int)ev->ppid);
+			if (comm && !das_comm(&names, (int)ev->btid, -1)) {
+				char copy[16];
+
+				snprintf(copy, sizeof(copy), "%s", comm);
+				das_name(&names, (int)ev->btid, copy);
+			}
 			err = das_fork(a, (int)ev->bpid, (int)ev->ppid);
 			break;
 		case PERF_RECORD_SWITCH:
@@ -320,12 +328,32 @@ int das_load(struct decode_aspaces *a, const char *dir, const struct ptsb *sb,
 		if (!ptsb_get_u64(sb, "pid", &pid) && pid <= INT32_MAX)
 			a->main_pid = (int)pid;
 	}
+	a->hz = hz;
+	if (sb && ptsb_get(sb, "tsc.start")) {
+		unsigned long long cpu, mono, tsc0;
+
+		if (sscanf(ptsb_get(sb, "tsc.start"), "%llu %llu %llu", &cpu,
+			   &mono, &tsc0) == 3) {
+			a->have_mono = 1;
+			a->mono_ns = mono;
+			a->mono_tsc = tsc0;
+		}
+	}
 	snprintf(path, sizeof(path), "%s/%s", dir, PTPSB_FILE_NAME);
 	err = ptpsb_load(path, &f);
 	if (err == -ENOENT)
 		return 0;
 	if (err)
 		return err;
+	a->clock = f.hdr.clock;
+	if (f.hdr.clock == PTPSB_CLOCK_PERF &&
+	    (f.hdr.flags & PTPSB_TIME_ZERO) && f.hdr.time_mult &&
+	    f.hdr.time_shift < 64) {
+		a->time_zero = 1;
+		a->tz_zero = f.hdr.time_zero;
+		a->tz_mult = f.hdr.time_mult;
+		a->tz_shift = f.hdr.time_shift;
+	}
 	for (;;) {
 		struct ptpsb_event ev;
 
@@ -355,6 +383,28 @@ int das_load(struct decode_aspaces *a, const char *dir, const struct ptsb *sb,
 	ptpsb_free(&f);
 	a->have_perf = !err;
 	return err;
+}
+
+int das_tsc_ns(const struct decode_aspaces *a, uint64_t tsc, uint64_t *ns)
+{
+	if (a->time_zero) {
+		/* perf's own: the inverse of ptpsb_tsc() */
+		uint64_t quot = a->tz_shift ? tsc >> a->tz_shift : tsc;
+		uint64_t rem = a->tz_shift ? tsc & ((1ull << a->tz_shift) - 1) : 0;
+
+		*ns = a->tz_zero + quot * a->tz_mult +
+		      ((rem * a->tz_mult) >> a->tz_shift);
+		return 0;
+	}
+	if (a->hz <= 0)
+		return -ENODATA;
+	if (a->have_mono && a->clock == PTPSB_CLOCK_MONOTONIC) {
+		*ns = a->mono_ns + (uint64_t)(int64_t)
+			(((double)tsc - (double)a->mono_tsc) * 1e9 / a->hz);
+		return 0;
+	}
+	*ns = (uint64_t)((double)tsc * 1e9 / a->hz);
+	return 0;
 }
 
 struct das_proc *das_find(struct decode_aspaces *a, int pid)

@@ -53,6 +53,15 @@ struct decode_aspaces {
 	size_t ncpu;
 	int main_pid;		/* sideband.txt pid=, or -1 */
 	int have_perf;		/* sideband.perf was read */
+	/* turning TSC into the recording's time (das_tsc_ns()) */
+	uint32_t clock;		/* PTPSB_CLOCK_*, of sideband.perf */
+	int time_zero;		/* its header has perf's conversion */
+	uint64_t tz_zero;
+	uint32_t tz_mult;
+	uint16_t tz_shift;
+	double hz;		/* the TSC rate, 0 when unknown */
+	int have_mono;		/* tsc.start: a CLOCK_MONOTONIC sample */
+	uint64_t mono_ns, mono_tsc;
 	const char *dir;	/* the recording's directory (vdso copy) */
 	const char *vdso;	/* its file name there, or NULL */
 	int debuginfod;
@@ -101,6 +110,14 @@ int das_add_map(struct das_proc *p, const char *path, uint64_t start,
  */
 int das_add_elf(struct pt_image *image, struct elf_symtab *st,
 		const char *arg);
+
+/*
+ * A TSC value as the recording's time in ns: perf's clock (what perf
+ * script prints) when sideband.perf has its conversion, else
+ * CLOCK_MONOTONIC through the recorder's tsc.start sample, else TSC
+ * ticks at the TSC rate.  0, or -ENODATA without a rate.
+ */
+int das_tsc_ns(const struct decode_aspaces *a, uint64_t tsc, uint64_t *ns);
 
 /* A record's time as TSC: 0 or -ENODATA (no way to convert). */
 struct ptpsb_header;

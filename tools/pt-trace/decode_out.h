@@ -139,9 +139,22 @@ struct decode_fmt {
 	int show_time;		/* --time: the TSC first */
 	int insn;		/* --insn: disassembly instead of bytes */
 	int lines;		/* --lines: FILE:LINE and inlined function */
+	int perf;		/* perf script's columns (see decode_who) */
 	size_t cs;		/* capstone handle (csh) */
 	struct cs_insn *ci;	/* its instruction, set when open */
 	enum pt_exec_mode cs_mode;
+};
+
+/*
+ * Who ran an instruction, where and when, for perf script's columns:
+ * "comm pid/tid [cpu] sec.nsec: ip sym+off (dso)".
+ */
+struct decode_who {
+	const char *comm;	/* NULL: unknown */
+	int pid, tid;		/* -1: unknown */
+	int cpu;		/* -1: unknown */
+	int have_time;
+	uint64_t ns;		/* the recording's time (das_tsc_ns()) */
 };
 
 /* Opens the disassembler for --insn: 0 or -1. */
@@ -149,7 +162,8 @@ int decode_fmt_init(struct decode_fmt *f);
 void decode_fmt_free(struct decode_fmt *f);
 void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 		       const struct elf_symtab *st,
-		       const struct pt_insn *insn, uint64_t tsc);
+		       const struct pt_insn *insn, uint64_t tsc,
+		       const struct decode_who *who);
 /* One call-tree line: indented by @depth. */
 void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 		       uint64_t ip, int depth);

@@ -109,9 +109,62 @@ static char *decode_line(char *p, const struct elf_symtab *st, uint64_t ip)
 	return p;
 }
 
+/*
+ * perf script's line (its default fields for an instruction trace, with
+ * nanoseconds): "comm pid/tid [cpu] sec.nsec: ip sym+off (dso)", then
+ * the disassembly (--insn) and FILE:LINE (--lines).
+ */
+static void decode_print_perf(struct outbuf *ob, struct decode_fmt *f,
+			      const struct elf_symtab *st,
+			      const struct pt_insn *insn,
+			      const struct decode_who *w)
+{
+	const struct elf_sym *s = elf_symtab_lookup(st, insn->ip);
+	char *p = ob_reserve(ob);
+	int n;
+
+	/* At most 16 + 24 + 8 + 22 + 18 columns before the symbol. */
+	n = snprintf(p, 100, "%16.16s %5d/%-5d ", w->comm ? w->comm : ":-1",
+		     w->pid, w->tid);
+	p += n < 100 ? n : 99;
+	if (w->cpu >= 0)
+		p += sprintf(p, "[%03d] ", w->cpu > 999 ? 999 : w->cpu);
+	else
+		p += sprintf(p, "[???] ");
+	if (w->have_time)
+		p += sprintf(p, "%5llu.%09llu",
+			     (unsigned long long)(w->ns / 1000000000),
+			     (unsigned long long)(w->ns % 1000000000));
+	p += sprintf(p, ": %16llx ", (unsigned long long)insn->ip);
+	if (s) {
+		size_t len = s->namelen < 250 ? s->namelen : 250;
+		const char *dso = s->dso ? s->dso : "[unknown]";
+
+		memcpy(p, s->name, len);
+		p += len;
+		memcpy(p, "+0x", 3);
+		p = pd_hex(p + 3, insn->ip - s->addr);
+		n = snprintf(p, 150, " (%s)", dso);
+		p += n < 150 ? n : 149;
+	} else {
+		memcpy(p, "[unknown] ([unknown])", 21);
+		p += 21;
+	}
+	if (f->ci) {
+		*p++ = ' ';
+		*p++ = ' ';
+		p = decode_disasm(p, f, insn);
+	}
+	if (f->lines)
+		p = decode_line(p, st, insn->ip);
+	*p++ = '\n';
+	ob_commit(ob, p);
+}
+
 void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 		       const struct elf_symtab *st,
-		       const struct pt_insn *insn, uint64_t tsc)
+		       const struct pt_insn *insn, uint64_t tsc,
+		       const struct decode_who *who)
 {
 	static const char digits[] = "0123456789abcdef";
 	char *p = ob_reserve(ob), *start;
@@ -121,6 +174,10 @@ void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 		p = pd_hex16(p, insn->ip);
 		*p++ = '\n';
 		ob_commit(ob, p);
+		return;
+	}
+	if (f->perf && who) {
+		decode_print_perf(ob, f, st, insn, who);
 		return;
 	}
 	if (f->show_time)

@@ -13,7 +13,7 @@
 #include "compiler.h"
 
 /* Room callers may use after ob_reserve() without checking. */
-#define OB_LINE_MAX	1024
+#define OB_LINE_MAX	2048	/* decode --format=perf --insn --lines: ~1200 */
 
 struct outbuf {
 	int fd;
