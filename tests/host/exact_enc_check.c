@@ -13,7 +13,10 @@
  * A rep-prefixed string instruction steps once per iteration but is one
  * instruction for PT: the repeats are collapsed.  Under ptrace a step over
  * `syscall` stops at the next instruction (the kernel's syscall-exit
- * trap), which is where the encoder re-enters.  With --irq N an
+ * trap), which is where the encoder re-enters (TIP.PGE before the
+ * first instruction that runs).  A signal delivered before an instruction
+ * ran (a fault, or a signal pending at a syscall's return) is an
+ * asynchronous leave at that instruction.  With --irq N an
  * interrupt is encoded before every Nth instruction (FUP, TIP.PGD, then
  * TIP.PGE at the same IP): the decoded flow must not change.
  *
@@ -160,11 +163,12 @@ int main(int argc, char **argv)
 	};
 	struct pt_exact_cfg cfg = { .branch_en = true };
 	unsigned long long psb = 4096, steps = 0, insns = 0, since_psb = 0;
-	unsigned long long bad = 0, irq = 0, since_irq = 0;
+	unsigned long long bad = 0, irq = 0, since_irq = 0, signals = 0;
 	struct pt_exact_enc e;
 	struct pt_pkt_buf b;
 	char path[64];
-	int c, status, mem;
+	int c, status, mem, sig;
+	bool delivered;
 	u8 *buf;
 	pid_t pid;
 	FILE *pt;
@@ -225,7 +229,7 @@ int main(int argc, char **argv)
 		struct pt_insn in;
 		u8 bytes[PT_INSN_MAX_LEN];
 		ssize_t n;
-		u64 ip, next;
+		u64 ip, next = 0;
 		int len;
 
 		if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
@@ -245,8 +249,6 @@ int main(int argc, char **argv)
 			pt_exact_enc_leave_async(&e, &b, ip);
 			since_irq = irq;
 		}
-		if (!e.in)
-			pt_exact_enc_enter(&e, &b, ip);
 		/* The last bytes of a mapping read short: decode what is there. */
 		n = pread(mem, bytes, sizeof(bytes), ip);
 		if (n <= 0)
@@ -262,29 +264,47 @@ int main(int argc, char **argv)
 		    (regs.orig_rax == 231 || regs.rax == 231 || regs.rax == 60))
 			write_maps(pid, mem);
 
-		/* One instruction: rep iterations stop at the same IP. */
-		do {
-			if (ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL))
+		/*
+		 * One instruction: rep iterations stop at the same IP.  A
+		 * signal stop means the instruction did not run: the signal
+		 * (its fault, or one pending when a syscall returned) is
+		 * delivered with the next step, which stops at the handler.
+		 */
+		sig = 0;
+		delivered = false;
+		for (;;) {
+			if (ptrace(PTRACE_SINGLESTEP, pid, NULL,
+				   (void *)(long)sig))
 				die("PTRACE_SINGLESTEP");
 			if (waitpid(pid, &status, 0) != pid)
 				die("waitpid");
 			steps++;
-			if (!WIFSTOPPED(status))
+			if (!WIFSTOPPED(status) || steps >= MAX_STEPS)
 				break;
-			if (WSTOPSIG(status) != SIGTRAP) {
-				fprintf(stderr, "%016llx: signal %d\n",
-					(unsigned long long)ip,
-					WSTOPSIG(status));
-				bad++;
-				goto done;
-			}
 			if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
 				die("PTRACE_GETREGS");
 			next = regs.rip;
-		} while (in.rep && next == ip && steps < MAX_STEPS);
+			if (WSTOPSIG(status) != SIGTRAP) {
+				sig = WSTOPSIG(status);
+				delivered = true;
+				continue;
+			}
+			sig = 0;
+			if (delivered || !in.rep || next != ip)
+				break;
+		}
 		if (!WIFSTOPPED(status))
 			next = 0;	/* exit_group: never returns */
-
+		if (delivered) {
+			/* Silicon: FUP(ip), TIP.PGD; TIP.PGE at the handler. */
+			pt_exact_enc_leave_async(&e, &b, ip);
+			signals++;
+			if (!WIFSTOPPED(status))
+				break;
+			continue;
+		}
+		if (!e.in)
+			pt_exact_enc_enter(&e, &b, ip);
 		fprintf(ips, "%016llx\n", (unsigned long long)ip);
 		pt_exact_enc_insn(&e, &b, ip, &in, next);
 		if (e.nofit) {
@@ -297,7 +317,6 @@ int main(int argc, char **argv)
 		if (!WIFSTOPPED(status) || steps >= MAX_STEPS)
 			break;
 	}
-done:
 	if (WIFSTOPPED(status))
 		kill(pid, SIGKILL);
 	pt_exact_enc_flush(&e, &b);
@@ -305,8 +324,8 @@ done:
 	if (fwrite(b.buf, 1, b.len, pt) != b.len || fclose(pt))
 		die("writing the trace");
 	fclose(ips);
-	printf("%llu steps, %llu instructions, %u bytes, %u packets, %llu compressed rets, unclassified %llu, misuse %llu, far %llu\n",
-	       steps, insns, b.len, b.packets,
+	printf("%llu steps, %llu instructions, %llu signals, %u bytes, %u packets, %llu compressed rets, unclassified %llu, misuse %llu, far %llu\n",
+	       steps, insns, signals, b.len, b.packets,
 	       (unsigned long long)e.ret_compressed,
 	       (unsigned long long)e.unclassified,
 	       (unsigned long long)e.misuse, (unsigned long long)e.far);

@@ -5,10 +5,14 @@
  * loops (TNT), recursion deeper than the 64-entry RET-compression stack,
  * a jump table and function pointers (TIP), an indirect tail call,
  * setjmp/longjmp (RETs that do not match their CALL), rep movsb (one
- * instruction, many steps), and syscalls (TIP.PGD, TIP.PGE).
+ * instruction, many steps), syscalls (TIP.PGD, TIP.PGE), a page fault
+ * whose handler makes the store retry and a raised signal (FUP +
+ * TIP.PGD, then TIP.PGE in the handler, rt_sigreturn back).
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -55,8 +59,18 @@ static void __attribute__((noinline)) thrower(int n)
 	sink++;
 }
 
+static char *guard;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGSEGV)
+		mprotect(guard, 4096, PROT_READ | PROT_WRITE);
+	sink += sig;
+}
+
 int main(void)
 {
+	struct sigaction sa = { .sa_handler = on_signal };
 	static char src[300] = "exact", dst[300];
 	char *d = dst, *s = src;
 	long n = sizeof(src);
@@ -69,6 +83,13 @@ int main(void)
 		thrower(10);
 	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
 	acc += syscall(SYS_getpid) > 0;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	guard = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (guard == MAP_FAILED)
+		return 1;
+	*(volatile char *)guard = 1;	/* faults once, then retries */
+	raise(SIGUSR1);
 	sink = acc + dst[0];
 	return write(-1, "x", 1) == -1 ? 0 : 1;
 }
