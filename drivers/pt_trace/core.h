@@ -92,6 +92,7 @@ struct pt_stream {
 	u64 laps;			/* flight: wraps of the buffer */
 	/* A PMI raised before our last halt may come after it (stream.c). */
 	u64 owed_until;			/* pt_now_ns() deadline, 0: none */
+	bool owed_nobit;		/* owed NMI's bit 55 acked by us */
 	u64 late_pmis;			/* such PMIs claimed */
 	u64 takeovers;			/* traces found stopped or replaced */
 	struct hrtimer wd_timer;	/* pinned to the traced CPU, hardirq */

@@ -26,7 +26,11 @@
  * perf's context (perf_event_exit_cpu()), so a CPU-wide perf event could
  * be installed there once it is back: our event is released when the
  * CPU goes down and created again when it comes up (a cpuhp state of
- * our own, after perf's CPUHP_AP_PERF_ONLINE).
+ * our own, after perf's CPUHP_AP_PERF_ONLINE).  Between those two
+ * steps of one bring-up, a CPU-wide intel_pt event can be opened on the
+ * CPU and ours is then refused: a module's dynamic state cannot run
+ * before perf's.  START retries the reservation and refuses (EBUSY,
+ * naming perf) until that event is closed (design.rst, "perf").
  */
 #include <linux/cpu.h>
 #include <linux/err.h>

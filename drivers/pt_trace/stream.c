@@ -79,14 +79,23 @@
 #define PT_STREAM_WD_PERIOD_NS	(50 * NSEC_PER_MSEC)
 
 /*
- * After each halt of ours, one bit-55 NMI is owed for this long: a ToPA
- * PMI raised just before TraceEn 1->0 (SDM 36.2.6.2: a second one can be
- * raised before the first is handled; perf's "dangling" bit) reaches
- * the CPU microseconds later, possibly after the final stop, when no
- * handler would claim it ("NMI received for unknown reason", LVTPC left
- * masked).  Long against delivery latency, short so that a foreign PMI
- * (a KVM guest's; perf cannot own PT beside us, ownership.c) is unlikely
- * to fall in it; and only one NMI is claimed, only while nobody traces.
+ * One bit-55 NMI may be owed after a halt of ours: a ToPA PMI raised
+ * just before TraceEn 1->0 (SDM 36.2.6.2: a second one can be raised
+ * before the first is handled; perf's "dangling" bit) reaches the CPU
+ * later, possibly after the final stop, when no handler would claim it
+ * ("NMI received for unknown reason", LVTPC left masked).  Its bit is
+ * set in IA32_PERF_GLOBAL_STATUS when the PMI is raised, i.e. before
+ * the disabling WRMSR completes (that write also flushes, so a region
+ * the flush fills has raised its PMI by then too): so a PMI is owed
+ * only when bit 55 is set right after our disable.  A bit-55 NMI
+ * outside our tracing that finds no such debt is someone else's (a KVM
+ * guest's; perf cannot own PT beside us, ownership.c), whenever it
+ * comes.  What cannot be told apart: a foreign PMI raised while our
+ * owed one is still undelivered shares the one status bit (bit 55 is
+ * not per owner), and the one NMI that delivers both is claimed; the
+ * owner whose trace filled its region then finds the bit clear.  The
+ * debt lasts one NMI, until the next START, or for PT_PMI_OWED_NS,
+ * long against delivery latency.
  */
 #define PT_PMI_OWED_NS		(20 * NSEC_PER_MSEC)
 
@@ -118,10 +127,25 @@ static u64 pt_now_ns(void)
 	return ktime_get_mono_fast_ns();	/* NMI-safe */
 }
 
-/* TraceEn went 1 -> 0 by our hand: one late PMI may follow. */
+static bool pt_pmi_bit(void);
+
+/*
+ * TraceEn went 1 -> 0 by our hand: one late PMI may follow, if the
+ * hardware raised one that nobody has taken yet (bit 55 still set);
+ * with the bit clear, an older debt was paid too, unless we acked its
+ * bit ourselves before its NMI came (owed_nobit, pt_flight_take_pmi()).
+ */
 static void pt_pmi_owe(struct pt_stream *s)
 {
-	WRITE_ONCE(s->owed_until, pt_now_ns() + PT_PMI_OWED_NS);
+	u64 now = pt_now_ns();
+
+	if (READ_ONCE(s->owed_nobit) &&
+	    time_after64(now, READ_ONCE(s->owed_until)))
+		WRITE_ONCE(s->owed_nobit, false);
+	if (pt_pmi_bit())
+		WRITE_ONCE(s->owed_until, now + PT_PMI_OWED_NS);
+	else if (!READ_ONCE(s->owed_nobit))
+		WRITE_ONCE(s->owed_until, 0);
 }
 
 /*
@@ -759,19 +783,28 @@ static void pt_pmi_ack(void)
  * Our hardware is not running (a gap, an error, after the final stop):
  * bit 55 is ours only as the one PMI owed after our last halt, and only
  * while nobody traces (TraceEn=0: a PMI of a running foreign trace is
- * not ours).  Anything else stays with the handlers after us.
+ * not ours).  Anything else stays with the handlers after us.  Should we
+ * have acked the owed PMI's bit ourselves (a flight lap taken at a
+ * stop), its NMI still comes, with the bit clear: claimed all the same,
+ * only as that one NMI and only within the debt's time.
  */
 static int pt_stream_nmi_owed(struct pt_stream *s, bool pmi)
 {
 	u64 until = READ_ONCE(s->owed_until), ctl;
 
-	if (!pmi || !until || time_after64(pt_now_ns(), until) ||
+	if ((!pmi && !READ_ONCE(s->owed_nobit)) || !until ||
+	    time_after64(pt_now_ns(), until) ||
 	    pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) || (ctl & PT_CTL_TRACEEN)) {
 		s->nmis_foreign++;
 		return NMI_DONE;
 	}
 	WRITE_ONCE(s->owed_until, 0);
-	pt_pmi_ack();
+	WRITE_ONCE(s->owed_nobit, false);
+	if (pmi)
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
 	WRITE_ONCE(s->late_pmis, s->late_pmis + 1);
 	return NMI_HANDLED;
 }
@@ -1035,8 +1068,11 @@ static bool pt_flight_take_pmi(struct pt_stream *s)
 	barrier();
 	if (READ_ONCE(s->pmi_pending)) {
 		WRITE_ONCE(s->pmi_pending, false);
-		due = true;
+		return true;
 	}
+	/* Bit acked here, its NMI not come yet: it is owed (with no bit). */
+	if (due && READ_ONCE(s->owed_until))
+		WRITE_ONCE(s->owed_nobit, true);
 	return due;
 }
 

@@ -10,7 +10,11 @@
  *     after our last halt: not claimed;
  *  3. a PMI raised inside the stop IPI, and one raised right after the
  *     final stop (streaming and the ToPA flight recorder): claimed, so
- *     the kernel never reports "NMI received for unknown reason".
+ *     the kernel never reports "NMI received for unknown reason";
+ *  4. a final stop that owed no PMI (the hardware was short of any INT
+ *     region, bit 55 clear at the halt), then at once (well within the
+ *     20 ms an owed PMI is waited for) the agent's PMI, as a KVM
+ *     guest's could come: not claimed.
  * "Claimed" for a foreign PMI shows as foreign_stolen (its handler found
  * bit 55 acknowledged by someone else) and a missing foreign_handled.
  */
@@ -128,6 +132,24 @@ static void late(unsigned int mode, const char *when)
 	st_restore_model();
 }
 
+/* 4. A final stop that owed nothing, then at once a foreign PMI. */
+static void stop_then_foreign(unsigned int mode)
+{
+	int fd = open_mode(mode, mode == PT_MODE_STREAM ? BIG : 1u << 20);
+	long long l0 = st_stream_counter(cpu, "late_pmis");
+
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	usleep(20000);
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	foreign_pmi_not_claimed(mode == PT_MODE_STREAM ?
+				"foreign PMI right after the stream's stop" :
+				"foreign PMI right after the flight stop");
+	CHECK(st_stream_counter(cpu, "late_pmis") == l0,
+	      "a foreign PMI counted as our late one");
+	close(fd);
+	st_restore_model();
+}
+
 int main(void)
 {
 	cpu = cx_cpu();
@@ -139,5 +161,7 @@ int main(void)
 	late(PT_MODE_STREAM, "stop");
 	late(PT_MODE_STREAM, "after");
 	late(PT_MODE_FLIGHT, "after");
+	stop_then_foreign(PT_MODE_STREAM);
+	stop_then_foreign(PT_MODE_FLIGHT);
 	return ptt_done();
 }

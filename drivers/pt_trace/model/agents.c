@@ -30,8 +30,9 @@
  *   late_pmi  "CPU WHEN": a ToPA PMI at an inconvenient moment.
  *     stop    at the driver's next TraceEn 1->0 on CPU: bit 55 and the
  *             NMI at once, i.e. inside its stop IPI (or PMI).
- *     after   at that TraceEn 1->0, bit 55 and the NMI from irq_work:
- *             they come right after the IPI returns (after the final
+ *     after   at that TraceEn 1->0, bit 55 (raised before the disable
+ *             completed, as silicon sets it), and the NMI from irq_work:
+ *             it comes right after the IPI returns (after the final
  *             stop, when it was one).
  *     start   at the driver's next TraceEn 0->1 on CPU: bit 55 and the
  *             NMI at once, inside its START IPI before it may handle
@@ -239,6 +240,8 @@ void pt_model_agents_on_disable(struct pt_model_cpu *st)
 		pt_model_pmi_raise(st);
 		break;
 	case PT_LATE_AFTER:
+		/* Raised before the disable completed, delivered late. */
+		pt_model_update(st, pt_raise_fn, NULL, true);
 		irq_work_queue(&ag->late_work);
 		break;
 	}
@@ -259,7 +262,7 @@ void pt_model_agents_on_enable(struct pt_model_cpu *st)
 static void pt_late_work_fn(struct irq_work *w)
 {
 	atomic_inc(&pt_late_raised);
-	pt_model_pmi_raise(this_cpu_ptr(&pt_model_cpu));
+	pt_model_pmi_send(this_cpu_ptr(&pt_model_cpu));
 }
 
 /* perf's handler, after ours: acknowledges all of GLOBAL_STATUS. */
