@@ -13,7 +13,13 @@ instructions' addresses, from objdump of each program (not from the
 records under test).  With 'buildid', progb's record carries a build-id
 that is not the file's (the binary changed since the recording).
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid]
+With 'pip' the trace has PIPs as a kernel trace would: CR3 0x1000 before
+proga's first stretch, 0x2000 before progb's, and then 0x1000 again
+before a third stretch at TSC 2200, which no switch record announces
+(the records of 100/101 and 300 are left out): only the CR3 says it is
+proga's.
+
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip]
 """
 import re
 import struct
@@ -56,6 +62,7 @@ def s8(x):
 COMM, MMAP2, FORK, SWITCH, EXEC, NONE = 3, 10, 7, 14, 0x2000, 0xffffffff
 BUILD_ID = 0x4000
 bad_id = sys.argv[4:] == ['buildid']
+pip = sys.argv[4:] == ['pip']
 out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 1, 0, 0, 1, 0,
                                  0, 0, 0)
 for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
@@ -77,8 +84,9 @@ out += rec(FORK, 0, struct.pack('<IIIIQ', 300, 200, 300, 200, 40), 40, NONE,
 # the switch-ins, written out of order as two rings would give them
 out += rec(SWITCH, 0, b'', 2000, 0, (200, 200))
 out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
-out += rec(SWITCH, 0, b'', 3000, 0, (100, 101))
-out += rec(SWITCH, 0, b'', 4000, 0, (300, 300))
+if not pip:
+    out += rec(SWITCH, 0, b'', 3000, 0, (100, 101))
+    out += rec(SWITCH, 0, b'', 4000, 0, (300, 300))
 open(d + '/sideband.perf', 'wb').write(out)
 open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
 
@@ -95,8 +103,19 @@ def tsc(v):
 TIP_PGE, TIP_PGD = 0x11, 0x01
 pt = bytes([2, 0x82] * 8) + bytes([2, 0x23])    # PSB, PSBEND
 pt += bytes([0x99, 0x01])                       # MODE.Exec 64-bit
-for t in (1100, 2100, 3100, 4100):
-    pt += tsc(t) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
-open(d + '/cpu0.pt', 'wb').write(pt)
+def pip_pkt(cr3):
+    """PIP: 02 43, CR3[51:5] in bits 63:1 of the 6-byte payload"""
+    return bytes([2, 0x43]) + ((cr3 >> 5) << 1).to_bytes(6, 'little')
+
+
 a, b = insns(proga), insns(progb)
-open(d + '/want', 'w').write(''.join('%016x\n' % x for x in a + b + a + b))
+if pip:
+    for t, cr3 in ((1100, 0x1000), (2100, 0x2000), (2200, 0x1000)):
+        pt += tsc(t) + pip_pkt(cr3) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
+    want = a + b + a
+else:
+    for t in (1100, 2100, 3100, 4100):
+        pt += tsc(t) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
+    want = a + b + a + b
+open(d + '/cpu0.pt', 'wb').write(pt)
+open(d + '/want', 'w').write(''.join('%016x\n' % x for x in want))

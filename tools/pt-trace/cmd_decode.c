@@ -94,9 +94,17 @@ struct decode_trace {
 	const struct das_switch *sw;
 	size_t nsw, next_sw;
 	int pid, tid;		/* -1 while unknown */
-	const char *comm;	/* NULL while unknown */
+	char comm[16];		/* "" while unknown */
 	int resume;		/* --calls: a thread's tree goes on here */
+	uint64_t last_cr3;	/* of the last PIP, when cr3_fresh */
+	int cr3_fresh;		/* a PIP since the last switch record */
 	int hidden;		/* the filters took the last instruction */
+};
+
+/* A process's CR3 (PCID bits cleared), as its first switch-in showed it. */
+struct decode_cr3 {
+	uint64_t cr3;
+	struct das_switch who;
 };
 
 /* --calls: where each thread's tree is, while other threads run. */
@@ -111,6 +119,8 @@ struct decode_ctx {
 	struct decode_aspaces as;
 	struct decode_thread *threads;
 	size_t nthreads;
+	struct decode_cr3 *cr3s;	/* CR3 values learned from switches */
+	size_t ncr3;
 	struct timeline tl;
 	struct pt_config config;
 	int ntraces;
@@ -280,7 +290,7 @@ static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
 {
 	const struct decode_filter *f = &c->o.filter;
 
-	w->comm = t->comm;
+	w->comm = t->comm[0] ? t->comm : NULL;
 	w->pid = t->pid;
 	w->tid = t->tid;
 	w->cpu = t->cpu;
@@ -357,24 +367,6 @@ static void decode_drop_behind(struct decode_trace *t,
 	t->dropped_to = off - (1u << 20);
 }
 
-/* Take the pending events; returns the decoder's status after them. */
-static int decode_events(struct decode_ctx *c, struct decode_trace *t,
-			 struct pt_insn_decoder *dec, int status)
-{
-	const struct decode_opts *o = &c->o;
-
-	while (status & pts_event_pending) {
-		struct pt_event ev;
-
-		status = pt_insn_event(dec, &ev, sizeof(ev));
-		if (status < 0)
-			break;
-		t->stats.events++;
-		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update)
-			decode_print_event(&c->ob, &ev);
-	}
-	return status;
-}
 
 /* A thread's depth in its call tree, kept while it is switched out. */
 static struct decode_thread *decode_thread(struct decode_ctx *c, int tid)
@@ -423,6 +415,37 @@ static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
 			  s->pid, s->tid, t->cpu);
 }
 
+static const struct decode_cr3 *decode_find_cr3(const struct decode_ctx *c,
+					       uint64_t cr3)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncr3; i++)
+		if (c->cr3s[i].cr3 == cr3)
+			return &c->cr3s[i];
+	return NULL;
+}
+
+/*
+ * The last CR3 loaded before a switch-in record took effect is the
+ * incoming task's (the kernel loads it before it writes the record); a
+ * kernel thread loads none, so nothing is learned for it.
+ */
+static void decode_learn_cr3(struct decode_ctx *c, uint64_t cr3,
+			     const struct das_switch *s)
+{
+	struct decode_cr3 *n;
+
+	if (decode_find_cr3(c, cr3))
+		return;
+	n = realloc(c->cr3s, (c->ncr3 + 1) * sizeof(*n));
+	if (!n)
+		return;
+	c->cr3s = n;
+	c->cr3s[c->ncr3].cr3 = cr3;
+	c->cr3s[c->ncr3++].who = *s;
+}
+
 /* From now on the code that runs is task @s's, in its address space. */
 static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 			     struct pt_insn_decoder *dec,
@@ -434,7 +457,7 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 		decode_calls_switch(c, t, s);
 	t->pid = s->pid;
 	t->tid = s->tid;
-	t->comm = s->comm;
+	snprintf(t->comm, sizeof(t->comm), "%s", s->comm);
 	if (!p || p == t->cur)
 		return;
 	t->cur = p;
@@ -461,7 +484,59 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 		return;
 	while (t->next_sw + 1 < t->nsw && t->sw[t->next_sw + 1].tsc <= tsc)
 		t->next_sw++;
+	if (t->cr3_fresh)
+		decode_learn_cr3(c, t->last_cr3, &t->sw[t->next_sw]);
+	t->cr3_fresh = 0;
 	decode_switch_to(c, t, dec, &t->sw[t->next_sw++]);
+}
+
+/*
+ * A PIP: the CPU loaded CR3 @cr3.  A process whose CR3 is known is
+ * switched to right here, before the switch record's time (which is
+ * taken after the kernel switched, and seen only at the next timing
+ * packet); an unknown one is learned at the next switch record.
+ */
+static void decode_pip(struct decode_ctx *c, struct decode_trace *t,
+		       struct pt_insn_decoder *dec, uint64_t cr3)
+{
+	const struct decode_cr3 *k;
+
+	cr3 &= ~0xfffull;
+	t->last_cr3 = cr3;
+	t->cr3_fresh = 1;
+	if (!t->nsw)
+		return;		/* no switch records: no process is known */
+	k = decode_find_cr3(c, cr3);
+	if (k && k->who.pid != t->pid) {
+		struct das_switch s = k->who;
+
+		s.tid = -1;	/* a CR3 names a process, not a thread */
+		decode_switch_to(c, t, dec, &s);
+	}
+}
+
+/* Take the pending events; returns the decoder's status after them. */
+static int decode_events(struct decode_ctx *c, struct decode_trace *t,
+			 struct pt_insn_decoder *dec, int status)
+{
+	const struct decode_opts *o = &c->o;
+
+	while (status & pts_event_pending) {
+		struct pt_event ev;
+
+		status = pt_insn_event(dec, &ev, sizeof(ev));
+		if (status < 0)
+			break;
+		t->stats.events++;
+		if (ev.type == ptev_paging && !ev.variant.paging.non_root)
+			decode_pip(c, t, dec, ev.variant.paging.cr3);
+		else if (ev.type == ptev_async_paging &&
+			 !ev.variant.async_paging.non_root)
+			decode_pip(c, t, dec, ev.variant.async_paging.cr3);
+		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update)
+			decode_print_event(&c->ob, &ev);
+	}
+	return status;
 }
 
 /*
@@ -1240,6 +1315,7 @@ out_image:
 	free(tr);
 	das_free(&c.as);
 	free(c.threads);
+	free(c.cr3s);
 	dflt_free(&c.o.filter);
 out_sb:
 	ptsb_free(&sb);

@@ -307,6 +307,50 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 	return err;
 }
 
+/*
+ * The kernel the recorder saved when it traced the kernel: the text's
+ * bytes (kernel.text=START LENGTH FILE) in one section that every image
+ * shares, and kallsyms (kernel.kallsyms=FILE: the kernel's and the
+ * modules' symbols) for every table.  The recorder saves no module
+ * code: modules' instructions give "no memory mapped" errors.
+ */
+static void das_load_kernel(struct decode_aspaces *a, const char *dir,
+			    const struct ptsb *sb)
+{
+	const char *text = ptsb_get(sb, "kernel.text");
+	const char *syms = ptsb_get(sb, "kernel.kallsyms");
+	unsigned long long start, len;
+	char file[256], path[4096];
+	int n = 0, err;
+
+	if (text && sscanf(text, "%llx %llx %255s%n", &start, &len, file,
+			   &n) == 3 && !strchr(file, '/')) {
+		snprintf(path, sizeof(path), "%s/%s", dir, file);
+		a->isc = pt_iscache_alloc(NULL);
+		n = a->isc ? pt_iscache_add_file(a->isc, path, 0, len, start) :
+			     -pte_nomem;
+		if (n > 0)
+			a->kisid = n;
+		else
+			ptt_warn("cannot load the kernel's text %s: %s; kernel code will not decode",
+				 path, pt_errstr(pt_errcode(n)));
+	} else if (text) {
+		ptt_warn("the recording has no kernel text (kernel.text=%s): kernel code will not decode",
+			 text);
+	}
+	if (syms && !strchr(syms, ' ') && !strchr(syms, '/')) {
+		snprintf(path, sizeof(path), "%s/%s", dir, syms);
+		err = ksyms_load(&a->ks, path);
+		if (!err)
+			a->have_ks = 1;
+		else
+			ptt_warn("cannot read the kernel's symbols %s: %s; kernel code has no names",
+				 path, err == -ENOENT ?
+				 "no text symbol in it (recorded with kptr_restrict: record as root)" :
+				 strerror(-err));
+	}
+}
+
 int das_load(struct decode_aspaces *a, const char *dir, const struct ptsb *sb,
 	     double hz)
 {
@@ -329,6 +373,8 @@ int das_load(struct decode_aspaces *a, const char *dir, const struct ptsb *sb,
 			a->main_pid = (int)pid;
 	}
 	a->hz = hz;
+	if (sb)
+		das_load_kernel(a, dir, sb);
 	if (sb && ptsb_get(sb, "tsc.start")) {
 		unsigned long long cpu, mono, tsc0;
 
@@ -545,6 +591,10 @@ struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
 	if (!p->image)
 		return NULL;
 	p->st.debuginfod = a->debuginfod;
+	if (a->have_ks)
+		p->st.ksyms = &a->ks;
+	if (a->kisid > 0)
+		pt_image_add_cached(p->image, a->isc, a->kisid, NULL);
 	/* --elf files: given for every process (the default's by the caller) */
 	for (i = 0; p != &a->dflt && i < (size_t)a->nelf; i++)
 		das_add_elf(p->image, &p->st, a->elfs[i]);
@@ -571,6 +621,8 @@ void das_free(struct decode_aspaces *a)
 	for (i = 0; i < a->ncpu; i++)
 		free(a->cpu[i].sw);
 	free(a->cpu);
+	pt_iscache_free(a->isc);
+	ksyms_free(&a->ks);
 	for (i = 0; i < a->nwarned; i++)
 		free(a->warned[i]);
 	free(a->warned);

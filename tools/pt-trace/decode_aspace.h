@@ -18,6 +18,7 @@
 #include <intel-pt.h>
 
 #include "elf_image.h"
+#include "kernel_syms.h"
 
 struct ptsb;
 struct das_map;
@@ -67,6 +68,11 @@ struct decode_aspaces {
 	int debuginfod;
 	const char *const *elfs;	/* --elf FILE[:BASE], in every image */
 	int nelf;
+	/* the kernel, in every image: kernel.text and kernel.kallsyms */
+	struct pt_image_section_cache *isc;
+	int kisid;		/* its section, 0 when none */
+	struct kernel_syms ks;
+	int have_ks;
 	/* files warned about, once each */
 	char **warned;
 	size_t nwarned;

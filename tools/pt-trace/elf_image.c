@@ -24,6 +24,7 @@
 #include <libiberty/demangle.h>
 
 #include "elf_image.h"
+#include "kernel_syms.h"
 #include "tool.h"
 
 #define EI_CACHE_SLOTS	65536u
@@ -394,6 +395,8 @@ const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
 	uint64_t off;
 	ei_sym sym;
 
+	if (st->ksyms && ksyms_kernel_ip(addr))
+		return ksyms_lookup(st->ksyms, addr);
 	if (!c || !st->dwfl)
 		return NULL;
 	slot = &c->slot[ei_hash(addr, EI_CACHE_SLOTS - 1)];

@@ -29,8 +29,12 @@ struct elf_sym {
 	const char *dso;	/* the file's base name */
 };
 
+struct kernel_syms;
+
 struct elf_symtab {
 	void *dwfl;		/* the libdwfl session (Dwfl *) */
+	/* kernel addresses: kallsyms, shared by every table (not owned) */
+	const struct kernel_syms *ksyms;
 	struct elf_symcache *cache;
 	int debuginfod;		/* let libdwfl ask debuginfod servers */
 	int finished;		/* elf_symtab_finish() done */

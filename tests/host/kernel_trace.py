@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""For the decode-kernel test: a recording of kernel code as pt-trace
+record saves it with OS tracing on (Documentation/tools.rst, kernel.*):
+DIR/kernel_text.bin (the text's bytes, loaded at 0xffffffff81000000),
+DIR/kallsyms (kernel and module symbols), the sideband.txt keys that
+name them, a sideband.perf where task 500 'sys' is switched in on CPU 0,
+and DIR/cpu0.pt: one kernel stretch, TIP.PGE at _stext, then
+nop, nop, swapgs, sysretq and TIP.PGD (an OS-only trace leaving the
+kernel).
+
+Usage: kernel_trace.py DIR
+"""
+import struct
+import sys
+
+d = sys.argv[1]
+BASE = 0xffffffff81000000
+text = bytes([0x90, 0x90, 0x0f, 0x01, 0xf8, 0x48, 0x0f, 0x07]) + b'\xcc' * 56
+open(d + '/kernel_text.bin', 'wb').write(text)
+open(d + '/kallsyms', 'w').write(
+    '%x T _stext\n%x T entry_test\n%x t entry_test_swapgs\n'
+    '%x D some_data\nffffffffc0000000 t mod_fn\t[ptmod]\n'
+    % (BASE, BASE, BASE + 2, BASE + 0x100))
+open(d + '/sideband.txt', 'w').write(
+    'pt-trace-sideband=1\ncpu=6/85/4\nkernel.kallsyms=kallsyms\n'
+    'kernel.text=0x%x 0x%x kernel_text.bin\n' % (BASE, len(text)))
+
+
+def rec(typ, misc, body, t, cpu, who):
+    body += struct.pack('<IIQII', who[0], who[1], t, cpu, 0)
+    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
+
+
+out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 1, 0, 0, 1, 0,
+                                 0, 0, 0)
+out += rec(3, 0x2000, struct.pack('<II', 500, 500) + b'sys\0\0\0\0\0', 10,
+           0xffffffff, (500, 500))
+out += rec(14, 0, b'', 1000, 0, (500, 500))
+open(d + '/sideband.perf', 'wb').write(out)
+
+
+def ip(kind, v):
+    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
+
+
+pt = bytes([2, 0x82] * 8) + bytes([2, 0x23])    # PSB, PSBEND
+pt += bytes([0x99, 0x01])                       # MODE.Exec 64-bit
+pt += bytes([0x19]) + (1100).to_bytes(7, 'little')
+pt += ip(0x11, BASE) + bytes([0x01])            # TIP.PGE; TIP.PGD
+open(d + '/cpu0.pt', 'wb').write(pt)
