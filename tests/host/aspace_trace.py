@@ -19,7 +19,12 @@ before a third stretch at TSC 2200, which no switch record announces
 (the records of 100/101 and 300 are left out): only the CR3 says it is
 proga's.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip]
+With 'early' each run also has its switch-out record (at 1900, 2900,
+3900) and each stretch's TSC is 50 before its switch-in record, as a
+followed task's trace is: the driver enables tracing in the scheduler's
+hook, before perf writes the switch-in record.
+
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early]
 """
 import re
 import struct
@@ -63,6 +68,7 @@ COMM, MMAP2, FORK, SWITCH, EXEC, NONE = 3, 10, 7, 14, 0x2000, 0xffffffff
 BUILD_ID = 0x4000
 bad_id = sys.argv[4:] == ['buildid']
 pip = sys.argv[4:] == ['pip']
+early = sys.argv[4:] == ['early']
 out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 1, 0, 0, 1, 0,
                                  0, 0, 0)
 for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
@@ -87,6 +93,11 @@ out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
 if not pip:
     out += rec(SWITCH, 0, b'', 3000, 0, (100, 101))
     out += rec(SWITCH, 0, b'', 4000, 0, (300, 300))
+if early:
+    OUT = 0x2000
+    for t, who in ((1900, (100, 100)), (2900, (200, 200)),
+                   (3900, (100, 101))):
+        out += rec(SWITCH, OUT, b'', t, 0, who)
 open(d + '/sideband.perf', 'wb').write(out)
 open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
 
@@ -114,7 +125,7 @@ if pip:
         pt += tsc(t) + pip_pkt(cr3) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
     want = a + b + a
 else:
-    for t in (1100, 2100, 3100, 4100):
+    for t in ((950, 1950, 2950, 3950) if early else (1100, 2100, 3100, 4100)):
         pt += tsc(t) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
     want = a + b + a + b
 open(d + '/cpu0.pt', 'wb').write(pt)

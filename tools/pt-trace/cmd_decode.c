@@ -92,7 +92,9 @@ struct decode_trace {
 	/* whose code runs: the CPU's switch records, in TSC order */
 	struct das_proc *cur;	/* its address space */
 	const struct das_switch *sw;
-	size_t nsw, next_sw;
+	size_t nsw;
+	long cur_sw;		/* the run in effect, -1 before the first */
+	uint64_t sw_until;	/* its end: past it, decode_follow() looks */
 	int pid, tid;		/* -1 while unknown */
 	char comm[16];		/* "" while unknown */
 	int resume;		/* --calls: a thread's tree goes on here */
@@ -458,6 +460,8 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 	t->pid = s->pid;
 	t->tid = s->tid;
 	snprintf(t->comm, sizeof(t->comm), "%s", s->comm);
+	if (c->tl.f && s->tid >= 0)
+		tl_track_thread(&t->track, s->pid, s->tid, s->comm);
 	if (!p || p == t->cur)
 		return;
 	t->cur = p;
@@ -466,28 +470,40 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
- * The context switches on this CPU up to the decoder's time: the image
- * is the last task's that came in.  The decoder's time is that of the
- * last timing packet it read, which comes before the code it times: a
- * task's first instruction after tracing is enabled (TIP.PGE, after the
- * switch-in record's time) is decoded in its own image.
+ * Whose code runs on this CPU at the decoder's time: the task of the
+ * first run (switch-in to switch-out) that has not ended by then.  The
+ * decoder's time is the last timing packet's, and the driver turns
+ * tracing on in the scheduler's switch hook, before perf writes the
+ * switch-in record: the TSC packet of that enable is older than the
+ * record, so a time between one run's end and the next run's start is
+ * the next run's (without switch-out records a run ends where the next
+ * one starts, and the rule is "the last switch-in at or before").
  */
 static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 			  struct pt_insn_decoder *dec)
 {
 	uint32_t lost_mtc, lost_cyc;
 	uint64_t tsc;
+	size_t i;
 
-	if (pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) < 0)
+	if (pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) < 0 ||
+	    tsc <= t->sw_until)
 		return;
-	if (t->sw[t->next_sw].tsc > tsc)
+	for (i = t->cur_sw < 0 ? 0 : (size_t)t->cur_sw;
+	     i < t->nsw && t->sw[i].out < tsc; i++)
+		;
+	if (i == t->nsw) {
+		t->sw_until = UINT64_MAX;	/* after the last run: stay */
 		return;
-	while (t->next_sw + 1 < t->nsw && t->sw[t->next_sw + 1].tsc <= tsc)
-		t->next_sw++;
+	}
+	t->sw_until = t->sw[i].out;
+	if ((long)i == t->cur_sw)
+		return;
+	t->cur_sw = (long)i;
 	if (t->cr3_fresh)
-		decode_learn_cr3(c, t->last_cr3, &t->sw[t->next_sw]);
+		decode_learn_cr3(c, t->last_cr3, &t->sw[i]);
 	t->cr3_fresh = 0;
-	decode_switch_to(c, t, dec, &t->sw[t->next_sw++]);
+	decode_switch_to(c, t, dec, &t->sw[i]);
 }
 
 /*
@@ -586,7 +602,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				status = -pte_eos;
 				break;
 			}
-			if (t->next_sw < t->nsw)
+			if (t->sw_until != UINT64_MAX)
 				decode_follow(c, t, dec);
 			status = pt_insn_next(dec, &insn, sizeof(insn));
 			if (insn.iclass != ptic_error)
@@ -930,10 +946,10 @@ static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
 			snprintf(name, sizeof(name), "%s", tr[i].path);
 		tl_track_init(&c->tl, &tr[i].track, tid, name,
 			      tr[i].tsc_offset);
-		/* Its threads, from the recorder's switch records. */
-		if (sb && c->sb_dir[0])
-			tl_track_load_switches(&tr[i].track, c->sb_dir, sb,
-					       tr[i].cpu);
+		/*
+		 * Its threads come from decode_switch_to(), as the decoder
+		 * follows the CPU's switch records.
+		 */
 	}
 	return PTT_EXIT_OK;
 }
@@ -975,6 +991,8 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 		t->pid = -1;
 		t->tid = -1;
 		t->sw = das_switches(&c->as, t->cpu, &t->nsw);
+		t->cur_sw = -1;
+		t->sw_until = t->nsw ? 0 : UINT64_MAX;
 	}
 	return PTT_EXIT_OK;
 }

@@ -194,8 +194,35 @@ static int das_add_switch(struct decode_aspaces *a, int cpu,
 			return -ENOMEM;
 		c->sw = n;
 	}
+	/* The run before ends here at the latest. */
+	if (c->n && !c->sw[c->n - 1].out)
+		c->sw[c->n - 1].out = s->tsc;
 	c->sw[c->n++] = *s;
 	return 0;
+}
+
+static void das_switch_out(struct decode_aspaces *a, int cpu, int tid,
+			   uint64_t tsc)
+{
+	size_t i;
+
+	for (i = 0; i < a->ncpu; i++) {
+		struct das_cpu *c = &a->cpu[i];
+
+		if (c->cpu == cpu && c->n && c->sw[c->n - 1].tid == tid &&
+		    !c->sw[c->n - 1].out)
+			c->sw[c->n - 1].out = tsc ? tsc : 1;
+	}
+}
+
+/* The last run on each CPU lasts to the end. */
+static void das_switch_end(struct decode_aspaces *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->ncpu; i++)
+		if (a->cpu[i].n && !a->cpu[i].sw[a->cpu[i].n - 1].out)
+			a->cpu[i].sw[a->cpu[i].n - 1].out = UINT64_MAX;
 }
 
 /* The last comm of each tid, as the walk has seen them. */
@@ -285,11 +312,17 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 			break;
 		case PERF_RECORD_SWITCH:
 		case PERF_RECORD_SWITCH_CPU_WIDE:
-			/* A switch-in names the task coming in. */
-			if (ev->misc & PERF_RECORD_MISC_SWITCH_OUT ||
-			    ev->cpu == UINT32_MAX ||
+			if (ev->cpu == UINT32_MAX ||
 			    das_record_tsc(&f->hdr, sb, hz, ev->time, &s.tsc))
 				break;
+			/* A switch-out ends the run of the task going out. */
+			if (ev->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+				das_switch_out(a, (int)ev->cpu, (int)ev->tid,
+					       s.tsc);
+				break;
+			}
+			/* A switch-in names the task coming in. */
+			s.out = 0;
 			s.pid = (int)ev->pid;
 			s.tid = (int)ev->tid;
 			comm = das_comm(&names, s.tid, s.pid);
@@ -304,6 +337,7 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 		}
 	}
 	free(names.v);
+	das_switch_end(a);
 	return err;
 }
 

@@ -33,9 +33,12 @@ struct das_proc {
 	struct elf_symtab st;
 };
 
-/* A task switched in on a CPU: from @tsc on, the code that runs is its. */
+/*
+ * A task's run on a CPU: switched in at @tsc, out at @out (the next
+ * switch-in's time without a switch-out record, UINT64_MAX for the last).
+ */
 struct das_switch {
-	uint64_t tsc;
+	uint64_t tsc, out;
 	int pid, tid;
 	char comm[16];
 };

@@ -53,13 +53,6 @@ struct tl_frame {
 	enum tl_kind kind;
 };
 
-/* A task switched in on a track's CPU: from @tsc on, its instructions. */
-struct tl_switch {
-	uint64_t tsc;
-	int pid, tid;
-	char name[20];
-};
-
 /* A span that ended, written after its parent (see tl_span()). */
 struct tl_held {
 	struct tl_frame fr;
@@ -88,8 +81,6 @@ struct tl_track {
 	struct tl_frame stack[TL_MAX_DEPTH];
 	struct tl_held held[TL_MAX_HELD];
 	unsigned int nheld;
-	struct tl_switch *sw;	/* in TSC order */
-	size_t nsw, next_sw;
 };
 
 /* @pid: the traced process (0 when unknown), named @process. */
@@ -107,17 +98,10 @@ void tl_track_init(struct timeline *tl, struct tl_track *t, int tid,
 /*
  * From now on the track's instructions are thread @tid of process @pid
  * (a context switch): every open span ends, the thread gets its track.
+ * decode calls it as it follows the CPU's switch records
+ * (decode_aspace.h).
  */
 void tl_track_thread(struct tl_track *t, int pid, int tid, const char *name);
-/*
- * The switch-ins on CPU @cpu from the recording's sideband.perf in @dir
- * (times to TSC exactly, or through the sideband's tsc.start sample and
- * the timeline's rate when the records use CLOCK_MONOTONIC): the track
- * follows them.  Returns how many, 0 without sideband.perf.
- */
-struct ptsb;
-size_t tl_track_load_switches(struct tl_track *t, const char *dir,
-			      const struct ptsb *sb, int cpu);
 void tl_insn(struct tl_track *t, const struct elf_symtab *st,
 	     const struct pt_insn *insn, uint64_t tsc, int have_tsc);
 /* A gap: every span ends where it starts; then a "trace lost" span. */

@@ -25,11 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/perf_event.h>
-
 #include "decode_out.h"
-#include "perfsb.h"
-#include "sideband.h"
+#include "compiler.h"
 #include "tool.h"
 
 const char *decode_symbolize(const struct elf_symtab *st, uint64_t ip,
@@ -382,81 +379,6 @@ void tl_track_thread(struct tl_track *t, int pid, int tid, const char *name)
 	tl_thread_meta(t->tl, pid, tid, name);
 }
 
-/* A record's time as TSC; 0 when there is no way. */
-static uint64_t tl_record_tsc(const struct timeline *tl,
-			      const struct ptpsb_header *h,
-			      const struct ptsb *sb, uint64_t time)
-{
-	unsigned long long cpu, mono, tsc0;
-	const char *start = sb ? ptsb_get(sb, "tsc.start") : NULL;
-	uint64_t tsc;
-
-	if (!ptpsb_tsc(h, time, &tsc))
-		return tsc;
-	/* CLOCK_MONOTONIC: through the recorder's TSC sample. */
-	if (h->clock != PTPSB_CLOCK_MONOTONIC || !start ||
-	    sscanf(start, "%llu %llu %llu", &cpu, &mono, &tsc0) != 3)
-		return 0;
-	return tsc0 + (uint64_t)(int64_t)(((double)time - (double)mono) *
-					  tl->tsc_hz / 1e9);
-}
-
-size_t tl_track_load_switches(struct tl_track *t, const char *dir,
-			      const struct ptsb *sb, int cpu)
-{
-	struct { int tid; char comm[16]; } names[256];
-	char path[4096];
-	struct ptpsb_event ev;
-	struct ptpsb_file f;
-	size_t pos = 0, cap = 0, nnames = 0, i;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, PTPSB_FILE_NAME);
-	if (cpu < 0 || ptpsb_load(path, &f))
-		return 0;
-	while (ptpsb_next(&f, &pos, &ev) > 0) {
-		struct tl_switch *s;
-		const char *name = NULL;
-
-		if (ev.type == PERF_RECORD_COMM && ev.name &&
-		    nnames < ARRAY_SIZE(names)) {
-			names[nnames].tid = (int)ev.btid;
-			snprintf(names[nnames++].comm, 16, "%s", ev.name);
-			continue;
-		}
-		/* A switch-in names the task coming in; a switch-out the one leaving. */
-		if ((ev.type != PERF_RECORD_SWITCH &&
-		     ev.type != PERF_RECORD_SWITCH_CPU_WIDE) ||
-		    (ev.misc & PERF_RECORD_MISC_SWITCH_OUT) ||
-		    ev.cpu != (uint32_t)cpu)
-			continue;
-		if (t->nsw == cap) {
-			void *n = realloc(t->sw, (cap ? cap * 2 : 16) * sizeof(*s));
-
-			if (!n)
-				break;
-			t->sw = n;
-			cap = cap ? cap * 2 : 16;
-		}
-		s = &t->sw[t->nsw++];
-		s->tsc = tl_record_tsc(t->tl, &f.hdr, sb, ev.time);
-		s->pid = (int)ev.pid;
-		s->tid = (int)ev.tid;
-		for (i = nnames; i-- > 0;)
-			if (names[i].tid == s->tid) {
-				name = names[i].comm;
-				break;
-			}
-		if (name)
-			snprintf(s->name, sizeof(s->name), "%s", name);
-		else
-			snprintf(s->name, sizeof(s->name), "tid %d", s->tid);
-		if (!s->tsc)
-			t->nsw--;
-	}
-	ptpsb_free(&f);
-	return t->nsw;
-}
-
 /* Kernel addresses: the upper half of the canonical address space. */
 static int tl_kernel_ip(uint64_t ip)
 {
@@ -475,12 +397,6 @@ void tl_insn(struct tl_track *t, const struct elf_symtab *st,
 	else
 		now = t->last_ns;
 	t->insns++;
-	/* The sideband's switches: whose instructions these are. */
-	while (have_tsc && t->next_sw < t->nsw && t->sw[t->next_sw].tsc <= tsc) {
-		const struct tl_switch *s = &t->sw[t->next_sw++];
-
-		tl_track_thread(t, s->pid, s->tid, s->name);
-	}
 	if (t->kernel_depth >= 0 && !tl_kernel_ip(insn->ip)) {
 		/* Back in user mode: the kernel's spans end here. */
 		tl_unwind_to(t, t->kernel_depth - 1, now);
@@ -587,9 +503,6 @@ void tl_error(struct tl_track *t, uint64_t offset, const char *what,
 void tl_track_end(struct tl_track *t)
 {
 	tl_unwind(t, t->last_ns);
-	free(t->sw);
-	t->sw = NULL;
-	t->nsw = 0;
 }
 
 int tl_close(struct timeline *tl)
