@@ -25,6 +25,7 @@
 #include "decode_aspace.h"
 #include "decode_filter.h"
 #include "decode_out.h"
+#include "decode_vmx.h"
 #include "dump_format.h"
 #include "elf_image.h"
 #include "lossfile.h"
@@ -125,6 +126,7 @@ struct decode_ctx {
 	size_t ncr3;
 	struct timeline tl;
 	struct pt_config config;
+	struct decode_vmx vmx;	/* contexts under VMX, their filters */
 	int ntraces;
 	char sb_dir[2048];	/* the sideband's directory, "" without */
 };
@@ -198,6 +200,21 @@ static void decode_usage(FILE *f)
 	      "                            prints (A, or ,B: open end)\n"
 	      "  -C, --cpus LIST           only the traces of these CPUs (0,2-3); not\n"
 	      "                            --cpu, which is the CPU model as in ptdump\n"
+	      "      --host-only           print only what ran in the host (VMX root,\n"
+	      "                            PIP.NR=0); needs a trace with PIPs (OS=1)\n"
+	      "      --guest-only          print only what ran in guests (PIP.NR=1)\n"
+	      "      --vmcs BASE           print only the guest with that VMCS base;\n"
+	      "                            repeatable\n"
+	      "      --guest-image VMCS:PATH[@ADDR]  the code of the guest with that\n"
+	      "                            VMCS: an ELF file (at ADDR if given) or a raw\n"
+	      "                            dump of its memory from ADDR; repeatable.\n"
+	      "                            Guests decode only from these, never from\n"
+	      "                            the host's files\n"
+	      "      --guest-tsc VMCS:OFFSET:RATIO  that guest's TSC offset and ratio\n"
+	      "                            (as pt-trace contexts), for --summary\n"
+	      "      --summary             add a line per context (host, or guest with\n"
+	      "                            its VMCS; keyed by VMCS, PIP.NR and CR3):\n"
+	      "                            instructions, packets, host TSC span\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -211,6 +228,9 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
+	      "  pt-trace decode --host-only --summary out/cpu0.pt\n"
+	      "  pt-trace decode --vmcs 0x12345000 \\\n"
+	      "                  --guest-image 0x12345000:guest-vmlinux out/cpu0.pt\n"
 	      "\n"
 	      "exit status: 0 decoded, 1 bad usage, 2 unreadable trace, ELF, loss\n"
 	      "file named with --loss, or timeline file, or not one instruction\n"
@@ -258,6 +278,9 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 	t->stats.errors++;
 	if (pt_errcode(err) == pte_nomap)
 		t->stats.nomap++;
+	if (pt_errcode(err) == pte_nomap &&
+	    dvmx_image(&c->vmx, t->cur->image) == c->vmx.empty)
+		c->vmx.no_image++;
 	if (t->dropped)
 		t->stats.dropped_errors++;
 	pt_insn_get_offset(dec, &offset);
@@ -309,13 +332,15 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	struct decode_who who;
 	uint64_t tsc = 0;
 	int have_tsc = 0;
+	const struct elf_symtab *st = dvmx_symtab(&c->vmx, &t->cur->st);
 
 	/* The time is asked for only where it is used: it costs a call. */
 	if (o->fmt.show_time || c->tl.f || o->fmt.perf ||
 	    o->filter.have_time)
 		have_tsc = pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
 	t->stats.insns++;
-	if (!decode_wanted(c, t, tsc, have_tsc, &who)) {
+	/* Another VMX context than --host-only etc. ask for, or filtered. */
+	if (!dvmx_insn(&c->vmx) || !decode_wanted(c, t, tsc, have_tsc, &who)) {
 		/* Where the listing goes on, the call tree starts anew. */
 		t->hidden = 1;
 		return;
@@ -328,14 +353,14 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	if (o->calls) {
 		if (t->restart) {
 			t->depth = 0;
-			decode_print_call(&c->ob, &t->cur->st, insn->ip, 0);
+			decode_print_call(&c->ob, st, insn->ip, 0);
 		} else if (t->pending_call && insn->ip != t->call_next) {
-			decode_print_call(&c->ob, &t->cur->st, insn->ip, ++t->depth);
+			decode_print_call(&c->ob, st, insn->ip, ++t->depth);
 		} else if (t->resume) {
-			decode_print_call(&c->ob, &t->cur->st, insn->ip, t->depth);
+			decode_print_call(&c->ob, st, insn->ip, t->depth);
 		}
 	} else if (!o->quiet) {
-		decode_print_insn(&c->ob, &c->o.fmt, &t->cur->st, insn, tsc,
+		decode_print_insn(&c->ob, &c->o.fmt, st, insn, tsc,
 				  &who);
 	}
 	t->restart = 0;
@@ -347,7 +372,7 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	    t->depth > 0)
 		t->depth--;
 	if (c->tl.f)
-		tl_insn(&t->track, &t->cur->st, insn, tsc, have_tsc);
+		tl_insn(&t->track, st, insn, tsc, have_tsc);
 }
 
 /*
@@ -465,8 +490,9 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 	if (!p || p == t->cur)
 		return;
 	t->cur = p;
+	/* In a guest, the host's image is swapped in at the VM exit. */
 	if (dec)
-		pt_insn_set_image(dec, p->image);
+		pt_insn_set_image(dec, dvmx_image(&c->vmx, p->image));
 }
 
 /*
@@ -536,6 +562,7 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			 struct pt_insn_decoder *dec, int status)
 {
 	const struct decode_opts *o = &c->o;
+	int moved = 0;
 
 	while (status & pts_event_pending) {
 		struct pt_event ev;
@@ -544,14 +571,20 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 		if (status < 0)
 			break;
 		t->stats.events++;
+		/* First the VMX context: a host PIP below sets the host's image. */
+		moved |= dvmx_event(&c->vmx, &ev);
 		if (ev.type == ptev_paging && !ev.variant.paging.non_root)
 			decode_pip(c, t, dec, ev.variant.paging.cr3);
 		else if (ev.type == ptev_async_paging &&
 			 !ev.variant.async_paging.non_root)
 			decode_pip(c, t, dec, ev.variant.async_paging.cr3);
-		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update)
+		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update &&
+		    c->vmx.sel_cur)
 			decode_print_event(&c->ob, &ev);
 	}
+	/* Into or out of a guest: its code from now on. */
+	if (moved && pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+		return -pte_internal;
 	return status;
 }
 
@@ -591,6 +624,8 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			continue;
 		}
 		t->stats.syncs++;
+		dvmx_sync(&c->vmx);
+		pt_insn_set_image(dec, t->cur->image);
 		for (;;) {
 			status = decode_events(c, t, dec, status);
 			if (status < 0)
@@ -1002,7 +1037,9 @@ int cmd_decode(int argc, char **argv)
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
 	       O_TL, O_EVENTS, O_TIME, O_LOSS, O_NO_LOSS, O_HZ, O_FORMAT,
 	       O_TL_MIN, O_TL_MAX,
-	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID };
+	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID,
+	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
+	       O_SUMMARY };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -1028,6 +1065,12 @@ int cmd_decode(int argc, char **argv)
 		{ "pid", required_argument, NULL, O_PID },
 		{ "tid", required_argument, NULL, O_TID },
 		{ "cpus", required_argument, NULL, 'C' },
+		{ "host-only", no_argument, NULL, O_HOST_ONLY },
+		{ "guest-only", no_argument, NULL, O_GUEST_ONLY },
+		{ "vmcs", required_argument, NULL, O_VMCS },
+		{ "guest-image", required_argument, NULL, O_GUEST_IMAGE },
+		{ "guest-tsc", required_argument, NULL, O_GUEST_TSC },
+		{ "summary", no_argument, NULL, O_SUMMARY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1051,7 +1094,8 @@ int cmd_decode(int argc, char **argv)
 		case O_ELF:
 			if (nelf == 64) {
 				ptt_err("at most 64 --elf files");
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			elfs[nelf++] = optarg;
 			break;
@@ -1083,7 +1127,8 @@ int cmd_decode(int argc, char **argv)
 			if (decode_parse_hz(optarg, &c.o.tsc_hz)) {
 				ptt_err("--tsc-hz: bad rate '%s' (Hz, or with k/M/G, 1 MHz to 100 GHz)",
 					optarg);
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			break;
 		case O_CALLS:
@@ -1105,7 +1150,8 @@ int cmd_decode(int argc, char **argv)
 			    strcmp(optarg, "raw")) {
 				ptt_err("--format: unknown format '%s' (known: perf, raw, ip)",
 					optarg);
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			c.o.fmt_given = 1;
 			break;
@@ -1116,14 +1162,16 @@ int cmd_decode(int argc, char **argv)
 			if (tl_parse_duration(optarg, &c.o.tl_min_ns)) {
 				ptt_err("--min-duration: '%s' is not a duration such as 500ns, 2us, 1ms",
 					optarg);
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			break;
 		case O_TL_MAX:
 			if (ptt_parse_u64(optarg, &c.o.tl_max) || !c.o.tl_max) {
 				ptt_err("--max-events: '%s' is not a positive number",
 					optarg);
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			break;
 		case O_EVENTS:
@@ -1158,30 +1206,70 @@ int cmd_decode(int argc, char **argv)
 				return PTT_EXIT_USAGE;
 			}
 			break;
+		case O_HOST_ONLY:
+			c.vmx.host_only = 1;
+			break;
+		case O_GUEST_ONLY:
+			c.vmx.guest_only = 1;
+			break;
+		case O_SUMMARY:
+			c.vmx.summary = 1;
+			break;
+		case O_VMCS:
+			if (dvmx_add_vmcs(&c.vmx, optarg)) {
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
+			}
+			break;
+		case O_GUEST_TSC:
+			if (dvmx_add_guest_tsc(&c.vmx, optarg)) {
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
+			}
+			break;
+		case O_GUEST_IMAGE:
+			if (dvmx_add_guest_image(&c.vmx, optarg)) {
+				ret = PTT_EXIT_INPUT;
+				goto out_vmx;
+			}
+			break;
 		case 'q':
 			c.o.quiet = 1;
 			break;
 		case 'h':
 			decode_usage(stdout);
-			return PTT_EXIT_OK;
+			ret = PTT_EXIT_OK;
+			goto out_vmx;
 		default:
 			decode_usage(stderr);
-			return PTT_EXIT_USAGE;
+			ret = PTT_EXIT_USAGE;
+			goto out_vmx;
 		}
 	}
 	c.ntraces = argc - optind;
+	ret = PTT_EXIT_USAGE;
 	if (c.ntraces < 1 || c.ntraces > DECODE_MAX_TRACES) {
 		ptt_err("expected one trace file, or up to %d of one recording (try --help)",
 			DECODE_MAX_TRACES);
-		return PTT_EXIT_USAGE;
+		goto out_vmx;
 	}
-	if (c.o.fmt.ip_only && (c.o.calls || c.o.quiet)) {
-		ptt_err("--format=ip prints instructions: it goes with neither --calls nor -q");
-		return PTT_EXIT_USAGE;
+	if (c.o.fmt.ip_only && (c.o.calls || c.o.quiet || c.vmx.summary)) {
+		ptt_err("--format=ip prints instructions: it goes with neither --calls, -q nor --summary");
+		goto out_vmx;
 	}
 	if (c.o.loss_path && (c.ntraces > 1 || c.o.no_loss)) {
 		ptt_err("--loss FILE names the loss file of one trace: give one trace and no --no-loss");
-		return PTT_EXIT_USAGE;
+		goto out_vmx;
+	}
+	if (c.vmx.host_only + c.vmx.guest_only + !!c.vmx.nsel > 1) {
+		ptt_err("--host-only, --guest-only and --vmcs each choose what is shown: give one of them (--vmcs is repeatable)");
+		goto out_vmx;
+	}
+	ret = PTT_EXIT_OK;
+	if (dvmx_init(&c.vmx)) {
+		ptt_err("out of memory");
+		ret = PTT_EXIT_INTERNAL;
+		goto out_vmx;
 	}
 
 	pt_config_init(&c.config);
@@ -1191,7 +1279,8 @@ int cmd_decode(int argc, char **argv)
 			ptt_err("cannot read sideband %s: %s", sb_path,
 				err == -EINVAL ? "not a pt-trace sideband file" :
 				strerror(-err));
-			return PTT_EXIT_INPUT;
+			ret = PTT_EXIT_INPUT;
+			goto out_vmx;
 		}
 		have_sb = 1;
 	} else {
@@ -1298,8 +1387,14 @@ int cmd_decode(int argc, char **argv)
 		    (c.o.quiet || c.o.calls || c.o.timeline))
 			decode_print_stats(&c.ob, tr[i].path, &tr[i].stats);
 	}
-	if (!c.o.fmt.ip_only && (c.o.quiet || c.o.calls || c.o.timeline))
+	if (!c.o.fmt.ip_only && (c.o.quiet || c.o.calls || c.o.timeline ||
+				 c.vmx.summary))
 		decode_print_stats(&c.ob, NULL, &total);
+	if (c.vmx.summary) {
+		for (i = 0; i < c.ntraces; i++)
+			dvmx_packets(&c.vmx, tr[i].buf, tr[i].len);
+		dvmx_print_summary(&c.vmx, &c.ob);
+	}
 	ob_free(&c.ob);
 	decode_fmt_free(&c.o.fmt);
 	if (c.o.fmt.ip_only && (total.errors || total.gaps || total.dropped))
@@ -1314,7 +1409,7 @@ int cmd_decode(int argc, char **argv)
 		decode_nothing(&total);
 		ret = PTT_EXIT_INPUT;
 	} else if (!ret && !total.shown) {
-		ptt_warn("%llu instructions decoded, none of them passed --pid/--tid/--time",
+		ptt_warn("%llu instructions decoded, none of them passed the filters (--pid/--tid/--time, --host-only/--guest-only/--vmcs)",
 			 (unsigned long long)total.insns);
 	}
 out_tl:
@@ -1337,5 +1432,13 @@ out_image:
 	dflt_free(&c.o.filter);
 out_sb:
 	ptsb_free(&sb);
+out_vmx:
+	if (c.vmx.nr_no_vmcs)
+		ptt_warn("%llu guest PIPs (NR=1) came with no VMCS loaded (none since the PSB, or the all-ones base): their context has no VMCS",
+			 (unsigned long long)c.vmx.nr_no_vmcs);
+	if (c.vmx.no_image)
+		ptt_warn("%llu decode errors in guests without code: give --guest-image VMCS:PATH[@ADDR] (pt-trace contexts lists the guests' VMCS)",
+			 (unsigned long long)c.vmx.no_image);
+	dvmx_free(&c.vmx);
 	return ret;
 }

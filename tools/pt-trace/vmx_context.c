@@ -23,8 +23,7 @@ void vmx_ctx_init(struct vmx_ctx_state *s, const struct vmx_guest_tsc *tsc,
 	s->ntsc = ntsc;
 }
 
-static int vmx_ctx_find(struct vmx_ctx_state *s, uint64_t vmcs, int nr,
-			uint64_t cr3)
+int vmx_ctx_get(struct vmx_ctx_state *s, uint64_t vmcs, int nr, uint64_t cr3)
 {
 	unsigned int i;
 
@@ -69,8 +68,8 @@ void vmx_ctx_packet(struct vmx_ctx_state *s, const struct pt_packet *p,
 	if (p->type == ppt_vmcs) {
 		s->vmcs = p->payload.vmcs.base;
 	} else if (p->type == ppt_pip) {
-		s->cur = vmx_ctx_find(s, p->payload.pip.nr ? s->vmcs : 0,
-				      p->payload.pip.nr, p->payload.pip.cr3);
+		s->cur = vmx_ctx_get(s, p->payload.pip.nr ? s->vmcs : 0,
+				     p->payload.pip.nr, p->payload.pip.cr3);
 	}
 	if (s->cur < 0) {
 		s->lost += s->n == VMX_CTX_MAX;

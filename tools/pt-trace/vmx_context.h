@@ -25,6 +25,7 @@ struct vmx_ctx {
 	uint64_t cr3;
 	int nr;			/* PIP.NR: 1 in a guest */
 	uint64_t packets, ips;	/* packets, and IP packets naming an IP */
+	uint64_t insns;		/* instructions decoded (decode --summary) */
 	uint64_t tsc_first, tsc_last;	/* host time (guest TSC converted) */
 	int have_tsc;
 };
@@ -44,6 +45,11 @@ void vmx_ctx_init(struct vmx_ctx_state *s, const struct vmx_guest_tsc *tsc,
 /* Feed one packet; @has_ip: it names an IP. */
 void vmx_ctx_packet(struct vmx_ctx_state *s, const struct pt_packet *p,
 		    int has_ip);
+/*
+ * The index of the context (@vmcs, @nr, @cr3), made when new (a host's
+ * @vmcs is 0); -1 when the table is full.
+ */
+int vmx_ctx_get(struct vmx_ctx_state *s, uint64_t vmcs, int nr, uint64_t cr3);
 /* Parse "VMCS:OFFSET:RATIO" (numbers in C syntax); 0 or -1. */
 int vmx_guest_tsc_parse(const char *arg, struct vmx_guest_tsc *g);
 

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode under VMX: the execution context of each instruction, from the
+ * events libipt derives from PIP and VMCS packets (SDM Vol. 3C
+ * 36.4.2.15, 36.5.2):
+ *
+ * - a paging event sets the context: with NR (non-root) a guest, keyed by
+ *   the VMCS the last VMCS event named, else the host, whatever VMCS is
+ *   loaded; both with the event's CR3.  A guest's CR3 may equal the
+ *   host's or another guest's: only the VMCS and NR tell them apart, so
+ *   the key is (VMCS, NR, CR3), never CR3 alone;
+ * - a VMCS event (VMPTRLD in the host, or PSB+) only moves a guest
+ *   context whose VMCS it changes: in PSB+ it comes before the PIP;
+ * - at every synchronisation the context is unknown until PSB+'s PIP
+ *   (OS=1 traces have one; user-only traces have no PIP at all, and no
+ *   way to tell a guest from the host).  The VMCS is "none loaded", the
+ *   all-ones base a VMCS packet gives before any VMPTRLD, until a VMCS
+ *   event says otherwise.
+ *
+ * A guest's code is not the host's: guest contexts decode from their own
+ * image (--guest-image VMCS:PATH@ADDR), or an empty one, so host code
+ * at a colliding address is never taken for the guest's ("no memory
+ * mapped" then, and the decode resumes at the next PSB).  libipt reads
+ * through the image set on the decoder at each instruction; its section
+ * cache is validated against that image, so swapping is safe.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "decode_vmx.h"
+#include "tool.h"
+
+int dvmx_add_vmcs(struct decode_vmx *d, const char *arg)
+{
+	uint64_t v;
+
+	if (d->nsel == DVMX_MAX_VMCS || ptt_parse_u64(arg, &v) || (v & 0xfff)) {
+		ptt_err("--vmcs wants a 4 KiB-aligned VMCS base (as dump or contexts print it), at most %d times",
+			DVMX_MAX_VMCS);
+		return -1;
+	}
+	d->sel[d->nsel++] = v;
+	return 0;
+}
+
+int dvmx_add_guest_tsc(struct decode_vmx *d, const char *arg)
+{
+	if (d->ntsc == DVMX_MAX_TSC ||
+	    vmx_guest_tsc_parse(arg, &d->tsc[d->ntsc])) {
+		ptt_err("--guest-tsc wants VMCS:OFFSET:RATIO (at most %d)",
+			DVMX_MAX_TSC);
+		return -1;
+	}
+	d->ntsc++;
+	return 0;
+}
+
+static struct dvmx_guest *dvmx_guest_of(const struct decode_vmx *d,
+					uint64_t vmcs)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nguest; i++)
+		if (d->guest[i].vmcs == vmcs)
+			return (struct dvmx_guest *)&d->guest[i];
+	return NULL;
+}
+
+/*
+ * A raw file (a dump of guest memory, a flat binary) at @addr, or an ELF
+ * file at its own addresses (@have_addr 0) or with its lowest segment at
+ * @addr.
+ */
+static int dvmx_load(struct dvmx_guest *g, const char *path, uint64_t addr,
+		     int have_addr)
+{
+	uint64_t min, bias = 0;
+	struct stat sb;
+	int err;
+
+	err = elf_image_min_vaddr(path, &min);
+	if (!err) {
+		if (have_addr)
+			bias = addr - min;
+		err = elf_image_add(g->image, &g->st, path, bias);
+		return err < 0 ? err : 0;
+	}
+	if (err != -ENOEXEC)
+		return err;
+	if (!have_addr)
+		return -EDESTADDRREQ;
+	if (stat(path, &sb))
+		return -errno;
+	if (!sb.st_size)
+		return -ENODATA;
+	if (pt_image_add_file(g->image, path, 0, (uint64_t)sb.st_size, NULL,
+			      addr) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+int dvmx_add_guest_image(struct decode_vmx *d, const char *arg)
+{
+	char path[4096], *at, *end;
+	struct dvmx_guest *g;
+	uint64_t vmcs, addr = 0;
+	int have_addr = 0, err;
+
+	vmcs = strtoull(arg, &end, 0);
+	if (end == arg || *end != ':' || !end[1] || (vmcs & 0xfff) ||
+	    strlen(end + 1) >= sizeof(path)) {
+		ptt_err("--guest-image wants VMCS:PATH[@ADDR], e.g. 0x12345000:guest.bin@0x100000000000");
+		return -1;
+	}
+	strcpy(path, end + 1);
+	at = strrchr(path, '@');
+	if (at && !ptt_parse_u64(at + 1, &addr)) {
+		*at = 0;
+		have_addr = 1;
+	}
+	g = dvmx_guest_of(d, vmcs);
+	if (!g) {
+		if (d->nguest == DVMX_MAX_VMCS) {
+			ptt_err("--guest-image: at most %d guests", DVMX_MAX_VMCS);
+			return -1;
+		}
+		g = &d->guest[d->nguest];
+		g->image = pt_image_alloc(NULL);
+		if (!g->image) {
+			ptt_err("out of memory");
+			return -1;
+		}
+		g->vmcs = vmcs;
+		d->nguest++;
+	}
+	err = dvmx_load(g, path, addr, have_addr);
+	if (err) {
+		ptt_err("--guest-image %s: %s", arg,
+			err == -EDESTADDRREQ ? "not an ELF file: give the address its first byte was at (PATH@ADDR)" :
+			err == -ENODATA ? "the file is empty" : strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+int dvmx_init(struct decode_vmx *d)
+{
+	unsigned int i;
+
+	d->ctx = malloc(sizeof(*d->ctx));
+	d->empty = pt_image_alloc(NULL);
+	if (!d->ctx || !d->empty)
+		return -1;
+	vmx_ctx_init(d->ctx, d->tsc, d->ntsc);
+	elf_symtab_finish(&d->empty_st);
+	for (i = 0; i < d->nguest; i++)
+		elf_symtab_finish(&d->guest[i].st);
+	dvmx_sync(d);
+	return 0;
+}
+
+int dvmx_filters(const struct decode_vmx *d)
+{
+	return d->host_only || d->guest_only || d->nsel;
+}
+
+static int dvmx_selected(const struct decode_vmx *d)
+{
+	const struct vmx_ctx *c;
+	unsigned int i;
+
+	if (!dvmx_filters(d))
+		return 1;
+	if (d->cur < 0)
+		return 0;
+	c = &d->ctx->ctx[d->cur];
+	if (!c->nr)
+		return d->host_only;
+	if (d->host_only)
+		return 0;
+	if (!d->nsel)
+		return 1;
+	for (i = 0; i < d->nsel; i++)
+		if (d->sel[i] == c->vmcs)
+			return 1;
+	return 0;
+}
+
+void dvmx_sync(struct decode_vmx *d)
+{
+	d->cur = -1;
+	d->vmcs = VMX_VMCS_NONE;
+	d->sel_cur = dvmx_selected(d);
+}
+
+int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
+{
+	int old = d->cur, nr;
+	uint64_t cr3;
+
+	switch (ev->type) {
+	case ptev_vmcs:
+	case ptev_async_vmcs:
+		d->vmcs = ev->type == ptev_vmcs ? ev->variant.vmcs.base :
+			  ev->variant.async_vmcs.base;
+		if (d->cur < 0 || !d->ctx->ctx[d->cur].nr ||
+		    d->ctx->ctx[d->cur].vmcs == d->vmcs)
+			return 0;
+		nr = 1;
+		cr3 = d->ctx->ctx[d->cur].cr3;
+		break;
+	case ptev_paging:
+		nr = ev->variant.paging.non_root;
+		cr3 = ev->variant.paging.cr3;
+		break;
+	case ptev_async_paging:
+		nr = ev->variant.async_paging.non_root;
+		cr3 = ev->variant.async_paging.cr3;
+		break;
+	default:
+		return 0;
+	}
+	if (nr && d->vmcs == VMX_VMCS_NONE)
+		d->nr_no_vmcs++;
+	d->cur = vmx_ctx_get(d->ctx, nr ? d->vmcs : 0, nr, cr3);
+	d->sel_cur = dvmx_selected(d);
+	return d->cur != old;
+}
+
+struct pt_image *dvmx_image(const struct decode_vmx *d, struct pt_image *host)
+{
+	const struct dvmx_guest *g;
+
+	if (d->cur < 0 || !d->ctx->ctx[d->cur].nr)
+		return host;
+	g = dvmx_guest_of(d, d->ctx->ctx[d->cur].vmcs);
+	return g ? g->image : d->empty;
+}
+
+const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
+				     const struct elf_symtab *host)
+{
+	const struct dvmx_guest *g;
+
+	if (d->cur < 0 || !d->ctx->ctx[d->cur].nr)
+		return host;
+	g = dvmx_guest_of(d, d->ctx->ctx[d->cur].vmcs);
+	return g ? &g->st : &d->empty_st;
+}
+
+int dvmx_insn(struct decode_vmx *d)
+{
+	if (d->cur < 0)
+		d->unknown++;
+	else
+		d->ctx->ctx[d->cur].insns++;
+	d->shown += !!d->sel_cur;
+	return d->sel_cur;
+}
+
+void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)buf;
+	cfg.end = (uint8_t *)buf + len;
+	dec = pt_pkt_alloc_decoder(&cfg);
+	d->ctx->cur = -1;
+	d->ctx->vmcs = VMX_VMCS_NONE;
+	if (!dec || pt_pkt_sync_forward(dec) < 0) {
+		pt_pkt_free_decoder(dec);
+		return;
+	}
+	for (;;) {
+		int ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
+
+		if (ret == -pte_eos)
+			break;
+		if (ret < 0) {
+			d->ctx->cur = -1;
+			if (pt_pkt_sync_forward(dec) < 0)
+				break;
+			continue;
+		}
+		vmx_ctx_packet(d->ctx, &pkt,
+			       (pkt.type == ppt_tip || pkt.type == ppt_tip_pge ||
+				pkt.type == ppt_tip_pgd || pkt.type == ppt_fup) &&
+			       pkt.payload.ip.ipc != pt_ipc_suppressed);
+	}
+	pt_pkt_free_decoder(dec);
+}
+
+/*
+ * "# context" lines after the summary: one per context, the guests'
+ * TSC spans in host time when --guest-tsc gave their offset and ratio.
+ */
+void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob)
+{
+	const struct vmx_ctx_state *s = d->ctx;
+	unsigned int i;
+
+	ob_printf(ob, "# context %-18s %-18s %12s %10s  %s\n", "vmcs", "cr3",
+		  "insns", "packets", "host tsc first .. last");
+	for (i = 0; i < s->n; i++) {
+		const struct vmx_ctx *c = &s->ctx[i];
+
+		if (!c->nr)
+			ob_printf(ob, "# host    %-18s", "-");
+		else if (c->vmcs == VMX_VMCS_NONE)
+			ob_printf(ob, "# guest   %-18s", "none-loaded");
+		else
+			ob_printf(ob, "# guest   0x%016llx",
+				  (unsigned long long)c->vmcs);
+		ob_printf(ob, " 0x%016llx %12llu %10llu  ",
+			  (unsigned long long)c->cr3,
+			  (unsigned long long)c->insns,
+			  (unsigned long long)c->packets);
+		if (c->have_tsc)
+			ob_printf(ob, "%llu .. %llu\n",
+				  (unsigned long long)c->tsc_first,
+				  (unsigned long long)c->tsc_last);
+		else
+			ob_puts(ob, "-\n");
+	}
+	if (d->unknown)
+		ob_printf(ob, "# unknown context (no PIP since the PSB): %llu insns\n",
+			  (unsigned long long)d->unknown);
+	if (dvmx_filters(d))
+		ob_printf(ob, "# shown by the filter: %llu insns\n",
+			  (unsigned long long)d->shown);
+}
+
+void dvmx_free(struct decode_vmx *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nguest; i++) {
+		pt_image_free(d->guest[i].image);
+		elf_symtab_free(&d->guest[i].st);
+	}
+	pt_image_free(d->empty);
+	elf_symtab_free(&d->empty_st);
+	free(d->ctx);
+	d->ctx = NULL;
+}

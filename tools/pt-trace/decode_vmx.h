@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decode under VMX (decode_vmx.c): which execution context each decoded
+ * instruction ran in, keyed by (VMCS base, PIP.NR, CR3) as
+ * vmx_context.c keys them, from libipt's paging and VMCS events; the
+ * --host-only, --guest-only and --vmcs filters; the code of each guest
+ * (--guest-image), swapped in as the decoder enters that guest; and the
+ * per-context summary (--summary).
+ */
+#ifndef PT_TRACE_DECODE_VMX_H
+#define PT_TRACE_DECODE_VMX_H
+
+#include <stdint.h>
+#include <intel-pt.h>
+
+#include "elf_image.h"
+#include "outbuf.h"
+#include "vmx_context.h"
+
+#define DVMX_MAX_VMCS	16	/* --vmcs filters, --guest-image guests */
+#define DVMX_MAX_TSC	64	/* --guest-tsc */
+
+/* One guest's code: an image and its own symbols. */
+struct dvmx_guest {
+	uint64_t vmcs;
+	struct pt_image *image;
+	struct elf_symtab st;
+};
+
+struct decode_vmx {
+	/* options */
+	int host_only, guest_only, summary;
+	uint64_t sel[DVMX_MAX_VMCS];	/* --vmcs: guests with these */
+	unsigned int nsel;
+	struct dvmx_guest guest[DVMX_MAX_VMCS];
+	unsigned int nguest;
+	struct vmx_guest_tsc tsc[DVMX_MAX_TSC];
+	unsigned int ntsc;
+	/* state */
+	struct pt_image *empty;	/* a guest's code without --guest-image */
+	struct elf_symtab empty_st;
+	struct vmx_ctx_state *ctx;	/* the contexts (and the packet pass) */
+	int cur;		/* the instructions' context; -1: unknown */
+	uint64_t vmcs;		/* the last VMCS event's base */
+	int sel_cur;		/* instructions of @cur are shown */
+	uint64_t unknown;	/* instructions before the first PIP */
+	uint64_t shown;		/* instructions the filter let through */
+	uint64_t nr_no_vmcs;	/* guest PIPs with no VMCS loaded */
+	uint64_t no_image;	/* "no memory mapped" in a guest without code */
+};
+
+/* Options: 0, or -1 after an error message. */
+int dvmx_add_guest_image(struct decode_vmx *d, const char *arg);
+int dvmx_add_vmcs(struct decode_vmx *d, const char *arg);
+int dvmx_add_guest_tsc(struct decode_vmx *d, const char *arg);
+/* After the options: 0, or -1 (out of memory). */
+int dvmx_init(struct decode_vmx *d);
+/* Whether any of --host-only, --guest-only, --vmcs was given. */
+int dvmx_filters(const struct decode_vmx *d);
+/* At each synchronisation: the context is unknown until its PIP. */
+void dvmx_sync(struct decode_vmx *d);
+/*
+ * One of libipt's events: paging and VMCS events move the context.
+ * Returns 1 when the context changed (the image may be another now).
+ */
+int dvmx_event(struct decode_vmx *d, const struct pt_event *ev);
+/* The code and symbols of the current context (@host's for the host). */
+struct pt_image *dvmx_image(const struct decode_vmx *d,
+			    struct pt_image *host);
+const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
+				     const struct elf_symtab *host);
+/* One instruction in the current context: 1 when it is to be shown. */
+int dvmx_insn(struct decode_vmx *d);
+/* The packet pass of --summary over one trace: packets and TSC spans. */
+void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len);
+void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob);
+void dvmx_free(struct decode_vmx *d);
+
+#endif /* PT_TRACE_DECODE_VMX_H */
