@@ -3,8 +3,8 @@
  * What the CPU's Branch Trace Store can do (bts_caps.c): CPUID.1:EDX[21]
  * DS, CPUID.1:ECX[4] DS-CPL (BTS_OFF_OS/BTS_OFF_USR) and
  * IA32_MISC_ENABLE[11] BTS_UNAVAILABLE.  Read once at load; published in
- * /sys/kernel/pt_trace/bts/ beside PT's caps.  No /dev/btsN yet (issue
- * 15): this is what such a source would be offered.
+ * /sys/kernel/pt_trace/bts/ beside PT's caps; /dev/btsN exists where
+ * bts_present() (source_bts.c).
  */
 #ifndef _PT_TRACE_BTS_CAPS_H
 #define _PT_TRACE_BTS_CAPS_H

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/ptN (see include/uapi/linux/pt_trace.h and Documentation/abi.rst).
+ * /dev/ptN and /dev/btsN (see include/uapi/linux/pt_trace.h and
+ * Documentation/abi.rst): one character device region, PT's minors
+ * first (minor = CPU), then BTS's (minor = nr_cpu_ids + CPU), the same
+ * file operations for both; the per-CPU core behind each says which
+ * trace source it drives.  /dev/btsN exists only where the CPU has BTS.
  *
  * Nodes are created and removed with the CPUs (cpuhp) and are root-only
  * (0600) by default.  One opener at a time; the open file pins the module
@@ -25,6 +29,7 @@
 #include "compat.h"
 #include "core.h"
 #include "follow.h"
+#include "source.h"
 #include "source_pt.h"
 
 static dev_t pt_devt;
@@ -32,9 +37,16 @@ static struct cdev pt_cdev;
 static struct class *pt_class;
 static enum cpuhp_state pt_dev_cpuhp_state;
 
+static struct pt_cpu *pt_minor_cpu(unsigned int minor)
+{
+	if (minor < nr_cpu_ids)
+		return pt_core_cpu(minor);
+	return pt_core_bts_cpu(minor - nr_cpu_ids);
+}
+
 static int pt_open(struct inode *inode, struct file *file)
 {
-	struct pt_cpu *pc = pt_core_cpu(iminor(inode));
+	struct pt_cpu *pc = pt_minor_cpu(iminor(inode));
 	int ret;
 
 	if (!pc)
@@ -111,6 +123,16 @@ static long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	if (_IOC_TYPE(cmd) != PT_TRACE_IOC_MAGIC)
 		return -ENOTTY;
+	/* CR3, CYC, address filters and following are PT's alone. */
+	if (pc->src != &pt_source_pt)
+		switch (_IOC_NR(cmd)) {
+		case _IOC_NR(PT_TRACE_IOC_SET_CR3):
+		case _IOC_NR(PT_TRACE_IOC_SET_CYC):
+		case _IOC_NR(PT_TRACE_IOC_SET_ADDR):
+		case _IOC_NR(PT_TRACE_IOC_FOLLOW):
+		case _IOC_NR(PT_TRACE_IOC_GET_FOLLOW):
+			return -ENOTTY;
+		}
 	/* Dispatch on number and direction: the size is versioned. */
 	switch (cmd & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT)) {
 	case PT_TRACE_IOC_GET_CAPS & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
@@ -249,11 +271,25 @@ static int pt_dev_online(unsigned int cpu)
 
 	dev = device_create(pt_class, NULL, MKDEV(MAJOR(pt_devt), cpu), NULL,
 			    "pt%u", cpu);
-	return PTR_ERR_OR_ZERO(dev);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	if (!pt_core_bts_cpu(cpu))
+		return 0;
+	dev = device_create(pt_class, NULL,
+			    MKDEV(MAJOR(pt_devt), nr_cpu_ids + cpu), NULL,
+			    "bts%u", cpu);
+	if (IS_ERR(dev)) {
+		device_destroy(pt_class, MKDEV(MAJOR(pt_devt), cpu));
+		return PTR_ERR(dev);
+	}
+	return 0;
 }
 
 static int pt_dev_offline(unsigned int cpu)
 {
+	if (pt_core_bts_cpu(cpu))
+		device_destroy(pt_class,
+			       MKDEV(MAJOR(pt_devt), nr_cpu_ids + cpu));
 	device_destroy(pt_class, MKDEV(MAJOR(pt_devt), cpu));
 	return 0;
 }
@@ -262,12 +298,12 @@ int pt_chardev_init(void)
 {
 	int ret;
 
-	ret = alloc_chrdev_region(&pt_devt, 0, nr_cpu_ids, "pt_trace");
+	ret = alloc_chrdev_region(&pt_devt, 0, 2 * nr_cpu_ids, "pt_trace");
 	if (ret)
 		return ret;
 	cdev_init(&pt_cdev, &pt_fops);
 	pt_cdev.owner = THIS_MODULE;
-	ret = cdev_add(&pt_cdev, pt_devt, nr_cpu_ids);
+	ret = cdev_add(&pt_cdev, pt_devt, 2 * nr_cpu_ids);
 	if (ret)
 		goto err_region;
 #ifdef class_create	/* a macro taking the owner before 6.4 */
@@ -291,7 +327,7 @@ err_class:
 err_cdev:
 	cdev_del(&pt_cdev);
 err_region:
-	unregister_chrdev_region(pt_devt, nr_cpu_ids);
+	unregister_chrdev_region(pt_devt, 2 * nr_cpu_ids);
 	return ret;
 }
 
@@ -300,5 +336,5 @@ void pt_chardev_exit(void)
 	cpuhp_remove_state(pt_dev_cpuhp_state);
 	class_destroy(pt_class);
 	cdev_del(&pt_cdev);
-	unregister_chrdev_region(pt_devt, nr_cpu_ids);
+	unregister_chrdev_region(pt_devt, 2 * nr_cpu_ids);
 }

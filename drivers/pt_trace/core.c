@@ -24,12 +24,14 @@
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/suspend.h>
 #include <asm/page.h>
 
 #include "buffer.h"
+#include "bts_caps.h"
 #include "caps.h"
 #include "compat.h"
 #include "core.h"
@@ -45,6 +47,11 @@ MODULE_PARM_DESC(buf_size,
 		 "default per-CPU trace buffer size in bytes (default 4 MiB)");
 
 static DEFINE_PER_CPU(struct pt_cpu, pt_cpus);
+/*
+ * BTS's devices (source_bts.c), only where the CPU has BTS; allocated
+ * rather than per-CPU data, which is scarce for modules.
+ */
+static struct pt_cpu *bts_cpus;
 static enum cpuhp_state pt_cpuhp_state;
 
 struct pt_cpu *pt_core_cpu(unsigned int cpu)
@@ -52,6 +59,13 @@ struct pt_cpu *pt_core_cpu(unsigned int cpu)
 	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return NULL;
 	return per_cpu_ptr(&pt_cpus, cpu);
+}
+
+struct pt_cpu *pt_core_bts_cpu(unsigned int cpu)
+{
+	if (!bts_cpus || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return NULL;
+	return &bts_cpus[cpu];
 }
 
 u64 pt_core_cfg_buffer_size(const struct pt_trace_config *cfg)
@@ -204,6 +218,8 @@ void pt_core_release(struct pt_cpu *pc)
 	pt_stream_quiesce(pc);
 	pt_follow_release(pc);
 	pt_core_drop_buffer(pc, buf);
+	if (pc->src->release)
+		pc->src->release(pc);
 	pc->taken_over = false;
 	clear_bit(PT_CPU_OPEN, &pc->flags);
 }
@@ -571,17 +587,25 @@ int pt_core_autostart(struct pt_cpu *pc)
  * the owner sees PT_STATUS_CPU_OFFLINE and the end of the stream, and
  * STARTs again (a new generation) once the CPU is back.
  */
-static int pt_cpu_online(unsigned int cpu)
+static void pt_cpu_online_one(struct pt_cpu *pc)
 {
-	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
-	bool differ = !pc->src->cpu_agrees(cpu);
+	bool differ;
 
+	if (!pc)
+		return;
+	differ = !pc->src->cpu_agrees(pc->cpu);
 	mutex_lock(&pc->lock);
 	pc->caps_differ = differ;
 	pc->online = true;
 	pc->status_flags &= ~PT_STATUS_CPU_OFFLINE;
 	pt_core_update_ctrl(pc);
 	mutex_unlock(&pc->lock);
+}
+
+static int pt_cpu_online(unsigned int cpu)
+{
+	pt_cpu_online_one(per_cpu_ptr(&pt_cpus, cpu));
+	pt_cpu_online_one(pt_core_bts_cpu(cpu));
 	return 0;
 }
 
@@ -591,10 +615,10 @@ static int pt_cpu_online(unsigned int cpu)
  * record and wakes readers, who drain what is left and then see the end
  * of the stream), and keep the buffer: it may be mapped or being read.
  */
-static int pt_cpu_offline(unsigned int cpu)
+static void pt_cpu_offline_one(struct pt_cpu *pc)
 {
-	struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
-
+	if (!pc)
+		return;
 	mutex_lock(&pc->lock);
 	if (pc->running)
 		pt_stop_locked(pc);
@@ -602,6 +626,12 @@ static int pt_cpu_offline(unsigned int cpu)
 	pc->status_flags |= PT_STATUS_CPU_OFFLINE;
 	pt_core_update_ctrl(pc);
 	mutex_unlock(&pc->lock);
+}
+
+static int pt_cpu_offline(unsigned int cpu)
+{
+	pt_cpu_offline_one(pt_core_bts_cpu(cpu));
+	pt_cpu_offline_one(per_cpu_ptr(&pt_cpus, cpu));
 	return 0;
 }
 
@@ -629,8 +659,11 @@ static void pt_core_freeze(bool frozen)
 	WRITE_ONCE(pt_frozen, frozen);
 	if (!frozen)
 		return;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		pt_core_stop(per_cpu_ptr(&pt_cpus, cpu));
+		if (bts_cpus)
+			pt_core_stop(&bts_cpus[cpu]);
+	}
 }
 
 static int pt_pm_notify(struct notifier_block *nb, unsigned long action,
@@ -667,20 +700,51 @@ static struct notifier_block pt_reboot_nb = {
 	.notifier_call = pt_reboot_notify,
 };
 
+static void pt_core_init_cpu(struct pt_cpu *pc, unsigned int cpu,
+			     const struct pt_source_ops *src)
+{
+	pc->cpu = cpu;
+	pc->src = src;
+	mutex_init(&pc->lock);
+	pc->src->defaults(&pc->cfg, &pc->ctl);
+	pt_stream_init(pc);
+}
+
+/* BTS devices where the CPU has BTS (bts_caps.h); none is no error. */
+static int pt_core_init_bts(void)
+{
+	unsigned int cpu;
+
+	if (!bts_present(&bts_caps))
+		return 0;
+	bts_cpus = kcalloc(nr_cpu_ids, sizeof(*bts_cpus), GFP_KERNEL);
+	if (!bts_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		pt_core_init_cpu(&bts_cpus[cpu], cpu, &pt_source_bts);
+	return bts_src_init(bts_cpus, nr_cpu_ids);
+}
+
+static void pt_core_exit_bts(void)
+{
+	if (!bts_cpus)
+		return;
+	bts_src_exit(bts_cpus, nr_cpu_ids);
+	kfree(bts_cpus);
+	bts_cpus = NULL;
+}
+
 int pt_core_init(void)
 {
 	unsigned int cpu;
 	int ret;
 
-	for_each_possible_cpu(cpu) {
-		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
-
-		pc->cpu = cpu;
-		pc->src = &pt_source_pt;
-		mutex_init(&pc->lock);
-		pc->src->defaults(&pc->cfg, &pc->ctl);
-		pt_stream_init(pc);
-	}
+	for_each_possible_cpu(cpu)
+		pt_core_init_cpu(per_cpu_ptr(&pt_cpus, cpu), cpu,
+				 &pt_source_pt);
+	ret = pt_core_init_bts();
+	if (ret)
+		goto err_bts;
 	/* Every faulting MSR access is a driver bug: tests assert 0. */
 	debugfs_create_atomic_t("msr_faults", 0444, pt_debugfs_root,
 				&pt_msr_faults);
@@ -690,7 +754,7 @@ int pt_core_init(void)
 			    &pt_stream_stats_fops);
 	ret = pt_pmi_init();
 	if (ret)
-		return ret;
+		goto err_bts;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pt_trace:online",
 				pt_cpu_online, pt_cpu_offline);
 	if (ret < 0)
@@ -710,6 +774,8 @@ err_cpuhp:
 	cpuhp_remove_state(pt_cpuhp_state);
 err_pmi:
 	pt_pmi_exit();
+err_bts:
+	pt_core_exit_bts();
 	return ret;
 }
 
@@ -722,13 +788,14 @@ static void pt_core_leak_kept(void)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu) {
-		struct pt_cpu *pc = per_cpu_ptr(&pt_cpus, cpu);
+	for (cpu = 0; cpu < 2 * nr_cpu_ids; cpu++) {
+		struct pt_cpu *pc = cpu < nr_cpu_ids ? pt_core_cpu(cpu) :
+				    pt_core_bts_cpu(cpu - nr_cpu_ids);
 
-		if (!pc->kept)
+		if (!pc || !pc->kept)
 			continue;
 		pr_warn("CPU %u: unloading with the %llu-byte trace buffer kept after a failed disabling write: it stays allocated (leaked)\n",
-			cpu, pc->kept->size);
+			pc->cpu, pc->kept->size);
 		kmemleak_not_leak(pc->kept);
 		pc->kept = NULL;
 	}
@@ -743,4 +810,5 @@ void pt_core_exit(void)
 	pt_pmi_exit();
 	pt_follow_exit();
 	pt_core_leak_kept();
+	pt_core_exit_bts();
 }

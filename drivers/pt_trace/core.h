@@ -19,6 +19,7 @@
 
 #include "topa.h"
 
+struct bts_cpu;
 struct dentry;
 struct file;
 struct mm_struct;
@@ -155,6 +156,8 @@ struct pt_cpu {
 	 * written for this trace again, and its buffer is never freed.
 	 */
 	bool taken_over;
+	/* BTS devices only: the DS area and its session (source_bts.c). */
+	struct bts_cpu *bts;
 	/* PT_TRACE_IOC_FOLLOW's set (follow.c), NULL: the whole CPU. */
 	struct pt_follow *follow;
 	struct pt_stream stream;
@@ -166,6 +169,8 @@ int pt_core_init(void);
 void pt_core_exit(void);
 
 struct pt_cpu *pt_core_cpu(unsigned int cpu);
+/* /dev/btsN's state, NULL where the CPU has no BTS (source_bts.c). */
+struct pt_cpu *pt_core_bts_cpu(unsigned int cpu);
 
 int pt_core_open(struct pt_cpu *pc);
 void pt_core_release(struct pt_cpu *pc);

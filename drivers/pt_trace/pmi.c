@@ -35,11 +35,23 @@
 #include "regs.h"
 #include "source.h"
 
+/*
+ * Each source on this CPU decides from its own state whether the NMI is
+ * its own (PT: bit 55 or its output pointers; BTS: the DS index at the
+ * threshold), and both may be due in one NMI: both are asked.
+ */
 static int pt_pmi_handler(unsigned int type, struct pt_regs *regs)
 {
-	struct pt_cpu *pc = pt_core_cpu(smp_processor_id());
+	unsigned int cpu = smp_processor_id();
+	struct pt_cpu *pc = pt_core_cpu(cpu);
+	struct pt_cpu *bc = pt_core_bts_cpu(cpu);
+	int ret = NMI_DONE;
 
-	return pc ? pc->src->nmi(pc) : NMI_DONE;
+	if (pc && pc->src->nmi(pc) == NMI_HANDLED)
+		ret = NMI_HANDLED;
+	if (bc && bc->src->nmi(bc) == NMI_HANDLED)
+		ret = NMI_HANDLED;
+	return ret;
 }
 
 int pt_pmi_init(void)

@@ -76,8 +76,19 @@ struct pt_source_ops {
 	void (*get_caps)(struct pt_cpu *pc, struct pt_trace_caps *caps);
 	/* perf or another agent holds the hardware on @cpu: refuse START. */
 	int (*reserve)(unsigned int cpu);
+	/*
+	 * Optional: the last close, after the final stop and the buffer's
+	 * release (no lock held): free what the source allocated.
+	 */
+	void (*release)(struct pt_cpu *pc);
 };
 
 extern const struct pt_source_ops pt_source_pt;
+/* Branch Trace Store (source_bts.c): /dev/btsN. */
+extern const struct pt_source_ops pt_source_bts;
+
+/* At load and unload, for the BTS devices the core allocated. */
+int bts_src_init(struct pt_cpu *pcs, unsigned int n);
+void bts_src_exit(struct pt_cpu *pcs, unsigned int n);
 
 #endif /* _PT_TRACE_SOURCE_H */

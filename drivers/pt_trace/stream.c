@@ -297,6 +297,54 @@ static void pt_stream_publish(struct pt_cpu *pc)
 	smp_store_release(&c->data_head, s->head);
 }
 
+/*
+ * The ring for a source that copies its records in (BTS, source_bts.c)
+ * rather than having the hardware write the buffer: the same positions,
+ * control page, loss records, read(2) and poll(2) as PT's streaming.
+ * Traced CPU, IRQs off or NMI, like the service routine.
+ */
+u64 pt_stream_ring_room(struct pt_cpu *pc)
+{
+	return pc->buf->size - (pc->stream.head - pt_stream_tail(pc));
+}
+
+void pt_stream_ring_write(struct pt_cpu *pc, const void *src, u64 len)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	u64 done = 0;
+
+	while (done < len) {
+		u64 o = (s->head + done) % buf->size;
+		u64 n = min_t(u64, len - done, PAGE_SIZE - offset_in_page(o));
+
+		memcpy((void *)pt_buffer_ptr(buf, o), (const u8 *)src + done,
+		       n);
+		done += n;
+	}
+	s->head += len;
+	WRITE_ONCE(s->bytes, s->bytes + len);
+}
+
+u64 pt_stream_ring_loss(struct pt_cpu *pc, u64 pos, u64 bytes, u32 flags,
+			u64 start_ns, u64 start_tsc)
+{
+	return pt_loss_record(pc, pos, bytes, flags, start_ns, start_tsc);
+}
+
+static void pt_stream_wake(struct pt_cpu *pc);
+
+void pt_stream_ring_publish(struct pt_cpu *pc)
+{
+	pt_stream_publish(pc);
+	pt_stream_wake(pc);
+}
+
+u64 pt_stream_now_ns(void)
+{
+	return pt_now_ns();
+}
+
 /* Zero (PAD) the rest of a single-entry region inside the PMI window. */
 static void pt_stream_pad(struct pt_cpu *pc)
 {
@@ -530,17 +578,30 @@ void pt_stream_clear(struct pt_cpu *pc)
 	s->laps = 0;
 }
 
+/* A new streaming session: positions, counters and the control page. */
+void pt_stream_ring_reset(struct pt_cpu *pc)
+{
+	struct pt_trace_mmap_page *c = pc->buf->ctrl;
+
+	pt_stream_clear(pc);
+	WRITE_ONCE(c->data_tail, 0);
+	WRITE_ONCE(c->lost_bytes, 0);
+	WRITE_ONCE(c->data_head, 0);
+	WRITE_ONCE(c->loss_records, 0);
+	memset((u8 *)c + PT_STREAM_LOSS_OFFSET, 0,
+	       PAGE_SIZE - PT_STREAM_LOSS_OFFSET);
+}
+
 int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
 {
 	struct pt_stream *s = &pc->stream;
 	struct pt_buffer *buf = pc->buf;
-	struct pt_trace_mmap_page *c = buf->ctrl;
 	int ret;
 
 	ret = pt_buffer_layout(buf, true);
 	if (ret)
 		return ret;
-	pt_stream_clear(pc);
+	pt_stream_ring_reset(pc);
 	s->wm = pt_stream_watermark(pc);
 	s->hw_on = false;
 	s->marks_set = false;
@@ -554,12 +615,6 @@ int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
 	s->throttled = false;
 	s->throttles = 0;
 	WRITE_ONCE(s->flight, false);
-	WRITE_ONCE(c->data_tail, 0);
-	WRITE_ONCE(c->lost_bytes, 0);
-	WRITE_ONCE(c->data_head, 0);
-	WRITE_ONCE(c->loss_records, 0);
-	memset((u8 *)c + PT_STREAM_LOSS_OFFSET, 0,
-	       PAGE_SIZE - PT_STREAM_LOSS_OFFSET);
 	ret = pt_topa_stream_marks(&buf->topa, 0, 0, s->wm, &s->marks);
 	if (ret)
 		return ret;

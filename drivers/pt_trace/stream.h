@@ -23,6 +23,21 @@ u64 pt_stream_watermark(const struct pt_cpu *pc);
  * stopped): before a start, and when the buffer is replaced.
  */
 void pt_stream_clear(struct pt_cpu *pc);
+/*
+ * The ring alone, for a source that copies records into it (BTS,
+ * source_bts.c).  ring_reset: a new session (pc->lock held, stopped).
+ * The others on the traced CPU, IRQs off or NMI: room for the writer
+ * (from the reader's sane tail), append at head, a loss record (its
+ * end time returned), publish data_head and wake readers.
+ */
+void pt_stream_ring_reset(struct pt_cpu *pc);
+u64 pt_stream_ring_room(struct pt_cpu *pc);
+void pt_stream_ring_write(struct pt_cpu *pc, const void *src, u64 len);
+u64 pt_stream_ring_loss(struct pt_cpu *pc, u64 pos, u64 bytes, u32 flags,
+			u64 start_ns, u64 start_tsc);
+void pt_stream_ring_publish(struct pt_cpu *pc);
+/* CLOCK_MONOTONIC, NMI-safe: the loss records' clock. */
+u64 pt_stream_now_ns(void);
 /* Before a start, pc->lock held, hardware off: markers and pointers. */
 int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask);
 /* In the start IPI, once TraceEn is set with @ctl. */

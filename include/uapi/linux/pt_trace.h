@@ -117,6 +117,16 @@ struct pt_trace_caps {
 #define PT_OUTPUT_TOPA			1	/* table of physical addresses */
 #define PT_OUTPUT_SINGLE		2	/* one contiguous range */
 
+/* One Branch Trace Store record, 64-bit format (SDM Vol. 3B 18.4.4.1). */
+struct pt_trace_bts_record {
+	__u64 from;			/* the branch's linear address */
+	__u64 to;			/* its target */
+	__u64 flags;			/* PT_BTS_PREDICTED */
+};
+
+#define PT_BTS_RECORD_SIZE		24
+#define PT_BTS_PREDICTED		(1ULL << 4)
+
 /* struct pt_trace_config.mode */
 #define PT_MODE_FLIGHT			0	/* wrap, overwriting the oldest */
 #define PT_MODE_STREAM			1	/* ring drained by user space */
@@ -130,6 +140,20 @@ struct pt_trace_addr_range {
  * The whole configuration of one device.  'ctl' is IA32_RTIT_CTL in the
  * SDM's layout; TraceEn, FabricEn and ToPA must be 0 (the driver owns
  * them).  CR3Filter uses cr3_match; ADDRn_CFG uses addr[n].
+ *
+ * /dev/btsN (Branch Trace Store) takes the same structure and ioctls:
+ * 'ctl' holds only PT_CTL_OS (kernel branches) and/or PT_CTL_USER (user
+ * branches), at least one; 'mode' is PT_MODE_FLIGHT (a circular BTS
+ * buffer, copied oldest first to the start of the data at STOP or a
+ * status: the data is [0, head), PT_STATUS_WRAPPED when older records
+ * were overwritten) or PT_MODE_STREAM (the threshold PMI copies records
+ * into the ring, read as for PT; records dropped for lack of room are
+ * counted exactly in PT_LOSS_NO_SPACE records); 'buffer_size' and
+ * 'watermark' as for PT; 'output', 'cr3_match', 'addr' and 'reserved'
+ * must be 0.  The data is a sequence of struct pt_trace_bts_record.
+ * SET_CR3, SET_CYC, SET_ADDR, FOLLOW and GET_FOLLOW fail with ENOTTY.
+ * User branches are refused (EOPNOTSUPP) under page table isolation,
+ * and a filter of one side alone where the CPU has no DS-CPL.
  */
 struct pt_trace_config {
 	__u32 size;

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DS save area and its BTS buffer (SDM Vol. 3B 18.4.4.1, 18.7.8.3).
+ *
+ * The processor writes both through linear addresses, as the traced code
+ * runs, whatever CR3 is loaded: so they live in the kernel's direct map
+ * (the page allocator), never in memory that could be paged out or
+ * remapped.  The area is one zeroed page of its own (page-aligned, well
+ * beyond the SDM's alignment needs, and never sharing a cache line with
+ * anything the kernel writes).  The buffer is one physically contiguous
+ * allocation of whole 24-byte records: base, index, absolute maximum and
+ * threshold are all a whole number of records from the base, which the
+ * SDM asks for ("the BTS absolute maximum ... should be a multiple of
+ * the record size plus the base").  PEBS fields stay zero: only BTS is
+ * used.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+
+#include "buffer.h"
+#include "ds_area.h"
+
+int bts_ds_alloc(struct bts_ds *ds, u64 bytes, int node)
+{
+	u64 nr = div_u64(bytes, BTS_RECORD_SIZE);
+
+	memset(ds, 0, sizeof(*ds));
+	if (nr < 2)
+		return -EINVAL;
+	if (nr * BTS_RECORD_SIZE > pt_buffer_max_contig())
+		return -EINVAL;
+	ds->order = get_order(nr * BTS_RECORD_SIZE);
+	ds->area_page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+	if (!ds->area_page)
+		return -ENOMEM;
+	ds->buf_pages = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO |
+					 __GFP_NOWARN, ds->order);
+	if (!ds->buf_pages) {
+		__free_page(ds->area_page);
+		ds->area_page = NULL;
+		return -ENOMEM;
+	}
+	ds->area = page_address(ds->area_page);
+	ds->buf = page_address(ds->buf_pages);
+	ds->nr_records = nr;
+	return 0;
+}
+
+void bts_ds_free(struct bts_ds *ds)
+{
+	if (ds->buf_pages)
+		__free_pages(ds->buf_pages, ds->order);
+	if (ds->area_page)
+		__free_page(ds->area_page);
+	memset(ds, 0, sizeof(*ds));
+}
+
+void bts_ds_arm(struct bts_ds *ds, u64 thresh_records)
+{
+	u64 base = (u64)(unsigned long)ds->buf;
+
+	memset(ds->buf, 0, ds->nr_records * BTS_RECORD_SIZE);
+	memset(ds->area, 0, sizeof(*ds->area));
+	ds->area->bts_base = base;
+	ds->area->bts_index = base;
+	ds->area->bts_max = base + ds->nr_records * BTS_RECORD_SIZE;
+	ds->area->bts_thresh = base + min(thresh_records, ds->nr_records) *
+				      BTS_RECORD_SIZE;
+}
+
+u64 bts_ds_count(const struct bts_ds *ds)
+{
+	u64 idx = READ_ONCE(ds->area->bts_index);
+	u64 base = ds->area->bts_base;
+
+	/* The hardware keeps it within [base, max]: never trust more. */
+	if (idx < base || idx > ds->area->bts_max)
+		return 0;
+	return div_u64(idx - base, BTS_RECORD_SIZE);
+}
+
+bool bts_ds_due(const struct bts_ds *ds)
+{
+	return READ_ONCE(ds->area->bts_index) >= ds->area->bts_thresh;
+}
+
+void bts_ds_rewind(struct bts_ds *ds)
+{
+	WRITE_ONCE(ds->area->bts_index, ds->area->bts_base);
+}

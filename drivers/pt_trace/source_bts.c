@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Branch Trace Store source (source.h): /dev/btsN, under the same
+ * per-CPU core, buffer, control page, streaming ring and loss records as
+ * PT.  The DS save area and the BTS buffer the CPU writes are ds_area.c;
+ * every MSR access (IA32_DEBUGCTL, IA32_DS_AREA) goes through
+ * pt_rdmsr()/pt_wrmsr() as PT's do.  SDM Vol. 3B 18.4.4, 18.7.8.
+ *
+ * Configuration (abi.rst, "BTS"): struct pt_trace_config with ctl
+ * holding PT_CTL_OS and/or PT_CTL_USER (which branches), mode, buffer
+ * size and watermark; every other field zero.  BTS records the whole
+ * CPU (no CR3 or address filter), so it needs CAP_PERFMON.
+ *
+ *  flight (PT_MODE_FLIGHT): BTINT=0, the BTS buffer is circular (as
+ *         large as the ring, within one contiguous allocation); at STOP
+ *         (and at a status, paused) its records are copied oldest first
+ *         to the start of the ring: the data is [0, head), and
+ *         PT_STATUS_WRAPPED says older records were overwritten.
+ *  stream (PT_MODE_STREAM): BTINT=1, a smaller BTS buffer whose
+ *         threshold PMI (at half of it) copies the records into the
+ *         ring (stream.c's ring: data_head, data_tail, read(2), poll)
+ *         and moves the index back to the base.  Records that find the
+ *         ring full are dropped, newest first, and counted exactly in a
+ *         PT_LOSS_NO_SPACE record (PT_LOSS_BYTES_KNOWN) at the position
+ *         they would have had.
+ *
+ * START, on the traced CPU: refuse if DEBUGCTL already has TR or BTS
+ * (perf's intel_bts, or anyone else, is storing branches), save
+ * IA32_DS_AREA, point it at ours, then set DEBUGCTL's BTS bits on top of
+ * whatever else it holds (LBR, freeze bits).  STOP: clear exactly the
+ * BTS bits (never left set), take the records, then write back the
+ * DS_AREA found at START.
+ *
+ * PTI: the CPU writes a record through the DS area's linear addresses
+ * as the branch retires; while user code runs under PTI the user page
+ * tables do not map the kernel's buffer, so a user-mode record would
+ * fault.  User-mode BTS is refused there (perf's intel_bts refuses it
+ * too); kernel-only BTS needs DS-CPL (BTS_OFF_USR).
+ */
+#include <linux/build_bug.h>
+#include <linux/capability.h>
+#include <linux/errno.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/nmi.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <asm/cpufeature.h>
+#include <asm/nmi.h>
+#include <asm/processor.h>
+#include <linux/pt_trace.h>
+
+#include "buffer.h"
+#include "bts_caps.h"
+#include "bts_regs.h"
+#include "core.h"
+#include "ds_area.h"
+#include "hw.h"
+#include "source.h"
+#include "stream.h"
+
+/* The most a streaming DS buffer holds: the PMI's copy stays short. */
+#define BTS_STREAM_DS_MAX	SZ_64K
+
+struct bts_cpu {
+	struct bts_ds ds;
+	bool armed;		/* a stream session: threshold PMIs are ours */
+	bool busy;		/* an IPI works on it: the NMI leaves it */
+	bool on;		/* our DEBUGCTL bits are set */
+	u64 bits;		/* ... these (TR, BTS, BTINT, BTS_OFF_*) */
+	u64 saved_ds_area;	/* IA32_DS_AREA as START found it */
+	bool saved;
+	/* Streaming: records dropped for lack of room, not yet recorded. */
+	bool dropping;
+	u64 drop_pos, drop_bytes, drop_ns, drop_tsc;
+	/* The IPIs' results. */
+	int ret;
+	bool foreign;
+	u64 found;		/* DEBUGCTL found with TR or BTS */
+	bool wrapped;		/* flight: records were overwritten */
+};
+
+static struct bts_cpu *bts_cpus_state;
+
+static bool bts_pti(void)
+{
+	return boot_cpu_has(X86_FEATURE_PTI);
+}
+
+static void bts_src_defaults(struct pt_trace_config *cfg, u64 *ctl)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->output = PT_OUTPUT_AUTO;
+	cfg->mode = PT_MODE_FLIGHT;
+	/* What can be traced here: under PTI kernel branches alone. */
+	if (!bts_caps.cpl_filter)
+		cfg->ctl = PT_CTL_OS | PT_CTL_USER;
+	else
+		cfg->ctl = bts_pti() ? PT_CTL_OS : PT_CTL_USER;
+	*ctl = cfg->ctl;
+}
+
+/* DEBUGCTL's BTS bits for configuration @ctl (PT_CTL_OS/USER). */
+static u64 bts_debugctl_bits(u64 ctl, bool stream)
+{
+	u64 v = BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS;
+
+	if (stream)
+		v |= BTS_DEBUGCTL_BTINT;
+	if (!(ctl & PT_CTL_OS))
+		v |= BTS_DEBUGCTL_OFF_OS;
+	if (!(ctl & PT_CTL_USER))
+		v |= BTS_DEBUGCTL_OFF_USR;
+	return v;
+}
+
+static int bts_src_check_config(struct pt_cpu *pc,
+				const struct pt_trace_config *cfg, u64 *ctl)
+{
+	u64 size = pt_core_cfg_buffer_size(cfg);
+	unsigned int i;
+
+	/* The whole CPU's branches, with no filter to narrow them. */
+	if (!perfmon_capable())
+		return -EPERM;
+	if (cfg->output != PT_OUTPUT_AUTO || cfg->cr3_match)
+		return -EINVAL;
+	for (i = 0; i < PT_TRACE_MAX_ADDR_RANGES; i++)
+		if (cfg->addr[i].start || cfg->addr[i].end)
+			return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(cfg->reserved); i++)
+		if (cfg->reserved[i])
+			return -EINVAL;
+	if (!cfg->ctl || (cfg->ctl & ~(PT_CTL_OS | PT_CTL_USER)))
+		return -EINVAL;
+	if (cfg->mode != PT_MODE_FLIGHT && cfg->mode != PT_MODE_STREAM)
+		return -EINVAL;
+	if (cfg->mode == PT_MODE_STREAM) {
+		if (size < 2 * PAGE_SIZE || cfg->watermark > size)
+			return -EINVAL;
+	} else if (cfg->watermark) {
+		return -EINVAL;
+	}
+	if (cfg->ctl != (PT_CTL_OS | PT_CTL_USER) && !bts_caps.cpl_filter) {
+		pr_notice_ratelimited("BTS: this CPU has no DS-CPL (CPUID.1:ECX[4]): it records user and kernel branches together; configure both (PT_CTL_OS | PT_CTL_USER)\n");
+		return -EOPNOTSUPP;
+	}
+	if ((cfg->ctl & PT_CTL_USER) && bts_pti()) {
+		pr_notice_ratelimited("BTS of user-mode branches refused: page table isolation (PTI) is on, and the CPU writes each record through the kernel's linear addresses, which the user page tables do not map while user code runs (perf's intel_bts refuses too); trace kernel branches only (PT_CTL_OS), use /dev/ptN, or boot with pti=off where the CPU is not affected by Meltdown\n");
+		return -EOPNOTSUPP;
+	}
+	*ctl = cfg->ctl;
+	return 0;
+}
+
+static int bts_src_may_start(struct pt_cpu *pc)
+{
+	return perfmon_capable() ? 0 : -EPERM;
+}
+
+/* The DS buffer for this session's mode and ring size (bytes). */
+static u64 bts_ds_bytes(const struct pt_cpu *pc)
+{
+	u64 size = pc->buf->size;
+
+	if (pc->cfg.mode == PT_MODE_STREAM)
+		return min_t(u64, size / 4, BTS_STREAM_DS_MAX);
+	return min_t(u64, size, pt_buffer_max_contig());
+}
+
+static int bts_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
+{
+	struct bts_cpu *b = pc->bts;
+	bool stream = pc->cfg.mode == PT_MODE_STREAM;
+	u64 bytes = bts_ds_bytes(pc);
+	int ret;
+
+	/* Stopped: the CPU no longer writes the old one (core.c). */
+	if (b->ds.area && b->ds.nr_records != div_u64(bytes, BTS_RECORD_SIZE))
+		bts_ds_free(&b->ds);
+	if (!b->ds.area) {
+		ret = bts_ds_alloc(&b->ds, bytes, cpu_to_node(pc->cpu));
+		if (ret)
+			return ret;
+	}
+	bts_ds_arm(&b->ds, stream ? b->ds.nr_records / 2 :
+				    b->ds.nr_records);
+	b->dropping = false;
+	b->wrapped = false;
+	b->foreign = false;
+	if (stream) {
+		pt_stream_ring_reset(pc);
+		/* Every record the driver drops is counted. */
+		pc->stream.lost_known = true;
+		/* From here the threshold PMI is ours. */
+		WRITE_ONCE(b->armed, true);
+	}
+	a->ctl = bts_debugctl_bits(pc->ctl, stream);
+	return 0;
+}
+
+static void bts_busy(struct bts_cpu *b, bool busy)
+{
+	barrier();
+	WRITE_ONCE(b->busy, busy);
+	barrier();
+}
+
+static void bts_start_ipi(void *info)
+{
+	struct pt_cpu *pc = info;
+	struct bts_cpu *b = pc->bts;
+	u64 cur;
+	int ret;
+
+	bts_busy(b, true);
+	ret = pt_rdmsr(BTS_MSR_DEBUGCTL, &cur);
+	if (ret)
+		goto out;
+	if (cur & (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS)) {
+		b->foreign = true;
+		b->found = cur;
+		ret = -EBUSY;
+		goto out;
+	}
+	ret = pt_rdmsr(BTS_MSR_DS_AREA, &b->saved_ds_area);
+	ret = ret ?: pt_wrmsr(BTS_MSR_DS_AREA, bts_ds_msr(&b->ds));
+	if (ret)
+		goto out;
+	b->saved = true;
+	/* Whatever masked LVTPC before us, our next PMI must get through. */
+	if (READ_ONCE(b->armed) && pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+	ret = pt_wrmsr(BTS_MSR_DEBUGCTL,
+		       (cur & ~BTS_DEBUGCTL_BTS_BITS) | b->bits);
+	if (ret) {
+		pt_wrmsr(BTS_MSR_DS_AREA, b->saved_ds_area);
+		b->saved = false;
+	} else {
+		b->on = true;
+	}
+out:
+	bts_busy(b, false);
+	b->ret = ret;
+}
+
+static int bts_src_start(struct pt_cpu *pc, struct pt_hw_args *a)
+{
+	struct bts_cpu *b = pc->bts;
+	int ret;
+
+	b->bits = a->ctl;
+	ret = smp_call_function_single(pc->cpu, bts_start_ipi, pc, 1);
+	ret = ret ?: b->ret;
+	if (b->foreign)
+		pr_notice_ratelimited("CPU %u: BTS is already in use (IA32_DEBUGCTL %#llx has TR/BTS set), by perf's intel_bts, perf branch sampling or a debugger: START refused; end that session and START again\n",
+				      pc->cpu, b->found);
+	if (!ret)
+		pc->hw_ctl = a->ctl;
+	return ret;
+}
+
+static void bts_src_disarm(struct pt_cpu *pc)
+{
+	WRITE_ONCE(pc->bts->armed, false);
+}
+
+/*
+ * Clear exactly our DEBUGCTL bits (@resume: set them again).  A failed
+ * write leaves BTS storing into our buffer: the core keeps it (stuck).
+ */
+static void bts_hw_set(struct bts_cpu *b, bool on)
+{
+	u64 cur;
+
+	if (pt_rdmsr(BTS_MSR_DEBUGCTL, &cur)) {
+		if (!on)
+			pt_hw_note_stuck();
+		return;
+	}
+	cur &= ~BTS_DEBUGCTL_BTS_BITS;
+	if (on)
+		cur |= b->bits;
+	if (pt_wrmsr(BTS_MSR_DEBUGCTL, cur)) {
+		if (!on)
+			pt_hw_note_stuck();
+		return;
+	}
+	b->on = on;
+	/* The records stored before the write are visible to the copy. */
+	wmb();
+}
+
+/* Streaming: the dropped records so far become one loss record. */
+static void bts_drop_close(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+
+	if (!b->dropping)
+		return;
+	b->dropping = false;
+	pc->stream.lost_ns += pt_stream_ring_loss(pc, b->drop_pos,
+						  b->drop_bytes,
+						  PT_LOSS_NO_SPACE,
+						  b->drop_ns, b->drop_tsc) -
+			      b->drop_ns;
+}
+
+/*
+ * Streaming, BTS off: copy the stored records into the ring, oldest
+ * first, drop (and count) what does not fit, rewind the index and
+ * publish.  Traced CPU, IRQs off or NMI.
+ */
+static void bts_drain(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+	u64 n = bts_ds_count(&b->ds), fit, lost;
+
+	if (!n)
+		return;
+	fit = min(n, div_u64(pt_stream_ring_room(pc), BTS_RECORD_SIZE));
+	if (fit) {
+		/* What was dropped before came before these. */
+		bts_drop_close(pc);
+		pt_stream_ring_write(pc, b->ds.buf, fit * BTS_RECORD_SIZE);
+	}
+	lost = n - fit;
+	if (lost) {
+		if (!b->dropping) {
+			b->dropping = true;
+			b->drop_pos = pc->stream.head;
+			b->drop_bytes = 0;
+			b->drop_ns = pt_stream_now_ns();
+			b->drop_tsc = rdtsc();
+		}
+		b->drop_bytes += lost * BTS_RECORD_SIZE;
+	}
+	bts_ds_rewind(&b->ds);
+	pt_stream_ring_publish(pc);
+}
+
+static int bts_src_nmi(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+	u64 t0;
+
+	if (!b || !READ_ONCE(b->armed) || !bts_ds_due(&b->ds))
+		return NMI_DONE;
+	/* An IPI of ours is at work: the stop drains, START has nothing. */
+	if (!READ_ONCE(b->busy)) {
+		t0 = pt_stream_now_ns();
+		WRITE_ONCE(pc->stream.pmis, pc->stream.pmis + 1);
+		/* Not our own handler's branches while copying. */
+		bts_hw_set(b, false);
+		bts_drain(pc);
+		if (!pt_core_hw_stuck())
+			bts_hw_set(b, true);
+		pc->stream.handler_ns += pt_stream_now_ns() - t0;
+	}
+	if (pt_hw->pmi_rearm)
+		pt_hw->pmi_rearm();
+	return NMI_HANDLED;
+}
+
+/*
+ * Flight, BTS off: the circular buffer's records, oldest first, to the
+ * start of the ring.  A wrap shows as a record past the index: the
+ * buffer was zeroed at START and a record's source is never 0.
+ */
+static void bts_flight_copy(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+	const struct bts_ds *ds = &b->ds;
+	u64 n = bts_ds_count(ds);
+	struct pt_stream *s = &pc->stream;
+
+	b->wrapped = n < ds->nr_records && bts_ds_rec(ds, n)->from;
+	s->head = 0;
+	if (b->wrapped)
+		pt_stream_ring_write(pc, bts_ds_rec(ds, n),
+				     (ds->nr_records - n) * BTS_RECORD_SIZE);
+	pt_stream_ring_write(pc, ds->buf, n * BTS_RECORD_SIZE);
+}
+
+/* The DS_AREA START found goes back once BTS is off. */
+static void bts_hw_restore(struct bts_cpu *b)
+{
+	if (!b->saved || pt_core_hw_stuck())
+		return;
+	pt_wrmsr(BTS_MSR_DS_AREA, b->saved_ds_area);
+	b->saved = false;
+}
+
+static void bts_stop_ipi(void *info)
+{
+	struct pt_cpu *pc = info;
+	struct bts_cpu *b = pc->bts;
+
+	bts_busy(b, true);
+	if (b->on)
+		bts_hw_set(b, false);
+	if (pc->cfg.mode == PT_MODE_STREAM) {
+		bts_drain(pc);
+		bts_drop_close(pc);
+		pt_stream_ring_publish(pc);
+	} else {
+		bts_flight_copy(pc);
+	}
+	bts_hw_restore(b);
+	WRITE_ONCE(b->armed, false);
+	bts_busy(b, false);
+}
+
+/* A flight status: pause, copy, go on with the same buffer. */
+static void bts_peek_ipi(void *info)
+{
+	struct pt_cpu *pc = info;
+	struct bts_cpu *b = pc->bts;
+
+	bts_busy(b, true);
+	bts_hw_set(b, false);
+	bts_flight_copy(pc);
+	if (!pt_core_hw_stuck())
+		bts_hw_set(b, true);
+	bts_busy(b, false);
+}
+
+/* What a flight stop or status copied. */
+static void bts_account(struct pt_cpu *pc)
+{
+	pc->head = pc->stream.head;
+	pc->offset = pc->head % pc->buf->size;
+	pc->status_flags &= ~PT_STATUS_WRAPPED;
+	if (pc->bts->wrapped)
+		pc->status_flags |= PT_STATUS_WRAPPED;
+}
+
+static int bts_src_stop(struct pt_cpu *pc)
+{
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	ret = smp_call_function_single(pc->cpu, bts_stop_ipi, pc, 1);
+	pc->stop_ns = ktime_get_ns() - t0;
+	pc->running = false;
+	pc->status_flags &= ~PT_STATUS_RUNNING;
+	if (pc->cfg.mode == PT_MODE_STREAM) {
+		pc->head = pc->stream.head;
+		pc->offset = pc->head % pc->buf->size;
+	} else {
+		bts_account(pc);
+	}
+	pt_core_update_ctrl(pc);
+	wake_up_interruptible_all(&pc->stream.wq);
+	return ret;
+}
+
+static int bts_src_refresh(struct pt_cpu *pc)
+{
+	int ret = 0;
+
+	if (pc->cfg.mode == PT_MODE_STREAM) {
+		pc->head = READ_ONCE(pc->stream.head);
+		pc->offset = pc->head % pc->buf->size;
+		return 0;
+	}
+	ret = smp_call_function_single(pc->cpu, bts_peek_ipi, pc, 1);
+	bts_account(pc);
+	pt_core_update_ctrl(pc);
+	return ret;
+}
+
+/* CPUID.1's DS and DS-CPL on this CPU: the boot CPU's? */
+static bool bts_src_cpu_agrees(unsigned int cpu)
+{
+	struct pt_cpuid_regs r;
+
+	pt_cpuid(1, 0, &r);
+	if (!!(r.edx & BTS_CPUID1_EDX_DS) == bts_caps.ds &&
+	    !!(r.ecx & BTS_CPUID1_ECX_DS_CPL) == bts_caps.cpl_filter)
+		return true;
+	pr_warn("CPU %u: its BTS capabilities (CPUID.1 DS, DS-CPL) differ from the boot CPU's: START refused there (EOPNOTSUPP)\n",
+		cpu);
+	return false;
+}
+
+static void bts_src_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->abi_version = PT_TRACE_ABI_VERSION;
+	c->backend = pt_hw->backend;
+	c->cpu = pc->cpu;
+	c->max_buffer_size = pt_buffer_max_size();
+	c->min_buffer_size = PT_BUF_MIN_SIZE;
+	c->family = boot_cpu_data.x86;
+	c->model = boot_cpu_data.x86_model;
+	c->stepping = boot_cpu_data.x86_stepping;
+}
+
+/*
+ * perf's intel_bts is not reserved (unlike intel_pt, ownership.c): a
+ * perf BTS session shows in DEBUGCTL, which START checks.
+ */
+static int bts_src_reserve(unsigned int cpu)
+{
+	return 0;
+}
+
+static void bts_src_release(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+
+	/* A failed disabling write: the CPU may still store into it. */
+	if (pc->kept)
+		return;
+	bts_ds_free(&b->ds);
+}
+
+const struct pt_source_ops pt_source_bts = {
+	.name = "bts",
+	.label = "BTS",
+	.defaults = bts_src_defaults,
+	.check_config = bts_src_check_config,
+	.may_start = bts_src_may_start,
+	.prepare = bts_src_prepare,
+	.start = bts_src_start,
+	.disarm = bts_src_disarm,
+	.stop = bts_src_stop,
+	.refresh = bts_src_refresh,
+	.nmi = bts_src_nmi,
+	.cpu_agrees = bts_src_cpu_agrees,
+	.get_caps = bts_src_get_caps,
+	.reserve = bts_src_reserve,
+	.release = bts_src_release,
+};
+
+int bts_src_init(struct pt_cpu *pcs, unsigned int n)
+{
+	unsigned int i;
+
+	/* The uapi's record is the hardware's. */
+	BUILD_BUG_ON(sizeof(struct bts_record) != PT_BTS_RECORD_SIZE ||
+		     sizeof(struct pt_trace_bts_record) != BTS_RECORD_SIZE);
+	bts_cpus_state = kcalloc(n, sizeof(*bts_cpus_state), GFP_KERNEL);
+	if (!bts_cpus_state)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		pcs[i].bts = &bts_cpus_state[i];
+	return 0;
+}
+
+/* No file is open: every DS buffer was freed at its last close. */
+void bts_src_exit(struct pt_cpu *pcs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		pcs[i].bts = NULL;
+	kfree(bts_cpus_state);
+	bts_cpus_state = NULL;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bts_config (issue 15): what /dev/btsN accepts and refuses.
+ *  - Bad input gets an error, never a warning: ctl bits other than
+ *    PT_CTL_OS/USER, no branch at all, an output, a CR3, an address
+ *    range, a reserved field, an unknown mode, a watermark in flight
+ *    mode or beyond the buffer (EINVAL); the PT-only ioctls (SET_CR3,
+ *    SET_CYC, SET_ADDR, FOLLOW) say ENOTTY.
+ *  - User/kernel filtering: kernel-only records only kernel branches;
+ *    user-only (where PTI is off) only user branches, and the model
+ *    counts the filtered ones.
+ *  - PTI refusal: under PTI a configuration with user branches fails
+ *    with EOPNOTSUPP and one log line saying why and what to do.
+ *  - Coexistence: with DEBUGCTL's TR|BTS already set on the CPU (another
+ *    agent storing branches, as perf's intel_bts would), START fails with
+ *    EBUSY and a log line naming perf, and DEBUGCTL/DS_AREA are left as
+ *    that agent had them.
+ */
+#include "bts_common.h"
+
+static void bad(int fd, struct pt_trace_config *cfg, const char *what)
+{
+	int ret = ioctl(fd, PT_TRACE_IOC_SET_CONFIG, cfg);
+
+	CHECK(ret < 0 && errno == EINVAL, "%s: %d (%s), want EINVAL", what, ret,
+	      strerror(errno));
+}
+
+static void base(struct pt_trace_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->ctl = PT_CTL_OS;
+	cfg->mode = PT_MODE_FLIGHT;
+	cfg->buffer_size = 64 << 10;
+}
+
+static void filtered(int fd, __u64 ctl)
+{
+	struct pt_trace_status st;
+	long long f0 = bts_model("bts_filtered");
+	unsigned char *data;
+
+	REQUIRE(!bts_config(fd, ctl, PT_MODE_FLIGHT, 1 << 20, 0),
+		"SET_CONFIG %#llx: %s", (unsigned long long)ctl, strerror(errno));
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	bts_busy(0.3);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	bts_status(fd, &st);
+	data = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd, 4096);
+	REQUIRE(data != MAP_FAILED, "mmap: %s", strerror(errno));
+	printf("PTT-INFO ctl %#llx: %llu records, model filtered %lld\n",
+	       (unsigned long long)ctl, (unsigned long long)st.head / BTS_REC,
+	       bts_model("bts_filtered") - f0);
+	CHECK(st.head >= 10 * BTS_REC, "ctl %#llx: %llu bytes",
+	      (unsigned long long)ctl, (unsigned long long)st.head);
+	CHECK(!bts_check_recs(data, st.head, ctl), "ctl %#llx: %llu outside the filter",
+	      (unsigned long long)ctl, bts_check_recs(data, st.head, ctl));
+	CHECK(bts_model("bts_filtered") > f0, "nothing filtered");
+	munmap(data, 1 << 20);
+}
+
+static int msr(const char *req)
+{
+	return ptt_write_str(BTS_MODEL_DIR "msr", req);
+}
+
+int main(void)
+{
+	struct pt_trace_config cfg;
+	struct pt_trace_cr3 cr3;
+	unsigned long long dbg, ds;
+	int fd, n0, ret;
+
+	bts_require();
+	ptt_pin_cpu(0);
+	fd = bts_open(0, O_RDWR);
+
+	base(&cfg);
+	cfg.ctl = PT_CTL_OS | PT_CTL_BRANCHEN;
+	bad(fd, &cfg, "BranchEn");
+	base(&cfg);
+	cfg.ctl = 0;
+	bad(fd, &cfg, "no branches");
+	base(&cfg);
+	cfg.output = PT_OUTPUT_TOPA;
+	bad(fd, &cfg, "an output");
+	base(&cfg);
+	cfg.cr3_match = 0x1000;
+	bad(fd, &cfg, "a CR3");
+	base(&cfg);
+	cfg.addr[0].end = 0x1000;
+	bad(fd, &cfg, "an address range");
+	base(&cfg);
+	cfg.reserved[1] = 1;
+	bad(fd, &cfg, "a reserved field");
+	base(&cfg);
+	cfg.mode = 7;
+	bad(fd, &cfg, "mode 7");
+	base(&cfg);
+	cfg.watermark = 4096;
+	bad(fd, &cfg, "a flight watermark");
+	base(&cfg);
+	cfg.mode = PT_MODE_STREAM;
+	cfg.watermark = 128 << 10;
+	bad(fd, &cfg, "a watermark beyond the buffer");
+	memset(&cr3, 0, sizeof(cr3));
+	cr3.size = sizeof(cr3);
+	cr3.how = PT_CR3_BY_PID;
+	ret = ioctl(fd, PT_TRACE_IOC_SET_CR3, &cr3);
+	CHECK(ret < 0 && errno == ENOTTY, "SET_CR3 on bts0: %d (%s)", ret,
+	      strerror(errno));
+
+	/* Filtering. */
+	filtered(fd, PT_CTL_OS);
+	if (bts_pti()) {
+		n0 = ptt_dmesg_count("BTS of user-mode branches refused: page table isolation");
+		ret = bts_config(fd, PT_CTL_USER, PT_MODE_FLIGHT, 1 << 20, 0);
+		CHECK(ret < 0 && errno == EOPNOTSUPP,
+		      "user BTS under PTI: %d (%s), want EOPNOTSUPP", ret,
+		      strerror(errno));
+		ret = bts_config(fd, PT_CTL_USER | PT_CTL_OS, PT_MODE_STREAM,
+				 1 << 20, 0);
+		CHECK(ret < 0 && errno == EOPNOTSUPP,
+		      "user+kernel BTS under PTI: %d (%s)", ret, strerror(errno));
+		CHECK(ptt_dmesg_count("BTS of user-mode branches refused: page table isolation") > n0,
+		      "no log line saying why");
+		printf("PTT-INFO PTI: user-mode BTS refused\n");
+	} else {
+		filtered(fd, PT_CTL_USER);
+	}
+
+	/* Another agent stores branches on CPU 0. */
+	REQUIRE(!bts_config(fd, PT_CTL_OS, PT_MODE_FLIGHT, 64 << 10, 0),
+		"SET_CONFIG: %s", strerror(errno));
+	REQUIRE(!msr("0 1d9 c0"), "msr hook: DEBUGCTL TR|BTS");
+	n0 = ptt_dmesg_count("BTS is already in use");
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(ret < 0 && errno == EBUSY, "START beside another BTS user: %d (%s)",
+	      ret, strerror(errno));
+	CHECK(ptt_dmesg_count("BTS is already in use") > n0,
+	      "no log line naming the other user");
+	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
+	CHECK(dbg == 0xc0, "DEBUGCTL %#llx: the other agent's was changed", dbg);
+	REQUIRE(!msr("0 1d9 0"), "msr hook: DEBUGCTL 0");
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(!ret, "START once the other agent is gone: %s", strerror(errno));
+	ioctl(fd, PT_TRACE_IOC_STOP);
+	close(fd);
+	return ptt_done();
+}
