@@ -15,6 +15,7 @@
 
 #include <linux/pt_trace.h>
 
+#include "bts_dump.h"
 #include "dump_format.h"
 #include "dump_track.h"
 #include "lossfile.h"
@@ -95,6 +96,7 @@ struct dump_ctx {
 static void dump_usage(FILE *f)
 {
 	fputs("usage: pt-trace dump [options] FILE.pt[:FROM[-TO]]\n"
+	      "       pt-trace dump [-s] [--elf FILE[:BASE]]... [--kallsyms FILE] FILE.bts\n"
 	      "\n"
 	      "Print the packets of a raw Intel PT trace, from the first PSB, in the\n"
 	      "format of libipt's ptdump.  Decode errors print\n"
@@ -138,6 +140,13 @@ static void dump_usage(FILE *f)
 	      "  -o, --output FILE    write to FILE instead of standard output\n"
 	      "  -h, --help           this text\n"
 	      "\n"
+	      "Branch Trace Store (a FILE.bts from record --bts or /dev/btsN): one\n"
+	      "line per 24-byte record, OFFSET  FROM -> TO  FLAGS (\"pred\" or \"-\"),\n"
+	      "and <symbol+offset> of both ends with:\n"
+	      "      --elf FILE[:BASE]  symbols of an ELF file (at BASE if given)\n"
+	      "      --kallsyms FILE    kernel symbols (a copy of /proc/kallsyms)\n"
+	      "  -s, --stats          counts: records, user, kernel, predicted\n"
+	      "\n"
 	      "With loss records (--loss, -A, and always for --stats and --json when\n"
 	      "the file is there) each stretch between two gaps is decoded on its own,\n"
 	      "from its first PSB, so a packet cut by a gap is not a decode error.\n"
@@ -149,6 +158,7 @@ static void dump_usage(FILE *f)
 	      "  pt-trace dump --loss=out/cpu0.loss --stats out/cpu0.pt\n"
 	      "  pt-trace dump --json out/cpu0.pt > cpu0.json\n"
 	      "  pt-trace dump --lastip --time --raw out/cpu0.pt:0x4000-0x8000\n"
+	      "  pt-trace dump --kallsyms out/kallsyms out/cpu0.bts | head\n"
 	      "\n"
 	      "exit status: 0 dumped (decode errors are part of the output),\n"
 	      "1 bad usage, 2 unreadable input, 5 internal error.\n", f);
@@ -976,6 +986,7 @@ enum {
 	DO_LASTIP = 256, DO_EXEC_MODE, DO_TIME, DO_TCAL, DO_TIME_DELTA,
 	DO_NO_TCAL, DO_NO_WALL_CLOCK, DO_NO_TIMING, DO_NO_CYC, DO_RAW,
 	DO_NO_OFFSET, DO_OFFSET, DO_QUIET, DO_MTC, DO_NOM, DO_EAX, DO_EBX,
+	DO_ELF, DO_KALLSYMS,
 };
 
 /* Returns 0, or -1 after saying what is wrong. */
@@ -1068,6 +1079,42 @@ static int dump_split_range(char *path, uint64_t *from, uint64_t *to)
 	return 0;
 }
 
+/* A FILE.bts: the options that apply to it, then bts_dump.c. */
+static int dump_bts(struct dump_ctx *d, struct bts_dump_opts *bo,
+		    const char *out)
+{
+	int fd = STDOUT_FILENO, ret;
+
+	if (d->json || d->annotate || d->no_pad || d->no_sync) {
+		ptt_err("%s: a BTS file takes only -s, --elf, --kallsyms and -o",
+			d->path);
+		return PTT_EXIT_USAGE;
+	}
+	bo->stats = d->stats;
+	if (out) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			ptt_err("cannot create %s: %s", out, strerror(errno));
+			return PTT_EXIT_INPUT;
+		}
+	}
+	if (ob_init(&d->ob, fd, 1 << 20)) {
+		ptt_err("out of memory");
+		ret = PTT_EXIT_INTERNAL;
+		goto out;
+	}
+	ret = bts_dump(d->path, bo, &d->ob);
+	ob_free(&d->ob);
+	if (d->ob.error && d->ob.error != -EPIPE && !ret) {
+		ptt_err("writing the dump failed: %s", strerror(-d->ob.error));
+		ret = PTT_EXIT_INPUT;
+	}
+out:
+	if (out)
+		close(fd);
+	return ret;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1102,8 +1149,11 @@ int cmd_dump(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "elf", required_argument, NULL, DO_ELF },
+		{ "kallsyms", required_argument, NULL, DO_KALLSYMS },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct bts_dump_opts bo;
 	struct dump_ctx d;
 	struct pt_config config;
 	const char *cpu_arg = NULL, *out = NULL, *loss_path = NULL;
@@ -1115,6 +1165,7 @@ int cmd_dump(int argc, char **argv)
 	int c, err, fd = STDOUT_FILENO, ret, sb_cpu, loss_flag = 0;
 
 	memset(&d, 0, sizeof(d));
+	memset(&bo, 0, sizeof(bo));
 	d.json_first = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "sjAo:h", opts, NULL)) != -1) {
@@ -1158,6 +1209,17 @@ int cmd_dump(int argc, char **argv)
 		case 'h':
 			dump_usage(stdout);
 			return PTT_EXIT_OK;
+		case DO_ELF:
+			if (bo.nelf == BTS_DUMP_MAX_ELF) {
+				ptt_err("at most %d --elf files",
+					BTS_DUMP_MAX_ELF);
+				return PTT_EXIT_USAGE;
+			}
+			bo.elf[bo.nelf++] = optarg;
+			break;
+		case DO_KALLSYMS:
+			bo.kallsyms = optarg;
+			break;
 		case DO_MTC:
 		case DO_NOM:
 		case DO_EAX:
@@ -1186,6 +1248,12 @@ int cmd_dump(int argc, char **argv)
 		return PTT_EXIT_USAGE;
 	}
 	d.path = argv[optind];
+	if (bts_dump_is_bts(d.path))
+		return dump_bts(&d, &bo, out);
+	if (bo.nelf || bo.kallsyms) {
+		ptt_err("--elf and --kallsyms are for BTS files (FILE.bts); for PT traces use pt-trace decode");
+		return PTT_EXIT_USAGE;
+	}
 	if (dump_split_range(argv[optind], &from, &to)) {
 		ptt_err("%s: the range's end must lie after its start, as in FILE:0x1000-0x2000",
 			d.path);
