@@ -18,7 +18,10 @@
  * ran (a fault, or a signal pending at a syscall's return) is an
  * asynchronous leave at that instruction.  With --irq N an
  * interrupt is encoded before every Nth instruction (FUP, TIP.PGD, then
- * TIP.PGE at the same IP): the decoded flow must not change.
+ * TIP.PGE at the same IP): the decoded flow must not change.  With
+ * --filter LO-HI only [LO, HI) is traced (IP filtering: TIP.PGD(target)
+ * where the flow leaves it); with --stop ADDR tracing ends with TraceStop
+ * when the flow reaches ADDR.  OUT.ips then holds what must be decoded.
  *
  * Exit 0 when every instruction was encoded and nothing was unclassified,
  * 1 otherwise, 2 on usage or system errors.
@@ -145,10 +148,29 @@ static void write_maps(pid_t pid, int mem)
 	fclose(elf);
 }
 
+/* Instructions that leave user mode, whatever the IP filter says. */
+static bool leaves_user(unsigned int cls)
+{
+	switch (cls) {
+	case PT_INSN_SYSCALL:
+	case PT_INSN_SYSENTER:
+	case PT_INSN_SYSRET:
+	case PT_INSN_SYSEXIT:
+	case PT_INSN_INT:
+	case PT_INSN_INT3:
+	case PT_INSN_INT1:
+	case PT_INSN_UD:
+	case PT_INSN_INVALID:
+		return true;
+	}
+	return false;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: exact_enc_check [--disretc] [--long-tnt] [--psb N] [--irq N] -o OUT -- PROG [ARGS]\n");
+		"usage: exact_enc_check [--disretc] [--long-tnt] [--psb N] [--irq N]\n"
+		"       [--filter LO-HI] [--stop ADDR] -o OUT -- PROG [ARGS]\n");
 	exit(2);
 }
 
@@ -159,11 +181,15 @@ int main(int argc, char **argv)
 		{ "long-tnt", no_argument, NULL, 'l' },
 		{ "psb", required_argument, NULL, 'p' },
 		{ "irq", required_argument, NULL, 'i' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "stop", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pt_exact_cfg cfg = { .branch_en = true };
 	unsigned long long psb = 4096, steps = 0, insns = 0, since_psb = 0;
 	unsigned long long bad = 0, irq = 0, since_irq = 0, signals = 0;
+	unsigned long long lo = 0, hi = ~0ull, stop = 0;
+	bool stopped = false;
 	struct pt_exact_enc e;
 	struct pt_pkt_buf b;
 	char path[64];
@@ -187,6 +213,13 @@ int main(int argc, char **argv)
 		case 'i':
 			irq = strtoull(optarg, NULL, 0);
 			since_irq = irq;
+			break;
+		case 'f':
+			if (sscanf(optarg, "%llx-%llx", &lo, &hi) != 2)
+				usage();
+			break;
+		case 's':
+			stop = strtoull(optarg, NULL, 16);
 			break;
 		case 'o':
 			out = optarg;
@@ -303,10 +336,29 @@ int main(int argc, char **argv)
 				break;
 			continue;
 		}
+		/* IP filtering: code outside [lo, hi) runs untraced. */
+		if (ip < lo || ip >= hi) {
+			if (!WIFSTOPPED(status) || steps >= MAX_STEPS)
+				break;
+			continue;
+		}
 		if (!e.in)
 			pt_exact_enc_enter(&e, &b, ip);
 		fprintf(ips, "%016llx\n", (unsigned long long)ip);
-		pt_exact_enc_insn(&e, &b, ip, &in, next);
+		if (stop && next == stop) {
+			pt_exact_enc_insn_stop(&e, &b, ip, &in, next);
+			stopped = true;
+		} else if (next && (next < lo || next >= hi) &&
+			   !leaves_user(in.cls)) {
+			pt_exact_enc_insn_filtered(&e, &b, ip, &in, next);
+		} else {
+			pt_exact_enc_insn(&e, &b, ip, &in, next);
+		}
+		if (stopped) {
+			write_maps(pid, mem);
+			insns++;
+			break;
+		}
 		if (e.nofit) {
 			fprintf(stderr, "trace buffer full\n");
 			bad++;

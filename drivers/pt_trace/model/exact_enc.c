@@ -317,6 +317,74 @@ u32 pt_exact_enc_insn(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
 	return n;
 }
 
+/* The instruction's next IP came from a branch (taken or not). */
+static bool pt_exact_is_branch(unsigned int cls)
+{
+	return cls != PT_INSN_OTHER;
+}
+
+static bool pt_exact_is_far(unsigned int cls)
+{
+	return cls == PT_INSN_RET_FAR || cls == PT_INSN_JMP_FAR ||
+	       cls == PT_INSN_CALL_FAR || cls == PT_INSN_IRET;
+}
+
+u32 pt_exact_enc_insn_filtered(struct pt_exact_enc *e, struct pt_pkt_buf *b,
+			       u64 ip, const struct pt_insn *in, u64 next)
+{
+	u32 n;
+
+	e->nofit = false;
+	if (!e->in) {
+		e->misuse++;
+		return 0;
+	}
+	if (!e->cfg.branch_en) {
+		e->in = false;
+		e->insns++;
+		return 0;
+	}
+	n = pt_exact_ip_seq(e, b, false, 0, PT_PKT_TIP_PGD, next, false);
+	if (e->nofit)
+		return 0;
+	if ((in->cls == PT_INSN_CALL && in->rel) || in->cls == PT_INSN_CALL_IND)
+		pt_exact_push(e, ip + in->len);
+	e->insns++;
+	return n;
+}
+
+u32 pt_exact_enc_insn_stop(struct pt_exact_enc *e, struct pt_pkt_buf *b,
+			   u64 ip, const struct pt_insn *in, u64 next)
+{
+	bool branch = pt_exact_is_branch(in->cls);
+	unsigned int tnt_n = e->tnt_n;
+	u64 tnt = e->tnt;
+	struct pt_exact_mark m;
+
+	e->nofit = false;
+	if (!e->in) {
+		e->misuse++;
+		return 0;
+	}
+	pt_exact_mark(b, &m);
+	if (e->cfg.branch_en &&
+	    !pt_exact_ip_seq(e, b, !branch, next, PT_PKT_TIP_PGD, next,
+			     !branch || pt_exact_is_far(in->cls)))
+		return 0;
+	if (!pt_pkt_stop(b)) {
+		/* Undo what pt_exact_ip_seq() did, too. */
+		e->tnt = tnt;
+		e->tnt_n = tnt_n;
+		e->in = true;
+		return pt_exact_undo(e, b, &m);
+	}
+	if (!branch && next != ip + in->len)
+		e->unclassified++;	/* flow changed without a branch */
+	e->in = false;
+	e->insns++;
+	return b->len - m.len;
+}
+
 u32 pt_exact_enc_psb_begin(struct pt_exact_enc *e, struct pt_pkt_buf *b)
 {
 	struct pt_exact_mark m;

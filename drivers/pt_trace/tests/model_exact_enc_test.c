@@ -3,7 +3,8 @@
  * KUnit: the exact model's packet encoder (model/exact_enc.c) emits the
  * bytes of libipt's test/src/ *.ptt sequences for the same instruction
  * flows: syscall-sysret-cpl_3, int-iret-cpl_3, loop-tnt-64, the
- * call/ret compression cases, and the 64-deep call stack.  tests/host/run
+ * call/ret compression cases, the 64-deep call stack, IP filtering
+ * (tip_pgd-tnt_taken) and TraceStop (fup-tip_pgd-stop).  tests/host/run
  * checks the same file end to end: ptrace-stepped programs, encoded and
  * decoded back by libipt.
  */
@@ -266,6 +267,46 @@ static void pt_exact_nofit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e.misuse, 1ULL);
 }
 
+/*
+ * IP filtering, tip_pgd-tnt_taken.ptt: the branch that leaves the range
+ * sends no TNT bit of its own, the TIP.PGD carries its target.  TraceStop:
+ * fup-tip_pgd-stop.ptt for a linear step into the range.
+ */
+static void pt_exact_filter_stop_test(struct kunit *test)
+{
+	static const u8 want[] = {
+		0x06,				/* TNT: t (the first jle) */
+		0x21, 0x05, 0x00,		/* TIP.PGD(1: l5) */
+		0x31, 0x10, 0x00,		/* TIP.PGE(1: l1+0x10) */
+		0x3d, 0x11, 0x00,		/* FUP(1: l1+0x11) */
+		0x01,				/* TIP.PGD(0) */
+		0x02, 0x83,			/* TraceStop */
+	};
+	struct pt_insn jle = pt_mk(PT_INSN_JCC, 2, 0);
+	struct pt_insn nop = pt_mk(PT_INSN_OTHER, 1, 0);
+	struct pt_exact_enc e;
+	struct pt_pkt_buf b;
+	u8 buf[64];
+
+	pt_exact_enc_init(&e, &pt_cfg);
+	pt_pkt_init(&b, buf, sizeof(buf));
+	pt_exact_enc_enter(&e, &b, L1);
+	pt_pkt_init(&b, buf, sizeof(buf));
+	b.last_ip = L1;
+	pt_exact_enc_insn(&e, &b, L1, &jle, L1 + 2);
+	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn_filtered(&e, &b, L1 + 2, &jle,
+							 L1 + 5), 4U);
+	KUNIT_EXPECT_FALSE(test, e.in);
+	pt_exact_enc_enter(&e, &b, L1 + 0x10);
+	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn_stop(&e, &b, L1 + 0x10, &nop,
+						     L1 + 0x11), 6U);
+	KUNIT_EXPECT_FALSE(test, e.in);
+	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
+	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, e.unclassified, 0ULL);
+	KUNIT_EXPECT_EQ(test, e.misuse, 0ULL);
+}
+
 static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_syscall_test),
 	KUNIT_CASE(pt_exact_int_test),
@@ -273,6 +314,7 @@ static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_ret_test),
 	KUNIT_CASE(pt_exact_stack_test),
 	KUNIT_CASE(pt_exact_nofit_test),
+	KUNIT_CASE(pt_exact_filter_stop_test),
 	{}
 };
 
