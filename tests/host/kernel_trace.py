@@ -3,11 +3,13 @@
 """For the decode-kernel test: a recording of kernel code as pt-trace
 record saves it with OS tracing on (Documentation/tools.rst, kernel.*):
 DIR/kernel_text.bin (the text's bytes, loaded at 0xffffffff81000000),
+DIR/module.ptmod.bin (module ptmod's, at 0xffffffffc0000000),
 DIR/kallsyms (kernel and module symbols), the sideband.txt keys that
-name them, a sideband.perf where task 500 'sys' is switched in on CPU 0,
-and DIR/cpu0.pt: one kernel stretch, TIP.PGE at _stext, then
-nop, nop, swapgs, sysretq and TIP.PGD (an OS-only trace leaving the
-kernel).
+name them (and a module 'other' whose code was not saved), a
+sideband.perf where task 500 'sys' is switched in on CPU 0, and
+DIR/cpu0.pt: two kernel stretches, TIP.PGE at _stext, then nop, nop,
+swapgs, sysretq and TIP.PGD (an OS-only trace leaving the kernel), and
+the same at mod_fn: nop, nop, sysretq.
 
 Usage: kernel_trace.py DIR
 """
@@ -18,13 +20,18 @@ d = sys.argv[1]
 BASE = 0xffffffff81000000
 text = bytes([0x90, 0x90, 0x0f, 0x01, 0xf8, 0x48, 0x0f, 0x07]) + b'\xcc' * 56
 open(d + '/kernel_text.bin', 'wb').write(text)
+MOD = 0xffffffffc0000000
+mod = bytes([0x90, 0x90, 0x48, 0x0f, 0x07]) + b'\xcc' * 27
+open(d + '/module.ptmod.bin', 'wb').write(mod)
 open(d + '/kallsyms', 'w').write(
     '%x T _stext\n%x T entry_test\n%x t entry_test_swapgs\n'
     '%x D some_data\nffffffffc0000000 t mod_fn\t[ptmod]\n'
     % (BASE, BASE, BASE + 2, BASE + 0x100))
 open(d + '/sideband.txt', 'w').write(
     'pt-trace-sideband=1\ncpu=6/85/4\nkernel.kallsyms=kallsyms\n'
-    'kernel.text=0x%x 0x%x kernel_text.bin\n' % (BASE, len(text)))
+    'kernel.text=0x%x 0x%x kernel_text.bin\n'
+    'kernel.module=ptmod 0x%x 0x%x module.ptmod.bin\n'
+    'kernel.module=other unavailable: test\n' % (BASE, len(text), MOD, len(mod)))
 
 
 def rec(typ, misc, body, t, cpu, who):
@@ -48,4 +55,5 @@ pt = bytes([2, 0x82] * 8) + bytes([2, 0x23])    # PSB, PSBEND
 pt += bytes([0x99, 0x01])                       # MODE.Exec 64-bit
 pt += bytes([0x19]) + (1100).to_bytes(7, 'little')
 pt += ip(0x11, BASE) + bytes([0x01])            # TIP.PGE; TIP.PGD
+pt += ip(0x11, MOD) + bytes([0x01])
 open(d + '/cpu0.pt', 'wb').write(pt)

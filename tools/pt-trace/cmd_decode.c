@@ -82,6 +82,8 @@ struct decode_trace {
 	int64_t tsc_offset;
 	struct decode_stats stats;
 	struct tl_track track;
+	int tl_tid;		/* the CPU's own track, for the idle task */
+	char tl_name[64];
 	/* the stretch being decoded */
 	uint64_t base;		/* its file offset */
 	uint64_t dropped;	/* bytes dropped somewhere in it */
@@ -485,8 +487,14 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 	t->pid = s->pid;
 	t->tid = s->tid;
 	snprintf(t->comm, sizeof(t->comm), "%s", s->comm);
-	if (c->tl.f && s->tid >= 0)
+	/*
+	 * Every CPU's idle task is 0/0: its time goes on the CPU's own
+	 * track, not on one track that all CPUs would share.
+	 */
+	if (c->tl.f && s->tid > 0)
 		tl_track_thread(&t->track, s->pid, s->tid, s->comm);
+	else if (c->tl.f && !s->tid)
+		tl_track_thread(&t->track, c->tl.pid, t->tl_tid, t->tl_name);
 	if (!p || p == t->cur)
 		return;
 	t->cur = p;
@@ -981,6 +989,8 @@ static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
 			snprintf(name, sizeof(name), "%s", tr[i].path);
 		tl_track_init(&c->tl, &tr[i].track, tid, name,
 			      tr[i].tsc_offset);
+		tr[i].tl_tid = tid;
+		snprintf(tr[i].tl_name, sizeof(tr[i].tl_name), "%.63s", name);
 		/*
 		 * Its threads come from decode_switch_to(), as the decoder
 		 * follows the CPU's switch records.

@@ -343,11 +343,39 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 
 /*
  * The kernel the recorder saved when it traced the kernel: the text's
- * bytes (kernel.text=START LENGTH FILE) in one section that every image
+ * bytes (kernel.text=START LENGTH FILE) and each module's
+ * (kernel.module=NAME START LENGTH FILE) in sections that every image
  * shares, and kallsyms (kernel.kallsyms=FILE: the kernel's and the
- * modules' symbols) for every table.  The recorder saves no module
- * code: modules' instructions give "no memory mapped" errors.
+ * modules' symbols) for every table.
  */
+/* One saved range of kernel memory as a shared section. */
+static void das_kernel_section(struct decode_aspaces *a, const char *dir,
+			       const char *what, const char *file,
+			       uint64_t start, uint64_t len)
+{
+	char path[4096];
+	size_t i;
+	int n;
+
+	for (i = 0; a->kisid[i]; i++)
+		;
+	if (i + 1 >= ARRAY_SIZE(a->kisid)) {
+		ptt_warn("more than %zu kernel sections: %s is not loaded",
+			 ARRAY_SIZE(a->kisid) - 1, what);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (!a->isc)
+		a->isc = pt_iscache_alloc(NULL);
+	n = a->isc ? pt_iscache_add_file(a->isc, path, 0, len, start) :
+		     -pte_nomem;
+	if (n > 0)
+		a->kisid[i] = n;
+	else
+		ptt_warn("cannot load %s from %s: %s; its code will not decode",
+			 what, path, pt_errstr(pt_errcode(n)));
+}
+
 static void das_load_kernel(struct decode_aspaces *a, const char *dir,
 			    const struct ptsb *sb)
 {
@@ -355,22 +383,25 @@ static void das_load_kernel(struct decode_aspaces *a, const char *dir,
 	const char *syms = ptsb_get(sb, "kernel.kallsyms");
 	unsigned long long start, len;
 	char file[256], path[4096];
+	size_t pos = 0;
+	const char *v;
 	int n = 0, err;
 
 	if (text && sscanf(text, "%llx %llx %255s%n", &start, &len, file,
-			   &n) == 3 && !strchr(file, '/')) {
-		snprintf(path, sizeof(path), "%s/%s", dir, file);
-		a->isc = pt_iscache_alloc(NULL);
-		n = a->isc ? pt_iscache_add_file(a->isc, path, 0, len, start) :
-			     -pte_nomem;
-		if (n > 0)
-			a->kisid = n;
-		else
-			ptt_warn("cannot load the kernel's text %s: %s; kernel code will not decode",
-				 path, pt_errstr(pt_errcode(n)));
-	} else if (text) {
+			   &n) == 3 && !strchr(file, '/'))
+		das_kernel_section(a, dir, "the kernel's text", file, start, len);
+	else if (text)
 		ptt_warn("the recording has no kernel text (kernel.text=%s): kernel code will not decode",
 			 text);
+	while ((v = ptsb_next(sb, "kernel.module", &pos))) {
+		char name[64];
+
+		if (sscanf(v, "%63s %llx %llx %255s", name, &start, &len,
+			   file) == 4 && !strchr(file, '/'))
+			das_kernel_section(a, dir, name, file, start, len);
+		else
+			ptt_warn("the recording has no code of module %s: its code will not decode",
+				 v);
 	}
 	if (syms && !strchr(syms, ' ') && !strchr(syms, '/')) {
 		snprintf(path, sizeof(path), "%s/%s", dir, syms);
@@ -627,8 +658,8 @@ struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
 	p->st.debuginfod = a->debuginfod;
 	if (a->have_ks)
 		p->st.ksyms = &a->ks;
-	if (a->kisid > 0)
-		pt_image_add_cached(p->image, a->isc, a->kisid, NULL);
+	for (i = 0; a->kisid[i]; i++)
+		pt_image_add_cached(p->image, a->isc, a->kisid[i], NULL);
 	/* --elf files: given for every process (the default's by the caller) */
 	for (i = 0; p != &a->dflt && i < (size_t)a->nelf; i++)
 		das_add_elf(p->image, &p->st, a->elfs[i]);

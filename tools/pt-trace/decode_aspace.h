@@ -73,7 +73,7 @@ struct decode_aspaces {
 	int nelf;
 	/* the kernel, in every image: kernel.text and kernel.kallsyms */
 	struct pt_image_section_cache *isc;
-	int kisid;		/* its section, 0 when none */
+	int kisid[65];		/* its sections (text, modules), 0-terminated */
 	struct kernel_syms ks;
 	int have_ks;
 	/* files warned about, once each */

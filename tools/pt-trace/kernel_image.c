@@ -3,7 +3,8 @@
  * Saving the kernel for decode (see kernel_image.h).  The text's bytes
  * come from /proc/kcore, an ELF core file whose PT_LOAD segments map the
  * kernel's virtual addresses: the one holding [_stext, _etext) is copied
- * to a flat file, which a decoder loads at _stext.
+ * to a flat file, which a decoder loads at _stext; each module's the
+ * same way from the module area.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -94,9 +95,12 @@ static int kimg_text_range(uint64_t *start, uint64_t *end)
 	return *start && *end > *start ? 0 : -EPERM;
 }
 
-/* The kernel text's bytes from /proc/kcore; 0 or -errno and @why. */
-static int kimg_save_text(const char *dir, uint64_t start, uint64_t end,
-			  const char **why)
+/*
+ * Bytes [@start, @end) of kernel memory from /proc/kcore into @dir/@name:
+ * 0 or -errno and @why.
+ */
+static int kimg_save_range(const char *dir, const char *name, uint64_t start,
+			   uint64_t end, const char **why)
 {
 	int fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC), err = -ENOENT;
 	char path[4096];
@@ -114,7 +118,7 @@ static int kimg_save_text(const char *dir, uint64_t start, uint64_t end,
 		*why = "/proc/kcore is not a 64-bit ELF file";
 		return -EINVAL;
 	}
-	*why = "no PT_LOAD segment of /proc/kcore holds _stext.._etext";
+	*why = "no PT_LOAD segment of /proc/kcore holds the range";
 	for (i = 0; i < eh.e_phnum; i++) {
 		struct elf64_phdr ph;
 
@@ -125,7 +129,7 @@ static int kimg_save_text(const char *dir, uint64_t start, uint64_t end,
 		if (ph.p_type != PT_LOAD || start < ph.p_vaddr ||
 		    end > ph.p_vaddr + ph.p_filesz)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, PTT_KTEXT_FILE);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		*why = "copying from /proc/kcore";
 		err = kimg_copy(fd, (off_t)(ph.p_offset + (start - ph.p_vaddr)),
 				end - start, path);
@@ -133,6 +137,47 @@ static int kimg_save_text(const char *dir, uint64_t start, uint64_t end,
 	}
 	close(fd);
 	return err;
+}
+
+/*
+ * Each module's code, as the text of the kernel: /proc/modules gives
+ * its name, size and (visible to root) the address of its text; the
+ * bytes from there for its size (which counts its data too: harmless)
+ * go to module.NAME.bin, and kernel.module=NAME START LENGTH FILE says
+ * where to load them.
+ */
+static void kimg_save_modules(FILE *sb, const char *dir)
+{
+	FILE *f = fopen("/proc/modules", "re");
+	char line[1024], name[64], file[128];
+	unsigned long long size, addr;
+	const char *why;
+	int err;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size,
+			   &addr) != 3 || strchr(name, '/'))
+			continue;
+		if (!addr) {
+			ptsb_put(sb, "kernel.module",
+				 "%s unavailable: no address in /proc/modules (kptr_restrict: record as root)",
+				 name);
+			continue;
+		}
+		if (!size || size > (64u << 20))
+			continue;
+		snprintf(file, sizeof(file), "module.%s.bin", name);
+		err = kimg_save_range(dir, file, addr, addr + size, &why);
+		if (err)
+			ptsb_put(sb, "kernel.module", "%s unavailable: %s: %s",
+				 name, why, strerror(-err));
+		else
+			ptsb_put(sb, "kernel.module", "%s 0x%llx 0x%llx %s",
+				 name, addr, size, file);
+	}
+	fclose(f);
 }
 
 /* The GNU build-id note of the running kernel, as hex into @hex. */
@@ -184,13 +229,14 @@ void ptt_kernel_record(FILE *sb, const char *dir)
 		       PTT_MODULES_FILE);
 	if (!kimg_build_id(hex, sizeof(hex)))
 		ptsb_put(sb, "kernel.build_id", "%s", hex);
+	kimg_save_modules(sb, dir);
 	err = kimg_text_range(&start, &end);
 	if (err) {
 		ptsb_put(sb, "kernel.text",
 			 "unavailable: _stext/_etext not in /proc/kallsyms (kptr_restrict: record as root)");
 		return;
 	}
-	err = kimg_save_text(dir, start, end, &why);
+	err = kimg_save_range(dir, PTT_KTEXT_FILE, start, end, &why);
 	if (err)
 		ptsb_put(sb, "kernel.text", "unavailable: %s: %s", why,
 			 strerror(-err));

@@ -2,7 +2,8 @@
 /*
  * What decoding a kernel trace needs, saved by the recorder when OS
  * tracing is on (as perf record --kcore does): kallsyms, the module
- * list, the kernel text's bytes from /proc/kcore, and the kernel's
+ * list, the kernel text's and each module's bytes from /proc/kcore
+ * (module.NAME.bin), and the kernel's
  * build-id, with sideband.txt keys naming them (Documentation/tools.rst).
  */
 #ifndef PT_TRACE_KERNEL_IMAGE_H
