@@ -52,6 +52,21 @@ for f in "$ROOT"/tests/vm/*.c "$ROOT"/tests/vm/*.sh; do
 	n=$(basename "$f"); n=${n%.*}
 	[ -z "$s" ] || echo "$n $s" >>ptt/timeouts
 done
+# Traced programs of tests (tests/vm/work/NAME.c -> /ptt/work/NAME):
+# exact_static* statically linked, the others PIEs with libc; and the
+# tests' shell libraries (tests/vm/work/*.sh, sourced, not tests).
+mkdir -p ptt/work
+for f in "$ROOT"/tests/vm/work/*.c; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f" .c)
+	case $n in
+	exact_static*) gcc -static -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
+	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
+	esac
+done
+for f in "$ROOT"/tests/vm/work/*.sh; do
+	[ -f "$f" ] && install -m644 "$f" ptt/work/
+done
 for f in "$ROOT"/tools/build/*; do
 	[ -f "$f" ] && [ -x "$f" ] && install -m755 "$f" ptt/bin/
 done
@@ -64,9 +79,10 @@ for f in "$benchbin"/* "$ROOT"/tests/bench/vm/*; do
 done
 
 # Shared libraries (and the loader) of every dynamic program we carry.
-for f in ptt/tests/* ptt/bin/* ptt/demo/* ptt/bench/* usr/bin/udevadm; do
+for f in ptt/tests/* ptt/bin/* ptt/demo/* ptt/bench/* ptt/work/* usr/bin/udevadm; do
 	[ -f "$f" ] && head -c4 "$f" | grep -q ELF || continue
-	ldd "$f" | awk '/=> \// { print $3 } /^\t\// { print $1 }'
+	# (a static program has none: ldd fails on it)
+	ldd "$f" 2>/dev/null | awk '/=> \// { print $3 } /^\t\// { print $1 }' || true
 done | sort -u | while read -r lib; do
 	install -D "$(readlink -f "$lib")" ".$lib"
 done

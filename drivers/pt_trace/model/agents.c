@@ -159,7 +159,7 @@ enum pt_agent_op {
 static void pt_agent_on_cpu(void *info)
 {
 	struct pt_agent_cpu *ag = this_cpu_ptr(&pt_agent_cpu);
-	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 	struct pt_vmx_arg vmx = { 0 };
 	u64 ctl = 0;
 
@@ -262,14 +262,14 @@ void pt_model_agents_on_enable(struct pt_model_cpu *st)
 static void pt_late_work_fn(struct irq_work *w)
 {
 	atomic_inc(&pt_late_raised);
-	pt_model_pmi_send(this_cpu_ptr(&pt_model_cpu));
+	pt_model_pmi_send(this_cpu_ptr(pt_model_cpus));
 }
 
 /* perf's handler, after ours: acknowledges all of GLOBAL_STATUS. */
 static int pt_foreign_nmi(unsigned int type, struct pt_regs *regs)
 {
 	struct pt_agent_cpu *ag = this_cpu_ptr(&pt_agent_cpu);
-	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 	u64 gs = 0;
 
 	if (!READ_ONCE(ag->active))

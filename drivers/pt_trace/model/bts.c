@@ -202,7 +202,7 @@ void pt_model_bts_claim_pmis(int cpu)
 
 static int pt_model_bts_nmi(unsigned int type, struct pt_regs *regs)
 {
-	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 	unsigned int n = READ_ONCE(st->bts.staged);
 
 	if (READ_ONCE(pt_bts_claim_cpu) == st->cpu &&

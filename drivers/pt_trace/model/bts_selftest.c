@@ -40,7 +40,7 @@ static struct pt_bts_st pt_bts_st;
 static void pt_bts_st_arm(void *info)
 {
 	struct pt_bts_st *t = info;
-	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 
 	pt_model_do_rdmsr(st, BTS_MSR_DEBUGCTL, &t->saved_debugctl);
 	pt_model_do_rdmsr(st, BTS_MSR_DS_AREA, &t->saved_ds_area);
@@ -52,7 +52,7 @@ static void pt_bts_st_arm(void *info)
 static void pt_bts_st_disarm(void *info)
 {
 	struct pt_bts_st *t = info;
-	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 
 	pt_model_do_wrmsr(st, BTS_MSR_DEBUGCTL, t->saved_debugctl, true);
 	pt_model_do_wrmsr(st, BTS_MSR_DS_AREA, t->saved_ds_area, true);

@@ -103,7 +103,7 @@ static u64 pt_msr_last;
 static void pt_msr_on_cpu(void *info)
 {
 	struct pt_msr_req *q = info;
-	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 
 	if (q->write)
 		q->ret = pt_model_do_wrmsr(st, q->msr, q->val, true);
@@ -165,7 +165,7 @@ static int pt_ovf_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 
 static void pt_ovf_on_cpu(void *info)
 {
-	pt_model_update(this_cpu_ptr(&pt_model_cpu), pt_ovf_fn, NULL, true);
+	pt_model_update(this_cpu_ptr(pt_model_cpus), pt_ovf_fn, NULL, true);
 }
 
 static int pt_ovf_set(void *data, u64 cpu)
@@ -236,6 +236,7 @@ int pt_model_debugfs_init(struct dentry *parent)
 				&pt_model_pmis_dropped);
 	pt_model_selftest_init(dir);
 	pt_model_witness_init(dir);
+	pt_model_exact_init(dir);
 	ret = pt_model_agents_init(dir);
 	if (ret)
 		return ret;

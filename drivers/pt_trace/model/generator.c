@@ -40,7 +40,7 @@
  * runs on the user copy of the page tables: kernel CR3 | bit 12, and with
  * PCID the user ASID | bit 11 (arch/x86/entry/calling.h).
  */
-static u64 pt_ctx_cr3(bool user)
+u64 pt_model_ctx_cr3(bool user)
 {
 	u64 cr3 = __read_cr3();
 
@@ -66,7 +66,7 @@ static void pt_sample(struct pt_ctx *c)
 		c->user = false;
 		c->csl = true;
 	}
-	c->cr3 = pt_ctx_cr3(c->user);
+	c->cr3 = pt_model_ctx_cr3(c->user);
 }
 
 static u64 pt_lfsr(struct pt_model_state *s)
@@ -107,7 +107,7 @@ static void pt_filter(const struct pt_model_regs *r, const struct pt_ctx *c,
 	f->filter_en = !any_filter || in_filter;
 }
 
-static u32 pt_psb_threshold(const struct pt_model_regs *r)
+u32 pt_model_psb_threshold(const struct pt_model_regs *r)
 {
 	if (!pt_mp_ebx(pt_model_prof, PT_MP_PSB_CYC))
 		return PT_MODEL_PSB_DEFAULT;
@@ -125,8 +125,8 @@ static u64 pt_ctc(u64 tsc)
 	return mul_u64_u32_div(tsc, l->eax, l->ebx);
 }
 
-static void pt_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r,
-		      const struct pt_ctx *c)
+void pt_model_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r,
+		     const struct pt_ctx *c)
 {
 	u64 tsc = rdtsc();
 
@@ -150,7 +150,7 @@ static void pt_psb_plus(struct pt_model_state *s, struct pt_pkt_buf *b,
 	const struct pt_model_regs *r = &s->regs;
 
 	pt_pkt_psb(b);
-	pt_timing(b, r, c);
+	pt_model_timing(b, r, c);
 	/* VMCS in PSB+ "also in VMX operation" (Table 36-34). */
 	if (pt_model_vmcs || r->vmxe)
 		pt_pkt_vmcs(b, pt_model_vmx_psb_vmcs(s));
@@ -310,7 +310,7 @@ static bool pt_burst(struct pt_model_state *s, struct pt_pkt_buf *b,
 		     const struct pt_ctx *c, bool ctx_en, u32 budget,
 		     struct pt_psb_mark *m, struct pt_tick_res *res)
 {
-	u32 period = pt_psb_threshold(&s->regs);
+	u32 period = pt_model_psb_threshold(&s->regs);
 	u32 start = b->len, packets = b->packets, len;
 
 	/* A PSB+ that nothing followed yet can open the block. */
@@ -351,7 +351,7 @@ static void pt_run(struct pt_model_state *s, struct pt_pkt_buf *b,
 		u32 before = b->len;
 
 		if (s->psb_cnt + (b->len - m->start) >=
-		    pt_psb_threshold(&s->regs))
+		    pt_model_psb_threshold(&s->regs))
 			pt_psb_mark(s, b, c, ctx_en, pe, m, &res->psbs);
 		pt_step(s, b, c, pe);
 		if (b->len == before)
@@ -382,7 +382,7 @@ static void pt_vm_visit(unsigned int vmx, struct pt_model_state *s,
 	pt_model_vmx_exit(vmx, s, b, host, &g, h_ctx_en, h_pe);
 }
 
-static void pt_account_bytecnt(struct pt_model_state *s, u32 n)
+void pt_model_account_bytecnt(struct pt_model_state *s, u32 n)
 {
 	struct pt_model_regs *r = &s->regs;
 	u64 cnt;
@@ -469,6 +469,9 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	pt_model_held_store(s);
 	s->old_base = r->base;
 	s->old_mask = r->mask;
+	/* model_exact: the stepped instructions are the trace (exact.c). */
+	if (s->x.on)
+		return 0;
 	if (!(r->status & PT_STATUS_TRIGGEREN)) {
 		/*
 		 * A TraceStop range stopped the trace on purpose: the CPU
@@ -519,13 +522,13 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	 * after PIP and TIP.PGE/PGD, which must not be part of the copies.
 	 */
 	if (s->need_psb ||
-	    (!stop && !burst && s->psb_cnt >= pt_psb_threshold(r))) {
+	    (!stop && !burst && s->psb_cnt >= pt_model_psb_threshold(r))) {
 		pt_psb_mark(s, &b, c, f.context_en, pe, &m, &res->psbs);
 		announced = (r->ctl & PT_CTL_OS) && f.context_en;
 		s->need_psb = false;
 		s->need_timing = false;
 	} else if (s->need_timing) {
-		pt_timing(&b, r, c);
+		pt_model_timing(&b, r, c);
 		s->need_timing = false;
 	}
 	/* Before MODE.Exec/TIP.PGE and TIP.PGD, as in Table 36-50. */
@@ -575,7 +578,7 @@ write:
 	pt_model_pending_now(st)->data = b.buf;
 	if (READ_ONCE(pt_model_stale))
 		pt_tick_hold(st, s);
-	pt_account_bytecnt(s, b.len - m.start);
+	pt_model_account_bytecnt(s, b.len - m.start);
 	if (res->out.pmi)
 		r->global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
 	if (stop) {
@@ -724,6 +727,7 @@ void pt_model_gen_on_enable(struct pt_model_state *s)
 	}
 	s->packet_en = false;
 	s->last_ip = 0;
+	pt_model_exact_on_enable(s);
 }
 
 /*
@@ -741,14 +745,21 @@ void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,
 	u8 *buf = st->flush[pend - st->pend];
 
 	*packets = 0;
-	if (!s->packet_en || !(s->regs.ctl & PT_CTL_BRANCHEN)) {
-		s->packet_en = false;
-		return;
-	}
-	s->packet_en = false;
 	pt_pkt_init(&b, buf, sizeof(st->flush[0]));
 	b.last_ip = s->last_ip;
-	pt_pkt_ip(&b, PT_PKT_TIP_PGD, 0, true);
+	if (s->x.on) {
+		/* Pending TNT bits, FUP + TIP.PGD if in user code. */
+		if (!pt_model_exact_on_disable(s, &b))
+			return;
+	} else {
+		if (!s->packet_en || !(s->regs.ctl & PT_CTL_BRANCHEN)) {
+			s->packet_en = false;
+			return;
+		}
+		pt_pkt_ip(&b, PT_PKT_TIP_PGD, 0, true);
+	}
+	s->packet_en = false;
+	s->last_ip = b.last_ip;
 	if (!(s->regs.status & PT_STATUS_TRIGGEREN)) {
 		if (!s->trace_stopped &&
 		    (s->regs.status & (PT_STATUS_STOPPED | PT_STATUS_ERROR)))
@@ -757,7 +768,7 @@ void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,
 	}
 	pt_model_out_place(pt_model_prof, &s->regs, b.len, out, &operr, pend);
 	pend->data = buf;
-	pt_account_bytecnt(s, b.len);
+	pt_model_account_bytecnt(s, b.len);
 	*packets = b.packets;
 	if (out->pmi)
 		s->regs.global_status |= PT_GLOBAL_STATUS_TOPA_PMI;

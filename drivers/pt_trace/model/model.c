@@ -48,7 +48,7 @@
 #include "../regs.h"
 #include "model.h"
 
-DEFINE_PER_CPU(struct pt_model_cpu, pt_model_cpu);
+struct pt_model_cpu __percpu *pt_model_cpus;
 
 const struct pt_model_profile *pt_model_prof = &pt_model_profiles[0];
 
@@ -175,7 +175,7 @@ MODULE_PARM_DESC(model_cpuid_skew,
 
 struct pt_model_cpu *pt_model_cpu_ptr(int cpu)
 {
-	return per_cpu_ptr(&pt_model_cpu, cpu);
+	return per_cpu_ptr(pt_model_cpus, cpu);
 }
 
 static unsigned int pt_model_depth(struct pt_model_cpu *st)
@@ -428,8 +428,10 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		pt_model_gen_kick(st);
 	if (a.disabled && !test)
 		pt_model_agents_on_disable(st);
-	if (a.enabled && !test)
+	if (a.enabled && !test) {
 		pt_model_agents_on_enable(st);
+		pt_model_exact_enabled(st);
+	}
 	return 0;
 }
 
@@ -543,12 +545,12 @@ static void pt_model_cpuid(u32 leaf, u32 subleaf, struct pt_cpuid_regs *r)
 
 static int pt_model_rdmsr(u32 msr, u64 *val)
 {
-	return pt_model_do_rdmsr(this_cpu_ptr(&pt_model_cpu), msr, val);
+	return pt_model_do_rdmsr(this_cpu_ptr(pt_model_cpus), msr, val);
 }
 
 static int pt_model_wrmsr(u32 msr, u64 val)
 {
-	return pt_model_do_wrmsr(this_cpu_ptr(&pt_model_cpu), msr, val, false);
+	return pt_model_do_wrmsr(this_cpu_ptr(pt_model_cpus), msr, val, false);
 }
 
 /*
@@ -559,19 +561,19 @@ static int pt_model_wrmsr(u32 msr, u64 val)
  */
 static u64 pt_model_lost_bytes(void)
 {
-	return atomic64_read(&this_cpu_ptr(&pt_model_cpu)->stats.lost_bytes);
+	return atomic64_read(&this_cpu_ptr(pt_model_cpus)->stats.lost_bytes);
 }
 
 /* CR4.VMXE as the vmx hook set it. */
 static bool pt_model_vmx_on(void)
 {
-	return READ_ONCE(this_cpu_ptr(&pt_model_cpu)->active)->regs.vmxe;
+	return READ_ONCE(this_cpu_ptr(pt_model_cpus)->active)->regs.vmxe;
 }
 
 /* The driver's "unmask LVTPC": the next PMI may be delivered. */
 static void pt_model_pmi_rearm(void)
 {
-	WRITE_ONCE(this_cpu_ptr(&pt_model_cpu)->lvtpc_masked, false);
+	WRITE_ONCE(this_cpu_ptr(pt_model_cpus)->lvtpc_masked, false);
 }
 
 static void pt_model_free(void)
@@ -584,6 +586,8 @@ static void pt_model_free(void)
 		pt_model_gen_exit(st);
 		kfree(st->stage);
 		st->stage = NULL;
+		kfree(st->nmi_stage);
+		st->nmi_stage = NULL;
 		kfree(st->held_data[0]);
 		kfree(st->held_data[1]);
 		st->held_data[0] = NULL;
@@ -617,8 +621,9 @@ static int pt_model_init(struct dentry *debugfs)
 					   PT_MODEL_STAGE_SLACK, GFP_KERNEL);
 		st->bts.br = kcalloc(PT_MODEL_BTS_STAGE, sizeof(*st->bts.br),
 				     GFP_KERNEL);
-		if (!st->stage || !st->held_data[0] || !st->held_data[1] ||
-		    !st->bts.br) {
+		st->nmi_stage = kmalloc(PT_MODEL_NMI_STAGE, GFP_KERNEL);
+		if (!st->stage || !st->nmi_stage || !st->held_data[0] ||
+		    !st->held_data[1] || !st->bts.br) {
 			pt_model_free();
 			return -ENOMEM;
 		}
@@ -639,6 +644,7 @@ static int pt_model_init(struct dentry *debugfs)
 
 static void pt_model_exit(void)
 {
+	pt_model_exact_exit();
 	pt_model_perf_pmu_live(false);
 	pt_model_debugfs_exit();
 	pt_model_bts_exit();
@@ -665,19 +671,28 @@ EXPORT_SYMBOL_GPL(pt_model_hw_ops);
 /* A wrong profile fails this module's own load, before any driver. */
 static int __init pt_model_module_init(void)
 {
+	int ret;
+
 	pt_model_prof = pt_model_profile_find(model_profile);
 	if (!pt_model_prof) {
 		pr_err("unknown model_profile '%s' (icl, bdw, min)\n",
 		       model_profile);
 		return -EINVAL;
 	}
-	return pt_model_perf_pmu_register();
+	pt_model_cpus = alloc_percpu(struct pt_model_cpu);
+	if (!pt_model_cpus)
+		return -ENOMEM;
+	ret = pt_model_perf_pmu_register();
+	if (ret)
+		free_percpu(pt_model_cpus);
+	return ret;
 }
 
 /* The driver, which pins this module, ran exit; so did perf's users. */
 static void __exit pt_model_module_exit(void)
 {
 	pt_model_perf_pmu_unregister();
+	free_percpu(pt_model_cpus);
 }
 
 module_init(pt_model_module_init);

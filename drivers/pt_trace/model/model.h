@@ -23,6 +23,7 @@
 
 #include "../hw.h"
 #include "packets.h"
+#include "exact.h"
 
 struct bts_ds_area;
 struct dentry;
@@ -304,6 +305,7 @@ struct pt_model_state {
 	u8 held_idx;
 	u64 old_base, old_mask;
 	struct pt_model_vmx_state vmx;
+	struct pt_model_exact x;	/* model_exact (exact.c) */
 };
 
 #define PT_MODEL_DEPTHS		3	/* 0 unused, 1 tick/op, 2 NMI */
@@ -337,9 +339,10 @@ struct pt_model_cpu {
 	bool running;		/* timer armed */
 	bool lvtpc_masked;	/* a PMI was sent and not yet re-armed */
 	u8 *stage;		/* the packets of one tick */
+	u8 *nmi_stage;		/* exact mode: an event inside an NMI */
 	/* Bytes placed by the operation at each depth, not yet stored. */
 	struct pt_model_pending pend[PT_MODEL_DEPTHS];
-	u8 flush[PT_MODEL_DEPTHS][16];	/* the bytes of a TraceEn 1->0 flush */
+	u8 flush[PT_MODEL_DEPTHS][64];	/* the bytes of a TraceEn 1->0 flush */
 	u8 *held_data[2];	/* model_stale: bytes not yet in memory */
 	u64 stale_reads;	/* model_stale: pointer reads, old on odd */
 	u64 rate_last_ns;	/* model_rate: when the last tick's budget ran */
@@ -351,7 +354,8 @@ struct pt_model_cpu {
 	struct pt_model_stats stats;
 };
 
-DECLARE_PER_CPU(struct pt_model_cpu, pt_model_cpu);
+/* Allocated at module load: the modules' static per-CPU area is small. */
+extern struct pt_model_cpu __percpu *pt_model_cpus;
 
 extern const struct pt_model_profile *pt_model_prof;
 extern unsigned int pt_model_period_us;
@@ -368,6 +372,7 @@ extern bool pt_model_stale;
 
 #define PT_MODEL_STAGE_MAX	(64 * 1024)
 #define PT_MODEL_STAGE_SLACK	512	/* room for one PSB+ and one step */
+#define PT_MODEL_NMI_STAGE	256	/* exact: PSB+ and FUP + TIP.PGD */
 
 /* model.c */
 typedef int (*pt_model_fn)(struct pt_model_cpu *st, struct pt_model_state *s,
@@ -405,6 +410,13 @@ void pt_model_held_store(struct pt_model_state *s);
 void pt_model_gen_on_enable(struct pt_model_state *s);
 void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,
 			     struct pt_model_out_result *out, u32 *packets);
+/* Shared with the exact model (exact.c). */
+struct pt_ctx;
+void pt_model_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r,
+		     const struct pt_ctx *c);
+u32 pt_model_psb_threshold(const struct pt_model_regs *r);
+void pt_model_account_bytecnt(struct pt_model_state *s, u32 n);
+u64 pt_model_ctx_cr3(bool user);
 /* After the enable is published: make sure the tick runs. */
 void pt_model_gen_kick(struct pt_model_cpu *st);
 

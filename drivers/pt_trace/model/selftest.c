@@ -65,7 +65,7 @@ static int pt_st_nmi(unsigned int type, struct pt_regs *regs)
 
 	if (READ_ONCE(pt_st_active_cpu) != smp_processor_id())
 		return NMI_DONE;
-	st = this_cpu_ptr(&pt_model_cpu);
+	st = this_cpu_ptr(pt_model_cpus);
 	if (pt_model_do_rdmsr(st, PT_MSR_PERF_GLOBAL_STATUS, &gs) ||
 	    !(gs & PT_GLOBAL_STATUS_TOPA_PMI))
 		return NMI_DONE;
@@ -102,7 +102,7 @@ static void pt_st_on_cpu(void *info)
 {
 	struct pt_st_prog *p = info;
 	struct pt_selftest *t = p->t;
-	struct pt_model_cpu *st = this_cpu_ptr(&pt_model_cpu);
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 	bool topa = t->mode != ST_SINGLE;
 	u64 ctl = t->ctl | (topa ? PT_CTL_TOPA : 0);
 	int ret = 0;

@@ -94,7 +94,7 @@ static enum hrtimer_restart pt_witness_tick(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	WRITE_ONCE(w->samples, w->samples + 1);
 	if (regs && user_mode(regs)) {
-		traced = READ_ONCE(this_cpu_ptr(&pt_model_cpu)->active)->regs.ctl &
+		traced = READ_ONCE(this_cpu_ptr(pt_model_cpus)->active)->regs.ctl &
 			 PT_CTL_TRACEEN;
 		WRITE_ONCE(w->user, w->user + 1);
 		pt_witness_count(w, traced);

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stream side of the exact model: the events of the stepped task
+ * (exact_step.c) become packets (exact_enc.c) that go through the same
+ * placement, output, loss accounting and PMIs as the sampled generator's
+ * (pt_model_update(), output.c).  One event is one model operation on
+ * the CPU, so an NMI (the driver's PMI handler) that writes MSRs in the
+ * middle of it makes it start over on the new state, as a tick does.
+ *
+ * The encoder and the IP of the next user instruction are part of the
+ * model state (struct pt_model_exact): they belong to the CPU's trace
+ * stream, not to a task.  A TraceEn 1->0 flushes pending TNT bits and,
+ * if the stepped task was in user code, sends FUP + TIP.PGD there (its
+ * leaving by an interrupt, seen late); a TraceEn 0->1 starts over with
+ * PSB+ (or timing packets) at the first event, as the sampled generator
+ * does at its first tick.  model_stale does not hold back exact-mode
+ * bytes: they reach memory when the event that made them is published.
+ */
+#include <linux/pt_trace.h>
+#include <linux/string.h>
+
+#include "../regs.h"
+#include "model.h"
+
+bool pt_model_exact_active(struct pt_model_cpu *st)
+{
+	const struct pt_model_state *s = READ_ONCE(st->active);
+
+	return s->x.on && (s->regs.ctl & PT_CTL_TRACEEN);
+}
+
+void pt_model_exact_on_enable(struct pt_model_state *s)
+{
+	u64 ctl = s->regs.ctl;
+	struct pt_exact_cfg cfg = {
+		.branch_en = ctl & PT_CTL_BRANCHEN,
+		.disretc = ctl & PT_CTL_DISRETC,
+	};
+
+	/* Exact mode covers user code only: with OS=1 the tick samples. */
+	s->x.on = READ_ONCE(pt_model_exact) && (ctl & PT_CTL_USER) &&
+		  !(ctl & PT_CTL_OS);
+	s->x.pending = 0;
+	pt_exact_enc_init(&s->x.enc, &cfg);
+}
+
+u32 pt_model_exact_on_disable(struct pt_model_state *s, struct pt_pkt_buf *b)
+{
+	struct pt_exact_enc *e = &s->x.enc;
+
+	if (e->in)
+		return pt_exact_enc_leave_async(e, b, s->x.pending);
+	return pt_exact_enc_flush(e, b);
+}
+
+struct pt_exact_arg {
+	enum pt_exact_ev ev;
+	u64 ip;
+	const struct pt_insn *in;
+	/* results */
+	u64 insn_ip;		/* the instruction encoded, if any */
+	u64 left_ip;		/* where the task left user code */
+	bool encoded;
+	bool resumed, left;
+	unsigned int psbs;
+	u32 packets;
+	struct pt_model_out_result out;
+	enum pt_model_operr operr;
+};
+
+static void pt_exact_psb(struct pt_model_state *s, struct pt_pkt_buf *b,
+			 u32 *mark, unsigned int *psbs)
+{
+	struct pt_ctx c = { .ip = s->x.pending, .user = true, .csl = true };
+
+	*mark = b->len;
+	pt_exact_enc_psb_begin(&s->x.enc, b);
+	pt_model_timing(b, &s->regs, &c);
+	pt_exact_enc_psb_end(&s->x.enc, b, s->x.pending);
+	s->psb_cnt = 0;
+	s->need_psb = false;
+	s->need_timing = false;
+	(*psbs)++;
+}
+
+/* Lazily: TIP.PGE where user code (re)starts, before its first insn. */
+static void pt_exact_enter(struct pt_model_state *s, struct pt_pkt_buf *b)
+{
+	if (!s->x.enc.in)
+		pt_exact_enc_enter(&s->x.enc, b, s->x.pending);
+}
+
+static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
+		       void *arg)
+{
+	struct pt_exact_arg *a = arg;
+	struct pt_model_regs *r = &s->regs;
+	struct pt_model_exact *x = &s->x;
+	struct pt_pkt_buf b;
+	bool discard = false;
+	u32 mark = 0;
+
+	a->encoded = false;
+	a->resumed = false;
+	a->left = false;
+	a->psbs = 0;
+	a->packets = 0;
+	a->operr = PT_OPERR_NONE;
+	memset(&a->out, 0, sizeof(a->out));
+	if (!x->on || !(r->ctl & PT_CTL_TRACEEN))
+		return -ENODEV;
+	pt_model_held_store(s);
+	if (!(r->status & PT_STATUS_TRIGGEREN)) {
+		/* TraceStop: nothing more; a full STOP region or error: lost. */
+		if (s->trace_stopped ||
+		    !(r->status & (PT_STATUS_STOPPED | PT_STATUS_ERROR)))
+			return 0;
+		discard = true;
+	}
+	/* An NMI's event (an enable in the PMI) must not use the stage. */
+	if (st->depth > 1)
+		pt_pkt_init(&b, st->nmi_stage, PT_MODEL_NMI_STAGE);
+	else
+		pt_pkt_init(&b, st->stage, PT_MODEL_STAGE_MAX);
+	b.last_ip = s->last_ip;
+	if (s->need_psb || s->psb_cnt >= pt_model_psb_threshold(r)) {
+		pt_exact_psb(s, &b, &mark, &a->psbs);
+	} else if (s->need_timing) {
+		struct pt_ctx c = { .ip = x->pending, .user = true };
+
+		pt_model_timing(&b, r, &c);
+		s->need_timing = false;
+	}
+
+	switch (a->ev) {
+	case PT_EXACT_STEP:
+	case PT_EXACT_SYSCALL:
+		pt_exact_enter(s, &b);
+		a->insn_ip = x->pending;
+		pt_exact_enc_insn(&x->enc, &b, x->pending, a->in, a->ip);
+		a->encoded = true;
+		x->pending = a->ip;
+		break;
+	case PT_EXACT_RESUME:
+		/* Somewhere else than where it left: it left asynchronously. */
+		if (x->enc.in && x->pending != a->ip) {
+			pt_exact_enc_leave_async(&x->enc, &b, x->pending);
+			a->left = true;
+			a->left_ip = x->pending;
+		}
+		x->pending = a->ip;
+		a->resumed = true;
+		break;
+	case PT_EXACT_OUT:
+		if (x->enc.in) {
+			pt_exact_enc_leave_async(&x->enc, &b, x->pending);
+			a->left = true;
+			a->left_ip = x->pending;
+		}
+		break;
+	}
+	s->packet_en = x->enc.in;
+	s->last_ip = b.last_ip;
+	a->packets = b.packets;
+	if (discard) {
+		s->psb_cnt += b.len - mark;
+		a->out.lost = b.len;
+		return 0;
+	}
+	if (!b.len)
+		return 0;
+	pt_model_out_place(pt_model_prof, r, b.len, &a->out, &a->operr,
+			   pt_model_pending_now(st));
+	pt_model_pending_now(st)->data = b.buf;
+	pt_model_account_bytecnt(s, b.len - mark);
+	if (a->out.pmi)
+		r->global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
+	return 0;
+}
+
+bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
+			  const struct pt_insn *in, struct task_struct *t,
+			  u64 *insn_ip)
+{
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
+	struct pt_exact_arg a = { .ev = ev, .ip = ip, .in = in };
+
+	if (pt_model_update(st, pt_exact_fn, &a, true))
+		return false;
+	atomic64_add(a.out.written, &st->stats.bytes_written);
+	atomic64_add(a.out.lost, &st->stats.lost_bytes);
+	atomic64_add(a.packets, &st->stats.packets);
+	atomic64_add(a.psbs, &st->stats.psbs);
+	if (a.operr)
+		pt_model_count_operr(st, a.operr);
+	if (a.out.pmi)
+		pt_model_pmi_send(st);
+	if (in_nmi())
+		return true;
+	if (a.psbs)
+		pt_exact_truth(PT_TRUTH_PSB, 0, t);
+	if (a.left)
+		pt_exact_truth(PT_TRUTH_OUT, a.left_ip, t);
+	if (a.resumed)
+		pt_exact_truth(PT_TRUTH_RESUME, ip, t);
+	if (a.encoded && insn_ip)
+		*insn_ip = a.insn_ip;
+	return a.encoded;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The instruction-exact model (model_exact=1, issue 12): while a CPU's
+ * RTIT_CTL has TraceEn=1, User=1 and OS=0, the user code that CPU runs
+ * is single-stepped (exact_step.c) and every retired instruction is
+ * encoded (exact_enc.c) and written through the model's output path
+ * (exact.c), instead of the sampled generator's invented branches.  The
+ * instructions are also logged as ground truth (exact_truth.c).  See
+ * Documentation/model.rst, "Exact mode".
+ */
+#ifndef _PT_TRACE_MODEL_EXACT_H
+#define _PT_TRACE_MODEL_EXACT_H
+
+#include <linux/types.h>
+
+#include "exact_enc.h"
+
+struct pt_model_cpu;
+struct pt_model_state;
+struct pt_regs;
+struct task_struct;
+struct dentry;
+
+/* The stream state of exact mode, part of the model's per-CPU state. */
+struct pt_model_exact {
+	bool on;		/* this enable is exact (decided at TraceEn 0->1) */
+	u64 pending;		/* next user instruction of the stepped task */
+	struct pt_exact_enc enc;
+};
+
+/* What a stepped task did, as seen from the kernel (exact.c). */
+enum pt_exact_ev {
+	PT_EXACT_STEP,		/* the pending instruction retired (#DB) */
+	PT_EXACT_SYSCALL,	/* the pending instruction is a syscall, entered */
+	PT_EXACT_RESUME,	/* the task returns to user at ip */
+	PT_EXACT_OUT,		/* the task leaves the CPU */
+};
+
+extern bool pt_model_exact;
+
+/* exact.c: the stream side. */
+void pt_model_exact_on_enable(struct pt_model_state *s);
+u32 pt_model_exact_on_disable(struct pt_model_state *s, struct pt_pkt_buf *b);
+bool pt_model_exact_active(struct pt_model_cpu *st);
+/*
+ * Feed one event of the task that runs on this CPU (IRQs off); @in is
+ * the decoded pending instruction for STEP and SYSCALL.  Returns false
+ * when the CPU is not in exact mode.
+ */
+bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
+			  const struct pt_insn *in, struct task_struct *t,
+			  u64 *insn_ip);
+
+/* exact_step.c: the stepping machinery. */
+void pt_model_exact_init(struct dentry *dir);
+void pt_model_exact_exit(void);
+/* After a TraceEn 0->1 was published on this CPU. */
+void pt_model_exact_enabled(struct pt_model_cpu *st);
+
+/* exact_truth.c: the ground truth, per CPU. */
+enum pt_truth_kind {
+	PT_TRUTH_INSN,
+	PT_TRUTH_RESUME,
+	PT_TRUTH_OUT,
+	PT_TRUTH_PSB,
+	PT_TRUTH_EXEC,
+	PT_TRUTH_STRAY,
+};
+
+struct pt_exact_stats {
+	u64 steps;		/* #DBs of our steps */
+	u64 insns;		/* instructions encoded (truth lines) */
+	u64 rep_iters;		/* rep string iterations collapsed */
+	u64 unclassified;	/* bytes unreadable or not an instruction */
+	u64 strays;		/* steps of a task no longer traced: TF cleared */
+	u64 desync;		/* a syscall that was not the pending instruction */
+	u64 arms, arm_full;	/* tasks armed; refused, table full */
+	u64 signals, execs, forks;
+	u64 step_ns;		/* time spent in the notifier (bench) */
+};
+
+int pt_exact_truth_alloc(void);
+void pt_exact_truth_files(struct dentry *dir);
+void pt_exact_truth_free(void);
+/* Log a line on this CPU about @t (not from NMI). */
+void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t);
+struct pt_exact_stats *pt_exact_stats_this(void);
+
+#endif /* _PT_TRACE_MODEL_EXACT_H */

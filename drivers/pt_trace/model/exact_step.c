@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stepping machinery of the exact model (model_exact=1; the
+ * experiment in shared/research/singlestep.md found these mechanisms):
+ *
+ * - a task runs with our TF (X86_EFLAGS_TF in its saved user flags) only
+ *   while it is on a CPU whose RTIT_CTL is in exact mode (TraceEn, User,
+ *   not OS) and passes the CR3 filter: armed when it is switched in
+ *   there (our sched_switch probe runs after the driver's, which
+ *   switches tracing for followed tasks) or when tracing starts under it
+ *   (the enable's IPI interrupted it), disarmed when it is switched out,
+ *   exits, or steps once where it is not traced (a "stray" step, e.g.
+ *   after a stop IPI).  The armed tasks are in a small table, so a step
+ *   that is not ours (a debugger's, the program's own TF) is left alone;
+ *   a step of a task a debugger steps too (TIF_SINGLESTEP) is recorded
+ *   and passed on (NOTIFY_DONE), never swallowed;
+ * - a die notifier catches DIE_DEBUG with DR_STEP from user mode: the
+ *   pending instruction retired, and regs->ip is the next one;
+ * - SYSCALL clears TF and raises no #DB: a sys_enter probe encodes the
+ *   syscall (TIP.PGD), a sys_exit probe sets TF again (the kernel then
+ *   returns by IRET) and resumes at regs->ip, the instruction after the
+ *   syscall, which the next #DB reports;
+ * - exec resets the flags (start_thread()): sys_exit of execve re-arms;
+ * - signal delivery clears TF for the handler: a signal_deliver probe
+ *   queues a task_work that runs after the frame is built and resumes at
+ *   the handler's first instruction (TF set again);
+ * - fork copies the parent's flags: the child's TF is cleared in the
+ *   fork probe, before it runs (an untraced child would die of SIGTRAP);
+ * - pt_regs are touched only in the task's own context (the notifier,
+ *   probes on current, the task_work), or for a task about to be
+ *   switched in (sched_switch's next) or just forked: never for a task
+ *   that may have exited.
+ *
+ * All of it runs with IRQs off on the CPU; no sleeping locks.  The hooks
+ * are registered when model_exact is first set with the model running
+ * and stay until unload, which waits until no task is armed and no
+ * task_work is pending (their code is in this module).
+ */
+#include <linux/delay.h>
+#include <linux/kdebug.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/debugfs.h>
+#include <linux/mutex.h>
+#include <linux/pt_trace.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <asm/debugreg.h>
+#include <asm/processor-flags.h>
+#include <asm/ptrace.h>
+
+#include "model.h"
+
+bool pt_model_exact;
+
+/* Tasks that run with our TF (pointers compared only). */
+#define PT_EXACT_TASKS	64
+static struct task_struct *pt_exact_tasks[PT_EXACT_TASKS];
+static atomic_t pt_exact_ntasks = ATOMIC_INIT(0);
+static atomic_t pt_exact_works = ATOMIC_INIT(0);	/* task_work pending */
+static bool pt_exact_closing;
+static bool pt_exact_hooked;
+static struct dentry *pt_exact_dir;
+static DEFINE_MUTEX(pt_exact_lock);
+
+static int pt_exact_find(struct task_struct *t)
+{
+	int i;
+
+	if (!atomic_read(&pt_exact_ntasks))
+		return -1;
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (READ_ONCE(pt_exact_tasks[i]) == t)
+			return i;
+	return -1;
+}
+
+/* Only ever for one task on one CPU at a time: its own, or next's. */
+static bool pt_exact_add(struct task_struct *t)
+{
+	int i;
+
+	if (pt_exact_find(t) >= 0)
+		return true;
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (!cmpxchg(&pt_exact_tasks[i], NULL, t)) {
+			atomic_inc(&pt_exact_ntasks);
+			return true;
+		}
+	return false;
+}
+
+/* @t is current, or a child not yet run: its pt_regs exist. */
+static void pt_exact_disarm(struct task_struct *t)
+{
+	int i = pt_exact_find(t);
+
+	if (!test_tsk_thread_flag(t, TIF_SINGLESTEP))
+		task_pt_regs(t)->flags &= ~X86_EFLAGS_TF;
+	if (i >= 0 && cmpxchg(&pt_exact_tasks[i], t, NULL) == t)
+		atomic_dec(&pt_exact_ntasks);
+}
+
+/*
+ * The CR3 filter.  For current the real CR3 of its user context, compared
+ * as the generator does (bits 63:5); for a task not yet switched in, its
+ * page-table base (bits 51:12) as a first guess, checked again with the
+ * real CR3 at its first event.
+ */
+static bool pt_exact_cr3_ok(struct pt_model_cpu *st, struct task_struct *t)
+{
+	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
+	u64 cr3;
+
+	if (!(r->ctl & PT_CTL_CR3FILTER))
+		return true;
+	if (t == current)
+		return !((pt_model_ctx_cr3(true) ^ r->cr3_match) &
+			 ~GENMASK_ULL(4, 0));
+	cr3 = __pa(t->mm->pgd);
+	if (boot_cpu_has(X86_FEATURE_PTI))
+		cr3 |= BIT_ULL(12);
+	return !((cr3 ^ r->cr3_match) & GENMASK_ULL(51, 12));
+}
+
+/* Is current traced by this CPU now?  IRQs off. */
+static bool pt_exact_traced(struct pt_model_cpu *st)
+{
+	return pt_model_exact_active(st) && pt_exact_cr3_ok(st, current);
+}
+
+/* IRQs off; @t is current or next (sched_switch). */
+static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t)
+{
+	struct pt_exact_stats *xs = pt_exact_stats_this();
+	struct pt_regs *regs;
+
+	if (READ_ONCE(pt_exact_closing) || !t->mm ||
+	    (t->flags & (PF_KTHREAD | PF_EXITING | PF_IO_WORKER)))
+		return;
+	if (!pt_exact_cr3_ok(st, t))
+		return;
+	if (!pt_exact_add(t)) {
+		xs->arm_full++;
+		return;
+	}
+	xs->arms++;
+	regs = task_pt_regs(t);
+	regs->flags |= X86_EFLAGS_TF;
+	pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL, t, NULL);
+}
+
+/* The bytes of the instruction at @ip, read without faulting. */
+static bool pt_exact_read_insn(u64 ip, struct pt_insn *in)
+{
+	u8 buf[PT_INSN_MAX_LEN];
+	unsigned int first, n;
+
+	first = min_t(unsigned long, PT_INSN_MAX_LEN,
+		      PAGE_SIZE - offset_in_page(ip));
+	if (copy_from_user_nofault(buf, (const void __user *)ip, first))
+		return false;
+	n = first;
+	if (first < PT_INSN_MAX_LEN &&
+	    !copy_from_user_nofault(buf + first,
+				    (const void __user *)(ip + first),
+				    PT_INSN_MAX_LEN - first))
+		n = PT_INSN_MAX_LEN;
+	return pt_insn_decode(buf, n, in) > 0;
+}
+
+static void pt_exact_stray(struct pt_exact_stats *xs)
+{
+	xs->strays++;
+	pt_exact_truth(PT_TRUTH_STRAY, instruction_pointer(task_pt_regs(current)),
+		       current);
+	pt_exact_disarm(current);
+}
+
+/* #DB of our step: the pending instruction retired, regs->ip is next. */
+static void pt_exact_step(struct pt_regs *regs)
+{
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
+	struct pt_exact_stats *xs = pt_exact_stats_this();
+	u64 t0 = local_clock(), ip, iip;
+	struct pt_insn in;
+
+	if (!pt_exact_traced(st)) {
+		pt_exact_stray(xs);
+		return;
+	}
+	xs->steps++;
+	ip = READ_ONCE(st->active)->x.pending;
+	if (!pt_exact_read_insn(ip, &in)) {
+		/* Counted: a test requires none. */
+		xs->unclassified++;
+		memset(&in, 0, sizeof(in));
+		in.cls = PT_INSN_OTHER;
+		in.len = regs->ip - ip < PT_INSN_MAX_LEN ? regs->ip - ip : 1;
+	} else if (in.rep && regs->ip == ip) {
+		/* One #DB per iteration; PT reports the instruction once. */
+		xs->rep_iters++;
+		goto out;
+	}
+	if (pt_model_exact_event(PT_EXACT_STEP, regs->ip, &in, current,
+				 &iip)) {
+		xs->insns++;
+		pt_exact_truth(PT_TRUTH_INSN, iip, current);
+	}
+out:
+	xs->step_ns += local_clock() - t0;
+}
+
+static int pt_exact_die(struct notifier_block *nb, unsigned long val,
+			void *data)
+{
+	struct die_args *args = data;
+	struct pt_regs *regs = args->regs;
+
+	if (val != DIE_DEBUG || !regs || !user_mode(regs))
+		return NOTIFY_DONE;
+	/* Since 5.10 err points to the DR6 value of this #DB. */
+	if (!(*(unsigned long *)args->err & DR_STEP))
+		return NOTIFY_DONE;
+	if (pt_exact_find(current) < 0)
+		return NOTIFY_DONE;	/* not our TF */
+	pt_exact_step(regs);
+	/* A debugger steps it too: its stop must happen. */
+	if (test_thread_flag(TIF_SINGLESTEP))
+		return NOTIFY_DONE;
+	return NOTIFY_STOP;
+}
+
+static struct notifier_block pt_exact_die_nb = {
+	.notifier_call = pt_exact_die,
+};
+
+/* ---- probes ---- */
+
+static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct pt_model_cpu *st;
+	unsigned long flags;
+	struct pt_insn in;
+	u64 ip, iip;
+
+	if (pt_exact_find(current) < 0)
+		return;
+	local_irq_save(flags);
+	st = this_cpu_ptr(pt_model_cpus);
+	if (!pt_exact_traced(st))
+		goto out;
+	/* SYSCALL raised no #DB: it is the pending instruction. */
+	ip = READ_ONCE(st->active)->x.pending;
+	if (ip + 2 != regs->ip || !pt_exact_read_insn(ip, &in) ||
+	    in.cls != PT_INSN_SYSCALL) {
+		pt_exact_stats_this()->desync++;
+		goto out;
+	}
+	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, current,
+				 &iip)) {
+		pt_exact_stats_this()->insns++;
+		pt_exact_truth(PT_TRUTH_INSN, iip, current);
+	}
+out:
+	local_irq_restore(flags);
+}
+
+static void pt_exact_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct pt_model_cpu *st;
+	unsigned long flags;
+
+	if (pt_exact_find(current) < 0)
+		return;
+	local_irq_save(flags);
+	st = this_cpu_ptr(pt_model_cpus);
+	if (!pt_exact_traced(st)) {
+		pt_exact_stray(pt_exact_stats_this());
+	} else {
+		/* exec and sigreturn set new flags: ours again. */
+		regs->flags |= X86_EFLAGS_TF;
+		pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL, current,
+				     NULL);
+	}
+	local_irq_restore(flags);
+}
+
+/* Runs after the driver's probe (lower priority), IRQs off. */
+static void pt_exact_switch(void *data, bool preempt,
+			    struct task_struct *prev,
+			    struct task_struct *next,
+			    unsigned int prev_state)
+{
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
+
+	if (pt_exact_find(prev) >= 0) {
+		pt_model_exact_event(PT_EXACT_OUT, 0, NULL, prev, NULL);
+		pt_exact_disarm(prev);
+	}
+	if (pt_model_exact_active(st))
+		pt_exact_arm(st, next);
+}
+
+static void pt_exact_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child)
+{
+	if (pt_exact_find(parent) < 0)
+		return;
+	/* Not yet run: it is armed when switched in where it is traced. */
+	if (!test_tsk_thread_flag(child, TIF_SINGLESTEP))
+		task_pt_regs(child)->flags &= ~X86_EFLAGS_TF;
+	pt_exact_stats_this()->forks++;
+}
+
+static void pt_exact_task_exit(void *data, struct task_struct *p)
+{
+	unsigned long flags;
+
+	if (pt_exact_find(p) < 0)
+		return;
+	local_irq_save(flags);
+	pt_model_exact_event(PT_EXACT_OUT, 0, NULL, p, NULL);
+	pt_exact_disarm(p);
+	local_irq_restore(flags);
+}
+
+static void pt_exact_exec(void *data, struct task_struct *p, pid_t old_pid,
+			  struct linux_binprm *bprm)
+{
+	unsigned long flags;
+
+	if (pt_exact_find(p) < 0)
+		return;
+	local_irq_save(flags);
+	pt_exact_stats_this()->execs++;
+	pt_exact_truth(PT_TRUTH_EXEC, 0, p);
+	local_irq_restore(flags);
+}
+
+/* The handler's first instruction: the frame is built, regs->ip is it. */
+static void pt_exact_signal_work(struct callback_head *w)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	unsigned long flags;
+
+	kfree(w);
+	local_irq_save(flags);
+	if (!(current->flags & PF_EXITING) && pt_exact_find(current) >= 0) {
+		if (!pt_exact_traced(this_cpu_ptr(pt_model_cpus))) {
+			pt_exact_stray(pt_exact_stats_this());
+		} else {
+			regs->flags |= X86_EFLAGS_TF;
+			pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL,
+					     current, NULL);
+		}
+	}
+	local_irq_restore(flags);
+	/* Last: unload waits for this (the rest of this function is a ret). */
+	atomic_dec(&pt_exact_works);
+}
+
+static void pt_exact_signal(void *data, int sig, struct kernel_siginfo *info,
+			    struct k_sigaction *ka)
+{
+	struct callback_head *w;
+
+	if (pt_exact_find(current) < 0 || ka->sa.sa_handler == SIG_IGN ||
+	    ka->sa.sa_handler == SIG_DFL)
+		return;
+	w = kmalloc(sizeof(*w), GFP_ATOMIC);
+	if (!w)
+		return;
+	init_task_work(w, pt_exact_signal_work);
+	atomic_inc(&pt_exact_works);
+	if (task_work_add(current, w, TWA_RESUME)) {
+		kfree(w);
+		atomic_dec(&pt_exact_works);
+		return;
+	}
+	pt_exact_stats_this()->signals++;
+}
+
+static struct {
+	const char *name;
+	void *probe;
+	int prio;
+	struct tracepoint *tp;
+} pt_exact_tps[] = {
+	{ "sys_enter", pt_exact_sys_enter, TRACEPOINT_DEFAULT_PRIO },
+	{ "sys_exit", pt_exact_sys_exit, TRACEPOINT_DEFAULT_PRIO },
+	/* After the driver's (default priority): tracing is switched. */
+	{ "sched_switch", pt_exact_switch, TRACEPOINT_DEFAULT_PRIO - 5 },
+	{ "sched_process_fork", pt_exact_fork, TRACEPOINT_DEFAULT_PRIO },
+	{ "sched_process_exit", pt_exact_task_exit, TRACEPOINT_DEFAULT_PRIO },
+	{ "sched_process_exec", pt_exact_exec, TRACEPOINT_DEFAULT_PRIO },
+	{ "signal_deliver", pt_exact_signal, TRACEPOINT_DEFAULT_PRIO },
+};
+
+static void pt_exact_find_tp(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pt_exact_tps); i++)
+		if (!strcmp(tp->name, pt_exact_tps[i].name))
+			pt_exact_tps[i].tp = tp;
+}
+
+static void pt_exact_unhook(unsigned int n)
+{
+	while (n--)
+		tracepoint_probe_unregister(pt_exact_tps[n].tp,
+					    pt_exact_tps[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/* pt_exact_lock held. */
+static int pt_exact_hook(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (pt_exact_hooked)
+		return 0;
+	if (!pt_exact_dir)
+		return 0;	/* the model is not running: at its init */
+	ret = pt_exact_truth_alloc();
+	if (ret)
+		return ret;
+	for_each_kernel_tracepoint(pt_exact_find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(pt_exact_tps); i++) {
+		if (!pt_exact_tps[i].tp) {
+			pr_err("model_exact needs the tracepoint %s, which this kernel does not have\n",
+			       pt_exact_tps[i].name);
+			ret = -ENOENT;
+			break;
+		}
+		ret = tracepoint_probe_register_prio(pt_exact_tps[i].tp,
+						     pt_exact_tps[i].probe,
+						     NULL, pt_exact_tps[i].prio);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = register_die_notifier(&pt_exact_die_nb);
+	if (ret) {
+		pt_exact_unhook(i);
+		return ret;
+	}
+	pt_exact_truth_files(pt_exact_dir);
+	pt_exact_hooked = true;
+	pr_info("model: exact mode: user code traced with TraceEn, User=1, OS=0 is single-stepped\n");
+	return 0;
+}
+
+static int pt_exact_param_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	mutex_lock(&pt_exact_lock);
+	if (on)
+		ret = pt_exact_hook();
+	if (!ret)
+		WRITE_ONCE(pt_model_exact, on);
+	mutex_unlock(&pt_exact_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops pt_exact_param_ops = {
+	.set = pt_exact_param_set,
+	.get = param_get_bool,
+};
+module_param_cb(model_exact, &pt_exact_param_ops, &pt_model_exact, 0644);
+MODULE_PARM_DESC(model_exact,
+		 "single-step user code traced with User=1, OS=0 and encode it exactly (default 0; Documentation/model.rst, Exact mode)");
+
+void pt_model_exact_enabled(struct pt_model_cpu *st)
+{
+	if (READ_ONCE(pt_exact_hooked) && pt_model_exact_active(st))
+		pt_exact_arm(st, current);
+}
+
+void pt_model_exact_init(struct dentry *dir)
+{
+	mutex_lock(&pt_exact_lock);
+	pt_exact_closing = false;
+	pt_exact_dir = debugfs_create_dir("exact", dir);
+	if (pt_model_exact && pt_exact_hook())
+		WRITE_ONCE(pt_model_exact, false);
+	mutex_unlock(&pt_exact_lock);
+}
+
+void pt_model_exact_exit(void)
+{
+	int ms = 0;
+
+	mutex_lock(&pt_exact_lock);
+	WRITE_ONCE(pt_exact_closing, true);
+	if (pt_exact_hooked) {
+		/* Armed tasks disarm at their next step or switch. */
+		while ((atomic_read(&pt_exact_ntasks) ||
+			atomic_read(&pt_exact_works)) && ms < 10000) {
+			msleep(20);
+			ms += 20;
+		}
+		if (atomic_read(&pt_exact_ntasks) || atomic_read(&pt_exact_works))
+			pr_err("model: exact mode: %d tasks still stepped, %d signal works pending at unload\n",
+			       atomic_read(&pt_exact_ntasks),
+			       atomic_read(&pt_exact_works));
+		pt_exact_unhook(ARRAY_SIZE(pt_exact_tps));
+		unregister_die_notifier(&pt_exact_die_nb);
+		pt_exact_hooked = false;
+	}
+	debugfs_remove(pt_exact_dir);
+	pt_exact_dir = NULL;
+	pt_exact_truth_free();
+	mutex_unlock(&pt_exact_lock);
+}

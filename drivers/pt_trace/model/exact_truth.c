@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exact model's ground truth (debugfs model/exact/): per CPU a
+ * bounded ring of what the stepper saw, read (and consumed) as text from
+ * truth_cpuN, and the counters in exact/stats.
+ *
+ * Each CPU writes only its own ring, with IRQs off (the #DB notifier,
+ * the probes, an enable in an IPI), never from NMI; the reader is one
+ * task at a time (a mutex).  A full ring drops new lines and counts them
+ * (truth_lost): a test must read as it goes or keep its program within
+ * PT_TRUTH_RECS lines per CPU.  Lines (hex IPs and CR3, decimal rest):
+ *
+ *   TSC CPU PID TID CR3 IP       one retired user instruction
+ *   # KIND TSC CPU PID TID IP    a transition: resume (the task returns
+ *                                to user code at IP), out (it left user
+ *                                code at IP: FUP + TIP.PGD), psb (a PSB+
+ *                                was written), exec, stray (a step of a
+ *                                task no longer traced: TF cleared)
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/msr.h>
+
+#include "model.h"
+
+#define PT_TRUTH_RECS	BIT(18)		/* per CPU, 40 bytes each */
+
+struct pt_truth_rec {
+	u64 tsc, ip, cr3;
+	u32 pid, tid;
+	u32 kind;
+};
+
+struct pt_exact_cpu {
+	struct pt_truth_rec *ring;	/* vmalloc: PT_TRUTH_RECS */
+	u64 head, tail;			/* written by the CPU, the reader */
+	u64 lost;
+	struct pt_exact_stats stats;
+};
+
+/* Allocated: the modules' static per-CPU area is small (debug kernel). */
+static struct pt_exact_cpu __percpu *pt_exact_pc;
+static DEFINE_MUTEX(pt_truth_read_lock);
+
+struct pt_exact_stats *pt_exact_stats_this(void)
+{
+	static struct pt_exact_stats sink;
+
+	return pt_exact_pc ? &this_cpu_ptr(pt_exact_pc)->stats : &sink;
+}
+
+void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t)
+{
+	struct pt_exact_cpu *pc;
+	struct pt_truth_rec *rec;
+	unsigned long flags;
+	u64 head;
+
+	if (!pt_exact_pc || in_nmi())
+		return;
+	local_irq_save(flags);
+	pc = this_cpu_ptr(pt_exact_pc);
+	head = pc->head;
+	/* The reader's tail: the slots before it are free to reuse. */
+	if (!pc->ring || head - smp_load_acquire(&pc->tail) >= PT_TRUTH_RECS) {
+		pc->lost++;
+		goto out;
+	}
+	rec = &pc->ring[head % PT_TRUTH_RECS];
+	rec->tsc = rdtsc();
+	rec->ip = ip;
+	rec->cr3 = kind == PT_TRUTH_INSN ? pt_model_ctx_cr3(true) : 0;
+	rec->pid = task_tgid_nr(t);
+	rec->tid = task_pid_nr(t);
+	rec->kind = kind;
+	/* The record is complete before the reader sees it. */
+	smp_store_release(&pc->head, head + 1);
+out:
+	local_irq_restore(flags);
+}
+
+static const char *const pt_truth_names[] = {
+	[PT_TRUTH_RESUME] = "resume",
+	[PT_TRUTH_OUT] = "out",
+	[PT_TRUTH_PSB] = "psb",
+	[PT_TRUTH_EXEC] = "exec",
+	[PT_TRUTH_STRAY] = "stray",
+};
+
+static int pt_truth_line(char *buf, size_t n, const struct pt_truth_rec *r,
+			 int cpu)
+{
+	if (r->kind == PT_TRUTH_INSN)
+		return scnprintf(buf, n, "%llu %d %u %u %llx %016llx\n",
+				 r->tsc, cpu, r->pid, r->tid, r->cr3, r->ip);
+	return scnprintf(buf, n, "# %s %llu %d %u %u %016llx\n",
+			 r->kind < ARRAY_SIZE(pt_truth_names) &&
+			 pt_truth_names[r->kind] ? pt_truth_names[r->kind] : "?",
+			 r->tsc, cpu, r->pid, r->tid, r->ip);
+}
+
+/* Consuming read: each line is returned once. */
+static ssize_t pt_truth_read(struct file *f, char __user *ubuf, size_t count,
+			     loff_t *ppos)
+{
+	int cpu = (long)f->f_inode->i_private;
+	struct pt_exact_cpu *pc = per_cpu_ptr(pt_exact_pc, cpu);
+	char line[128];
+	size_t done = 0;
+	u64 tail, head;
+	int n;
+
+	mutex_lock(&pt_truth_read_lock);
+	tail = pc->tail;
+	/* Pairs with the writer's release: records up to head are whole. */
+	head = smp_load_acquire(&pc->head);
+	while (tail != head) {
+		n = pt_truth_line(line, sizeof(line),
+				  &pc->ring[tail % PT_TRUTH_RECS], cpu);
+		if (done + n > count)
+			break;
+		if (copy_to_user(ubuf + done, line, n)) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+		done += n;
+		tail++;
+		/* The slot is read before the writer may reuse it. */
+		smp_store_release(&pc->tail, tail);
+	}
+	mutex_unlock(&pt_truth_read_lock);
+	return done;
+}
+
+static int pt_truth_open(struct inode *inode, struct file *f)
+{
+	return stream_open(inode, f);
+}
+
+static const struct file_operations pt_truth_fops = {
+	.owner = THIS_MODULE,
+	.open = pt_truth_open,
+	.read = pt_truth_read,
+};
+
+#define PT_STAT(x) { #x, offsetof(struct pt_exact_stats, x) }
+static const struct {
+	const char *name;
+	size_t off;
+} pt_exact_stat_names[] = {
+	PT_STAT(steps), PT_STAT(insns), PT_STAT(rep_iters),
+	PT_STAT(unclassified), PT_STAT(strays), PT_STAT(desync),
+	PT_STAT(arms), PT_STAT(arm_full), PT_STAT(signals), PT_STAT(execs),
+	PT_STAT(forks), PT_STAT(step_ns),
+};
+
+static int pt_exact_stats_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+	u64 lost = 0;
+	int cpu;
+
+	for (i = 0; i < ARRAY_SIZE(pt_exact_stat_names); i++) {
+		u64 sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += READ_ONCE(*(u64 *)((char *)&per_cpu_ptr(pt_exact_pc, cpu)->stats +
+						  pt_exact_stat_names[i].off));
+		seq_printf(m, "%s %llu\n", pt_exact_stat_names[i].name, sum);
+	}
+	for_each_possible_cpu(cpu)
+		lost += READ_ONCE(per_cpu_ptr(pt_exact_pc, cpu)->lost);
+	seq_printf(m, "truth_lost %llu\n", lost);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pt_exact_stats);
+
+int pt_exact_truth_alloc(void)
+{
+	int cpu;
+
+	if (pt_exact_pc)
+		return 0;
+	pt_exact_pc = alloc_percpu(struct pt_exact_cpu);
+	if (!pt_exact_pc)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct pt_exact_cpu *pc = per_cpu_ptr(pt_exact_pc, cpu);
+
+		pc->ring = vmalloc(array_size(PT_TRUTH_RECS, sizeof(*pc->ring)));
+		if (!pc->ring) {
+			pt_exact_truth_free();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void pt_exact_truth_files(struct dentry *dir)
+{
+	char name[32];
+	int cpu;
+
+	debugfs_create_file("stats", 0444, dir, NULL, &pt_exact_stats_fops);
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "truth_cpu%d", cpu);
+		debugfs_create_file(name, 0400, dir, (void *)(long)cpu,
+				    &pt_truth_fops);
+	}
+}
+
+/* After the files are gone and nothing logs any more. */
+void pt_exact_truth_free(void)
+{
+	int cpu;
+
+	if (!pt_exact_pc)
+		return;
+	for_each_possible_cpu(cpu)
+		vfree(per_cpu_ptr(pt_exact_pc, cpu)->ring);
+	free_percpu(pt_exact_pc);
+	pt_exact_pc = NULL;
+}

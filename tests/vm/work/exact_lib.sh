@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+# What the exact_* tests share (/ptt/work/exact_lib.sh, sourced, busybox
+# sh): model_exact on,
+# record a program of /ptt/work with pt-trace through the driver, read
+# the model's ground truth and compare it with the decoded trace.
+#
+# The variables: PT (pt-trace), OUT (this test's files), EX (the exact
+# model's debugfs), PARAM (model_exact).  exact_fail MSG, exact_finish.
+
+PT=$(command -v pt-trace)
+for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
+	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
+done
+if [ -z "$PT" ]; then
+	echo "SKIP: pt-trace not found"
+	exit 77
+fi
+PARAM=/sys/module/pt_trace_model/parameters/model_exact
+EX=/sys/kernel/debug/pt_trace/model/exact
+OUT=${PTT_OUT:-/tmp}/exact.$$
+rm -rf "$OUT"
+mkdir -p "$OUT"
+exact_rc=0
+exact_fail() {
+	echo "FAIL: $*"
+	exact_rc=1
+}
+
+[ -e "$PARAM" ] || { echo "FAIL: pt_trace_model has no model_exact parameter"; exit 1; }
+exact_old=$(cat "$PARAM")
+echo 1 >"$PARAM" || { echo "FAIL: cannot set model_exact=1"; exit 1; }
+[ -r "$EX/stats" ] || { echo "FAIL: no $EX/stats with model_exact=1"; exit 1; }
+
+# exact_stat NAME: a counter of exact/stats.
+exact_stat() {
+	awk -v n="$1" '$1 == n { print $2 }' "$EX/stats"
+}
+
+# Drain what earlier runs left in the truth rings.
+exact_drain() {
+	for f in "$EX"/truth_cpu*; do
+		cat "$f" >/dev/null
+	done
+}
+
+# exact_truth DIR: DIR/truth.N for each CPU N (the rings, consumed).
+exact_truth() {
+	for f in "$EX"/truth_cpu*; do
+		cat "$f" >"$1/truth.${f##*truth_cpu}"
+	done
+}
+
+# exact_ips TRUTH TID: the IPs of the instruction lines of thread TID.
+exact_ips() {
+	awk -v t="$2" '$1 != "#" && $4 == t { print $6 }' "$1"
+}
+
+# exact_compare WANT GOT WHAT: the two IP lists must be the same.
+exact_compare() {
+	w=$(wc -l <"$1") g=$(wc -l <"$2")
+	echo "PTT-INFO $3: truth $w instructions, decoded $g"
+	[ "$w" -gt 0 ] || exact_fail "$3: no instruction in the truth"
+	if ! cmp -s "$1" "$2"; then
+		exact_fail "$3: the decoded IPs differ from the truth"
+		diff "$1" "$2" | head -n 20
+	fi
+}
+
+# exact_run PROG [RECORD-OPTIONS...]: record /ptt/work/PROG on cpu0
+# (the recorder pinned there, so the program is too) and require the
+# decoded IPs to be the truth of its process.  The program prints a line
+# starting with its name at its end.
+exact_run() {
+	prog=$1
+	shift
+	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return; }
+	d=$OUT/$prog
+	mkdir -p "$d"
+	exact_drain
+	t0=$(date +%s)
+	if ! taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "/ptt/work/$prog" >"$d/rec.out" 2>&1; then
+		cat "$d/rec.out"
+		exact_fail "$prog: record exited non-zero"
+	fi
+	grep -q "^$prog " "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"
+	exact_truth "$d"
+	pid=$(sed -n 's/^pid=//p' "$d/rec/sideband.txt")
+	[ -n "$pid" ] || exact_fail "$prog: no pid= in the sideband"
+	exact_ips "$d/truth.0" "$pid" >"$d/want"
+	"$PT" decode --format=ip "$d/rec/cpu0.pt" >"$d/got" 2>"$d/dec.err" ||
+		exact_fail "$prog: decode exited $?: $(head -n 5 "$d/dec.err")"
+	t1=$(date +%s)
+	echo "PTT-INFO $prog: recorded and decoded in $((t1 - t0)) s"
+	sed "s/^/$prog decode: /" "$d/dec.err" | head -n 5
+	exact_compare "$d/want" "$d/got" "$prog"
+}
+
+exact_finish() {
+	un=$(exact_stat unclassified) lost=$(exact_stat truth_lost)
+	echo "PTT-INFO exact stats: $(tr '\n' ' ' <"$EX/stats")"
+	[ "$un" = 0 ] || exact_fail "$un unclassified instructions"
+	[ "$lost" = 0 ] || exact_fail "$lost truth lines lost"
+	gp=$(cat /sys/kernel/debug/pt_trace/model/gp_faults)
+	[ "$gp" = 0 ] || exact_fail "gp_faults $gp"
+	echo "$exact_old" >"$PARAM"
+	[ $exact_rc = 0 ] && rm -rf "$OUT"
+	exit $exact_rc
+}
