@@ -39,11 +39,14 @@
  */
 #include <linux/build_bug.h>
 #include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/errno.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/nmi.h>
 #include <linux/printk.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sizes.h>
@@ -359,7 +362,8 @@ static int bts_src_nmi(struct pt_cpu *pc)
 		bts_drain(pc);
 		if (!pt_core_hw_stuck())
 			bts_hw_set(b, true);
-		pc->stream.handler_ns += pt_stream_now_ns() - t0;
+		WRITE_ONCE(pc->stream.handler_ns, pc->stream.handler_ns +
+			   pt_stream_now_ns() - t0);
 	}
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
@@ -539,6 +543,32 @@ const struct pt_source_ops pt_source_bts = {
 	.release = bts_src_release,
 };
 
+/*
+ * /sys/kernel/debug/pt_trace/bts: streaming counters per CPU (the
+ * benchmark's driver time is handler_ns).
+ */
+static struct pt_cpu *bts_pcs;
+static unsigned int bts_npcs;
+
+static int bts_stats_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	seq_puts(m, "cpu pmis bytes losses lost_bytes handler_ns\n");
+	for (i = 0; i < bts_npcs; i++) {
+		struct pt_stream *s = &bts_pcs[i].stream;
+
+		if (!cpu_possible(i))
+			continue;
+		seq_printf(m, "%u %llu %llu %llu %llu %llu\n", i,
+			   READ_ONCE(s->pmis), READ_ONCE(s->bytes),
+			   READ_ONCE(s->losses), READ_ONCE(s->lost_bytes),
+			   READ_ONCE(s->handler_ns));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bts_stats);
+
 int bts_src_init(struct pt_cpu *pcs, unsigned int n)
 {
 	unsigned int i;
@@ -551,6 +581,10 @@ int bts_src_init(struct pt_cpu *pcs, unsigned int n)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		pcs[i].bts = &bts_cpus_state[i];
+	bts_pcs = pcs;
+	bts_npcs = n;
+	debugfs_create_file("bts", 0400, pt_debugfs_root, NULL,
+			    &bts_stats_fops);
 	return 0;
 }
 
@@ -559,6 +593,9 @@ void bts_src_exit(struct pt_cpu *pcs, unsigned int n)
 {
 	unsigned int i;
 
+	debugfs_lookup_and_remove("bts", pt_debugfs_root);
+	bts_pcs = NULL;
+	bts_npcs = 0;
 	for (i = 0; i < n; i++)
 		pcs[i].bts = NULL;
 	kfree(bts_cpus_state);

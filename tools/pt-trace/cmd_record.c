@@ -36,6 +36,7 @@
 #include "perf_collect.h"
 #include "proc_maps.h"
 #include "ptdev.h"
+#include "rec_bts.h"
 #include "rec_symbol.h"
 #include "sideband.h"
 #include "tool.h"
@@ -95,6 +96,7 @@ struct rec_opts {
 	int stop_armed;		/* a TraceStop range is programmed */
 	pid_t target;		/* the process traced (command or -p) */
 	int following;		/* the driver follows target's tasks */
+	int bts;		/* --bts: DIR/cpuN.bts beside cpuN.pt */
 };
 
 /* Set by the signal handlers; atomic loads/stores keep them out of registers. */
@@ -148,6 +150,10 @@ static void rec_usage(FILE *f)
 	      "                          (K/M suffix; default: half the buffer)\n"
 	      "      --drain-interval MS stream: drain every MS milliseconds instead of\n"
 	      "                          at the watermark (a slow reader: shows losses)\n"
+	      "      --bts               also Branch Trace Store on each CPU, flight\n"
+	      "                          mode: its newest records (from, to) in\n"
+	      "                          DIR/cpuN.bts (pt-trace dump reads them); under\n"
+	      "                          PTI kernel branches only (-k)\n"
 	      "  -h, --help              this text\n"
 	      "\n"
 	      "While recording, a status line (seconds, MB, MB/s, losses) is shown on a\n"
@@ -161,6 +167,7 @@ static void rec_usage(FILE *f)
 	      "  pt-trace record -S -u -o out -- ./server &   # kill -USR2 $! to snapshot\n"
 	      "  pt-trace record --stop-at crash_handler -o out -- ./prog\n"
 	      "  pt-trace record -m stream -b 16K --drain-interval 200 -d 1 -o out\n"
+	      "  pt-trace record --bts -k -C 0 -d 1 -o out     # + out/cpu0.bts\n"
 	      "\n"
 	      "exit status: 0 recorded, 1 bad usage, 2 output not writable,\n"
 	      "3 device missing/busy/refused (the message says which and what to do),\n"
@@ -845,7 +852,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		     int *ncpus)
 {
 	enum { O_CR3 = 256, O_CYC, O_MTC, O_NOTSC, O_PSB, O_PTW, O_PWR,
-	       O_FILTER, O_STOPAT, O_DRAIN };
+	       O_FILTER, O_STOPAT, O_DRAIN, O_BTS };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "all-tasks", no_argument, NULL, 'a' },
@@ -868,6 +875,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		{ "mode", required_argument, NULL, 'm' },
 		{ "watermark", required_argument, NULL, 'w' },
 		{ "drain-interval", required_argument, NULL, O_DRAIN },
+		{ "bts", no_argument, NULL, O_BTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -913,6 +921,9 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 			break;
 		case 'k':
 			o->kernel = 1;
+			break;
+		case O_BTS:
+			o->bts = 1;
 			break;
 		case O_CYC:
 			o->cyc = 1;
@@ -1586,12 +1597,32 @@ static void rec_finish_command(struct rec_run *run)
 	}
 }
 
+/* --bts: a BTS flight recorder per CPU, its branches as PT's (-u, -k). */
+static int rec_bts_open_all(struct rec_bts **out, const struct rec_cpu *rcs,
+			    int n, const struct rec_opts *o)
+{
+	struct rec_bts *b = calloc((size_t)(unsigned int)n, sizeof(*b));
+	int i, ret = 0;
+
+	if (!b)
+		return PTT_EXIT_INTERNAL;
+	for (i = 0; i < n; i++)
+		b[i].fd = -1;
+	*out = b;
+	for (i = 0; i < n && !ret; i++)
+		ret = rec_bts_open(&b[i], rcs[i].cpu, o->bufsize,
+				   !!(rcs[i].cfg.ctl & PT_CTL_OS),
+				   !!(rcs[i].cfg.ctl & PT_CTL_USER));
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static int cpus[REC_MAX_CPUS];
 	struct rec_opts o = { .outdir = "pt-trace.data", .tsc = 1,
 			      .mtc_freq = 3, .mode = PT_MODE_FLIGHT };
 	static struct rec_run run;
+	struct rec_bts *bts = NULL;
 	struct pt_trace_caps caps;
 	struct rec_cpu *rcs;
 	struct sigaction sa;
@@ -1623,6 +1654,11 @@ int cmd_record(int argc, char **argv)
 	ret = rec_open_all(rcs, ncpus, &o, &caps);
 	if (ret)
 		goto out;
+	if (o.bts) {
+		ret = rec_bts_open_all(&bts, rcs, ncpus, &o);
+		if (ret)
+			goto out;
+	}
 	if (mkdir(o.outdir, 0755) && errno != EEXIST) {
 		ptt_err("cannot create %s: %s", o.outdir, strerror(errno));
 		ret = PTT_EXIT_INPUT;
@@ -1662,6 +1698,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (ret)
 		goto out_sb;
+	for (i = 0; bts && i < ncpus && !ret; i++)
+		ret = rec_bts_start(&bts[i]);
+	if (ret)
+		goto out_sb;
 	if (rec_wait(rcs, ncpus, &o, &run))
 		ret = PTT_EXIT_INPUT;
 	/* a stop just before the command's end */
@@ -1681,6 +1721,12 @@ int cmd_record(int argc, char **argv)
 	i = rec_finish(rcs, ncpus, &o, run.sb);
 	if (!ret)
 		ret = i;
+	for (i = 0; bts && i < ncpus; i++) {
+		int err = rec_bts_finish(&bts[i], o.outdir, run.sb);
+
+		if (!ret)
+			ret = err;
+	}
 	if (o.snapshot)
 		fprintf(stderr, "snapshot %d (the end) in %s/snapshot.%d/\n",
 			run.snaps, o.outdir, run.snaps);
@@ -1721,6 +1767,9 @@ out:
 		if (rcs[i].lossf && fclose(rcs[i].lossf) && !ret)
 			ret = PTT_EXIT_INPUT;
 	}
+	for (i = 0; bts && i < ncpus; i++)
+		rec_bts_close(&bts[i]);
+	free(bts);
 	ptt_maps_free(&run.maps);
 	free(rcs);
 	return ret;

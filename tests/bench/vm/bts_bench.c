@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BTS streaming benchmark (issue 15; a ratio, nothing asserted): the
+ * model's BTS at its highest branch rate (model_bts_per_tick=64) on
+ * every CPU with /dev/btsN streaming kernel branches (user branches are
+ * refused under PTI), one reader thread per CPU draining with read(2)
+ * for a few seconds.  Reports the records drained per second (all
+ * CPUs), the records the driver had to drop (ring full), and the
+ * driver's cost: its threshold-PMI time (debugfs bts handler_ns, the
+ * copy into the ring included) plus the readers' CPU time inside the
+ * driver's read/poll, per GB of records, as a share of the time one
+ * memcpy of a GB takes in the same VM.  Under TCG the model's own
+ * branch generation sets the pace; only the ratio means anything.
+ * Ends with one line:
+ *   bts: N records/s drained, driver P.PP% of a memcpy per GB
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/pt_trace.h>
+
+#define SECS		3.0
+#define RING		(1u << 20)
+#define MAX_CPUS	64
+
+struct rdr {
+	int cpu, fd;
+	unsigned long long bytes, drv_ns;
+	struct pt_trace_status st;
+};
+
+static volatile int stop;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static unsigned long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void param(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/pt_trace_model/parameters/%s",
+		 name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(val, f);
+		fclose(f);
+	}
+}
+
+/* Sum of handler_ns over CPUs from debugfs bts. */
+static unsigned long long handler_ns(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/pt_trace/bts", "r");
+	unsigned long long sum = 0, v;
+	char line[256];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*u %*u %*u %*u %*u %llu", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+static void *reader(void *arg)
+{
+	struct rdr *r = arg;
+	static __thread char buf[1 << 16];
+	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+	cpu_set_t set;
+	ssize_t n;
+
+	CPU_ZERO(&set);
+	CPU_SET(r->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (!stop) {
+		unsigned long long t0 = cpu_ns();
+
+		poll(&pfd, 1, 50);
+		while ((n = read(r->fd, buf, sizeof(buf))) > 0)
+			r->bytes += n;
+		r->drv_ns += cpu_ns() - t0;
+	}
+	return NULL;
+}
+
+/* Nanoseconds one memcpy of a GB takes here (64 MiB blocks). */
+static double memcpy_ns_per_gb(void)
+{
+	size_t len = 64u << 20;
+	char *a = malloc(len), *b = malloc(len);
+	double t0, t;
+	int i;
+
+	if (!a || !b)
+		return 0;
+	memset(a, 1, len);
+	memset(b, 2, len);
+	t0 = now();
+	for (i = 0; i < 8; i++) {
+		memcpy(b, a, len);
+		a[i] = b[len - 1 - i];
+	}
+	t = now() - t0;
+	free(a);
+	free(b);
+	return t * 1e9 / (8.0 * len / 1e9);
+}
+
+int main(void)
+{
+	static struct rdr r[MAX_CPUS];
+	static pthread_t th[MAX_CPUS];
+	unsigned long long bytes = 0, drv = 0, lost = 0, recs, h0, h1;
+	int ncpu = 0, i;
+	double t0, secs, mc;
+
+	for (i = 0; i < MAX_CPUS; i++) {
+		struct pt_trace_config cfg;
+		char path[32];
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/bts%d", i);
+		fd = open(path, O_RDWR | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.size = sizeof(cfg);
+		cfg.ctl = PT_CTL_OS;
+		cfg.mode = PT_MODE_STREAM;
+		cfg.buffer_size = RING;
+		if (ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg)) {
+			fprintf(stderr, "%s: SET_CONFIG: %s\n", path,
+				strerror(errno));
+			close(fd);
+			continue;
+		}
+		r[ncpu].cpu = i;
+		r[ncpu].fd = fd;
+		ncpu++;
+	}
+	if (!ncpu) {
+		printf("bts: no /dev/btsN here (no BTS on this profile): not measured\n");
+		return 0;
+	}
+	param("model_bts_per_tick", "64");
+	for (i = 0; i < ncpu; i++)
+		if (ioctl(r[i].fd, PT_TRACE_IOC_START))
+			fprintf(stderr, "bts%d: START: %s\n", r[i].cpu,
+				strerror(errno));
+	h0 = handler_ns();
+	t0 = now();
+	for (i = 0; i < ncpu; i++)
+		pthread_create(&th[i], NULL, reader, &r[i]);
+	usleep((useconds_t)(SECS * 1e6));
+	/* handler_ns counts from START; read it before the readers stop. */
+	h1 = handler_ns();
+	stop = 1;
+	for (i = 0; i < ncpu; i++)
+		pthread_join(th[i], NULL);
+	secs = now() - t0;
+	for (i = 0; i < ncpu; i++) {
+		ioctl(r[i].fd, PT_TRACE_IOC_STOP);
+		memset(&r[i].st, 0, sizeof(r[i].st));
+		r[i].st.size = sizeof(r[i].st);
+		ioctl(r[i].fd, PT_TRACE_IOC_GET_STATUS, &r[i].st);
+		bytes += r[i].bytes;
+		drv += r[i].drv_ns;
+		lost += r[i].st.lost_bytes;
+		printf("  cpu%d: %llu records read, %llu dropped (ring full), %llu PMIs\n",
+		       r[i].cpu, r[i].bytes / PT_BTS_RECORD_SIZE,
+		       (unsigned long long)r[i].st.lost_bytes / PT_BTS_RECORD_SIZE,
+		       (unsigned long long)r[i].st.pmis);
+		close(r[i].fd);
+	}
+	param("model_bts_per_tick", "16");
+	mc = memcpy_ns_per_gb();
+	recs = bytes / PT_BTS_RECORD_SIZE;
+	printf("  %d cpu(s), %.2f s, %llu records (%llu dropped), PMI handlers %.3f ms, readers in the driver %.3f ms, memcpy %.0f ms/GB\n",
+	       ncpu, secs, recs, lost / PT_BTS_RECORD_SIZE, (h1 - h0) / 1e6,
+	       drv / 1e6, mc / 1e6);
+	printf("bts: %.0f records/s drained, driver %.2f%% of a memcpy per GB\n",
+	       recs / secs,
+	       bytes && mc ? 100.0 * ((h1 - h0) + drv) / (bytes / 1e9) / mc : 0.0);
+	return 0;
+}

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ptt-timeout: 120
+# bts_record (issue 15): 'pt-trace record --bts' writes DIR/cpuN.bts
+# beside cpuN.pt: whole 24-byte records, kernel branches only with -k,
+# the sideband's bts.cpuN.records matching the file, and
+# 'pt-trace dump --stats' of it agreeing (user 0); with user branches
+# under PTI record fails with exit 3 and a message saying to use -k.
+# Exit 0 pass, 77 skip, 1 fail.
+
+PT=$(command -v pt-trace)
+for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
+	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
+done
+[ -n "$PT" ] || { echo "SKIP: pt-trace not found"; exit 77; }
+[ "$(cat /sys/kernel/pt_trace/backend)" = model ] || { echo "SKIP: not the model"; exit 77; }
+[ "$(cat /sys/kernel/pt_trace/bts/present)" = 1 ] || { echo "SKIP: no BTS on this profile"; exit 77; }
+OUT=/tmp/bts_record.$$
+fail=0
+bad() {
+	echo "FAIL: $*"
+	fail=1
+}
+
+"$PT" record --bts -k -C 0 -d 0.5 -o "$OUT" >"$OUT.log" 2>&1
+rc=$?
+[ $rc = 0 ] || bad "record --bts -k: exit $rc: $(tail -n 3 "$OUT.log")"
+f=$OUT/cpu0.bts
+if [ -f "$f" ]; then
+	size=$(wc -c <"$f")
+	n=$((size / 24))
+	[ "$size" -gt 0 ] && [ $((size % 24)) = 0 ] || bad "cpu0.bts has $size bytes"
+	sb=$(sed -n 's/^bts\.cpu0\.records=//p' "$OUT/sideband.txt")
+	[ "$sb" = "$n" ] || bad "sideband bts.cpu0.records '$sb', file $n records"
+	st=$("$PT" dump --stats "$f")
+	echo "$st" | grep -qx "records $n" || bad "dump --stats: $st"
+	echo "$st" | grep -qx "user 0" || bad "user branches with -k: $st"
+	echo "  $n records; $(echo "$st" | tr '\n' ' ')"
+	grep -q "records in cpu0.bts" "$OUT.log" || bad "no summary line: $(cat "$OUT.log")"
+else
+	bad "no $f: $(ls "$OUT" 2>&1)"
+fi
+[ -f "$OUT/cpu0.pt" ] || bad "no cpu0.pt beside it"
+
+if grep -qs PTI /sys/devices/system/cpu/vulnerabilities/meltdown; then
+	"$PT" record --bts -C 0 -d 0.2 -o "$OUT.u" >"$OUT.log" 2>&1
+	rc=$?
+	[ $rc = 3 ] && grep -q "page table isolation.*-k" "$OUT.log" ||
+		bad "user BTS under PTI: exit $rc: $(cat "$OUT.log")"
+fi
+rm -rf "$OUT" "$OUT.u" "$OUT.log"
+exit $fail

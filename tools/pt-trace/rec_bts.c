@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record --bts: beside each CPU's PT trace, /dev/btsN in flight mode
+ * (abi.rst, "Branch Trace Store"): its newest records, copied by the
+ * driver oldest first to the start of the data at STOP, are written as
+ * they are to DIR/cpuN.bts (pt-trace dump FILE.bts reads them).  The
+ * ioctls go through ptdev.c like PT's; only the device name differs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/pt_trace.h>
+
+#include "ptdev.h"
+#include "rec_bts.h"
+#include "sideband.h"
+#include "tool.h"
+
+int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
+		 int user)
+{
+	struct pt_trace_config cfg;
+	char path[32];
+	int err;
+
+	b->cpu = cpu;
+	snprintf(path, sizeof(path), "/dev/bts%d", cpu);
+	b->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (b->fd < 0) {
+		err = errno;
+		ptt_err("cannot open %s: %s%s", path, strerror(err),
+			err == ENOENT ? " (this CPU has no Branch Trace Store: see pt-trace info; record without --bts)" :
+			err == EBUSY ? " (another recorder has it open)" :
+			err == EACCES ? " (BTS needs root or the pttrace group, and CAP_PERFMON)" : "");
+		return PTT_EXIT_DEVICE;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.mode = PT_MODE_FLIGHT;
+	cfg.buffer_size = size;
+	cfg.ctl = (kernel ? PT_CTL_OS : 0) | (user ? PT_CTL_USER : 0);
+	err = ptdev_set_config(b->fd, &cfg);
+	if (err) {
+		ptt_err("%s refused the configuration: %s%s", path,
+			strerror(-err),
+			err == -EOPNOTSUPP ? " (user-mode BTS is refused under page table isolation, or this CPU cannot record one side alone: see dmesg; try --bts with -k)" :
+			err == -EPERM ? " (BTS records the whole CPU: it needs CAP_PERFMON)" :
+			err == -EINVAL ? " (check -b)" : "");
+		return PTT_EXIT_DEVICE;
+	}
+	return 0;
+}
+
+int rec_bts_start(struct rec_bts *b)
+{
+	int err = ptdev_start(b->fd);
+
+	if (err) {
+		ptt_err("/dev/bts%d: START: %s%s", b->cpu, strerror(-err),
+			err == -EBUSY ? " (BTS is in use on that CPU, perhaps by perf: see dmesg)" : "");
+		return PTT_EXIT_DEVICE;
+	}
+	return 0;
+}
+
+int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb)
+{
+	struct pt_trace_status st;
+	struct ptdev_map map;
+	char path[4096], key[32];
+	int err, fd, ret = 0;
+	size_t done = 0;
+
+	err = ptdev_stop(b->fd);
+	err = err ?: ptdev_get_status(b->fd, &st);
+	err = err ?: ptdev_mmap(b->fd, &map, 0);
+	if (err) {
+		ptt_err("/dev/bts%d: %s", b->cpu, strerror(-err));
+		return PTT_EXIT_DEVICE;
+	}
+	snprintf(path, sizeof(path), "%s/cpu%d.bts", outdir, b->cpu);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ptt_err("cannot create %s: %s", path, strerror(errno));
+		ptdev_unmap(&map);
+		return PTT_EXIT_INPUT;
+	}
+	/* The data is [0, head), whole records (abi.rst). */
+	if (st.head > map.data_len)
+		st.head = map.data_len;
+	while (done < st.head) {
+		ssize_t n = write(fd, map.data + done, st.head - done);
+
+		if (n <= 0) {
+			ptt_err("writing %s: %s", path, strerror(errno));
+			ret = PTT_EXIT_INPUT;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) && !ret) {
+		ptt_err("writing %s: %s", path, strerror(errno));
+		ret = PTT_EXIT_INPUT;
+	}
+	ptdev_unmap(&map);
+	snprintf(key, sizeof(key), "bts.cpu%d.records", b->cpu);
+	ptsb_put(sb, key, "%llu",
+		 (unsigned long long)st.head / PT_BTS_RECORD_SIZE);
+	snprintf(key, sizeof(key), "bts.cpu%d.wrapped", b->cpu);
+	ptsb_put(sb, key, "%d", !!(st.flags & PT_STATUS_WRAPPED));
+	fprintf(stderr, "cpu%-3d %12llu records in cpu%d.bts%s\n", b->cpu,
+		(unsigned long long)st.head / PT_BTS_RECORD_SIZE, b->cpu,
+		st.flags & PT_STATUS_WRAPPED ?
+		" (wrapped: the buffer kept the newest records)" : "");
+	return ret;
+}
+
+void rec_bts_close(struct rec_bts *b)
+{
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+}

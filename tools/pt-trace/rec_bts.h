@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record --bts (rec_bts.c): a Branch Trace Store flight recorder on each
+ * recorded CPU beside its PT trace, written to DIR/cpuN.bts at the end.
+ */
+#ifndef PT_TRACE_REC_BTS_H
+#define PT_TRACE_REC_BTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct rec_bts {
+	int cpu;
+	int fd;
+	uint64_t size;		/* buffer bytes */
+};
+
+/*
+ * Open and configure /dev/btsN: flight mode, @size bytes (0: the
+ * driver's default), kernel and/or user branches.  0, or the exit
+ * status after a message saying what to do.
+ */
+int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
+		 int user);
+int rec_bts_start(struct rec_bts *b);
+/*
+ * STOP, then write the records to DIR/cpuN.bts and a summary line to
+ * stderr; the sideband gets bts.cpuN lines.  0 or an exit status.
+ */
+int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb);
+void rec_bts_close(struct rec_bts *b);
+
+#endif /* PT_TRACE_REC_BTS_H */
