@@ -396,7 +396,6 @@ static void decode_drop_behind(struct decode_trace *t,
 	t->dropped_to = off - (1u << 20);
 }
 
-
 /* A thread's depth in its call tree, kept while it is switched out. */
 static struct decode_thread *decode_thread(struct decode_ctx *c, int tid)
 {
@@ -427,7 +426,8 @@ static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
 {
 	struct decode_thread *th;
 
-	if (t->tid >= 0 && (th = decode_thread(c, t->tid)))
+	th = t->tid >= 0 ? decode_thread(c, t->tid) : NULL;
+	if (th)
 		th->depth = t->restart ? -1 : t->depth;
 	th = decode_thread(c, s->tid);
 	t->pending_call = 0;
@@ -444,8 +444,8 @@ static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
 			  s->pid, s->tid, t->cpu);
 }
 
-static const struct decode_cr3 *decode_find_cr3(const struct decode_ctx *c,
-					       uint64_t cr3)
+static const struct decode_cr3 *
+decode_find_cr3(const struct decode_ctx *c, uint64_t cr3)
 {
 	size_t i;
 

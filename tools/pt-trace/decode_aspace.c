@@ -295,9 +295,11 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 		case PERF_RECORD_COMM:
 			das_name(&names, (int)ev->btid, ev->name);
 			/* exec: the old program's mappings are gone */
-			if ((ev->misc & PERF_RECORD_MISC_COMM_EXEC) &&
-			    (p = das_lookup(a, (int)ev->bpid)))
-				das_proc_clear(p);
+			if (ev->misc & PERF_RECORD_MISC_COMM_EXEC) {
+				p = das_lookup(a, (int)ev->bpid);
+				if (p)
+					das_proc_clear(p);
+			}
 			break;
 		case PERF_RECORD_FORK:
 			/* the child has its parent's name until it execs */
@@ -404,15 +406,16 @@ static void das_load_kernel(struct decode_aspaces *a, const char *dir,
 				 v);
 	}
 	if (syms && !strchr(syms, ' ') && !strchr(syms, '/')) {
+		static const char no_text[] =
+			"no text symbol in it (recorded with kptr_restrict: record as root)";
+
 		snprintf(path, sizeof(path), "%s/%s", dir, syms);
 		err = ksyms_load(&a->ks, path);
 		if (!err)
 			a->have_ks = 1;
 		else
 			ptt_warn("cannot read the kernel's symbols %s: %s; kernel code has no names",
-				 path, err == -ENOENT ?
-				 "no text symbol in it (recorded with kptr_restrict: record as root)" :
-				 strerror(-err));
+				 path, err == -ENOENT ? no_text : strerror(-err));
 	}
 }
 

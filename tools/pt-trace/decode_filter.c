@@ -75,7 +75,7 @@ static int dflt_parse_seconds(const char *s, size_t len, uint64_t *ns)
 				frac = frac * 10 + (uint64_t)(s[i] - '0');
 		}
 	}
-	if (i != len || (!i))
+	if (i != len || !i)
 		return -EINVAL;
 	for (; digits < 9; digits++)
 		frac *= 10;
