@@ -25,8 +25,14 @@
  */
 #include "exact_enc.h"
 
-/* User addresses: the lower canonical half (bit 47 clear, 4-level paging). */
-#define PT_EXACT_USER_END	0x0000800000000000ULL
+/*
+ * A kernel address: the upper canonical half, bit 63 set with 4- and
+ * 5-level paging alike.
+ */
+static bool pt_exact_is_kernel(u64 ip)
+{
+	return (s64)ip < 0;
+}
 
 /* Where b stood before a call, to undo a sequence that did not fit. */
 struct pt_exact_mark {
@@ -257,7 +263,7 @@ static u32 pt_exact_cofi(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
 	case PT_INSN_JMP_FAR:
 	case PT_INSN_CALL_FAR:
 	case PT_INSN_IRET:
-		if (next >= PT_EXACT_USER_END)	/* into the filtered kernel */
+		if (pt_exact_is_kernel(next))	/* into the filtered kernel */
 			return pt_exact_ip_seq(e, b, false, 0, PT_PKT_TIP_PGD,
 					       0, true);
 		e->far++;
@@ -305,7 +311,7 @@ u32 pt_exact_enc_insn(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
 			e->in = false;
 			break;
 		default:
-			if (next >= PT_EXACT_USER_END)
+			if (pt_exact_is_kernel(next))
 				e->in = false;
 		}
 		e->insns++;
