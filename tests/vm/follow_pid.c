@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	fw_child_modes(argc, argv);
 	spin = fork();
 	if (spin == 0) {
-		execl(fw_self, fw_self, "spin", "5", (char *)NULL);
+		execl(fw_self, fw_self, "spin", "60", (char *)NULL);
 		_exit(127);
 	}
 	REQUIRE(spin > 0, "fork: %s", strerror(errno));
