@@ -83,14 +83,16 @@ exact_run() {
 		exact_fail "$prog: record exited non-zero"
 	fi
 	grep -q "^$prog " "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"
+	tr=$(date +%s)
 	exact_truth "$d"
 	pid=$(sed -n 's/^pid=//p' "$d/rec/sideband.txt")
 	[ -n "$pid" ] || exact_fail "$prog: no pid= in the sideband"
 	exact_ips "$d/truth.0" "$pid" >"$d/want"
+	td=$(date +%s)
 	"$PT" decode --format=ip "$d/rec/cpu0.pt" >"$d/got" 2>"$d/dec.err" ||
 		exact_fail "$prog: decode exited $?: $(head -n 5 "$d/dec.err")"
 	t1=$(date +%s)
-	echo "PTT-INFO $prog: recorded and decoded in $((t1 - t0)) s"
+	echo "PTT-INFO $prog: record $((tr - t0)) s, decode $((t1 - td)) s"
 	sed "s/^/$prog decode: /" "$d/dec.err" | head -n 5
 	exact_compare "$d/want" "$d/got" "$prog"
 }
