@@ -168,10 +168,23 @@ fail:
 	return -ENOMEM;
 }
 
-/* The largest streaming region: 1/16 of the buffer, at least a page. */
+/*
+ * The largest streaming region: 1/16 of the buffer, so the STOP and INT
+ * markers have room to move, but at least PT_STREAM_MIN_REGION where
+ * the ring still holds four such regions (smaller rings: a quarter of
+ * the ring, at least a page).  With a small watermark every region ends
+ * in a PMI, so the region size bounds the PMI rate: 64 KiB at 1 GB/s is
+ * about 16,000 a second, where 1/16 of a 256 KiB ring (16 KiB) was four
+ * times that; the rate limit in stream.c bounds the rest.  Chunks that
+ * came smaller (a fragmented node) stay regions of their own size.
+ */
 static unsigned int pt_stream_region_shift(const struct pt_buffer *buf)
 {
-	return max_t(unsigned int, PAGE_SHIFT, ilog2(buf->size / 16));
+	unsigned int shift = ilog2(buf->size / 16);
+
+	shift = max(shift, min_t(unsigned int, PT_STREAM_MIN_REGION_SHIFT,
+				 ilog2(buf->size / 4)));
+	return max_t(unsigned int, PAGE_SHIFT, shift);
 }
 
 static unsigned int pt_stream_nr_regions(const struct pt_buffer *buf)

@@ -10,6 +10,7 @@
 #define _PT_TRACE_BUFFER_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/types.h>
 
@@ -46,6 +47,9 @@ struct pt_buffer {
 
 /* Limits for a per-CPU buffer request. */
 #define PT_BUF_MIN_SIZE		4096ULL
+/* Streaming regions are at least this where the ring holds four (buffer.c). */
+#define PT_STREAM_MIN_REGION_SHIFT	16
+#define PT_STREAM_MIN_REGION		BIT_ULL(PT_STREAM_MIN_REGION_SHIFT)
 u64 pt_buffer_max_size(void);
 /* The largest physically contiguous allocation this kernel makes. */
 u64 pt_buffer_max_contig(void);

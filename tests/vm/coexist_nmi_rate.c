@@ -14,6 +14,11 @@
  *    (no livelock: the test ends, data was read) with loss records
  *    flagged PT_LOSS_THROTTLED, and every byte the model could not write
  *    is in a record.
+ * 3. The minimum streaming region (64 KiB where the ring holds four):
+ *    a 256 KiB ring with a 4 KiB watermark (INT at every region end), at
+ *    the same rate, a reader keeping up: one PMI per region, so at least
+ *    32 KiB per PMI (1/16 of the ring, 16 KiB regions, gave one PMI per
+ *    16 KiB).
  */
 #include <sys/mman.h>
 
@@ -134,6 +139,43 @@ static void stream_flood(unsigned char *out)
 	close(fd);
 }
 
+static void region_floor(unsigned char *out)
+{
+	struct pt_trace_caps caps;
+	struct pt_trace_status st;
+	size_t len = 0;
+	double t0;
+	int fd;
+
+	fd = st_setup(0, 256u << 10, 4096, O_NONBLOCK, &caps);
+	st_write_param("model_tick_bytes", "4096");
+	st_write_param("model_period_us", "100");
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	t0 = st_now();
+	while (st_now() - t0 < 1.0 && len < CAP - (1u << 20)) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		poll(&pfd, 1, 20);
+		while (st_read(fd, out, &len, CAP) > 0)
+			;
+	}
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	st_status(fd, &st);
+	printf("PTT-INFO 256 KiB ring, 4 KiB watermark: %llu bytes, %llu PMIs, %.0f bytes per PMI\n",
+	       (unsigned long long)st.stream_bytes,
+	       (unsigned long long)st.pmis,
+	       st.pmis ? (double)st.stream_bytes / st.pmis : 0.0);
+	CHECK(st.pmis > 0 && st.stream_bytes > 512u << 10,
+	      "too little traffic: %llu bytes, %llu PMIs",
+	      (unsigned long long)st.stream_bytes,
+	      (unsigned long long)st.pmis);
+	CHECK(st.stream_bytes >= st.pmis * (32u << 10),
+	      "%llu PMIs for %llu bytes: regions below the 64 KiB floor",
+	      (unsigned long long)st.pmis,
+	      (unsigned long long)st.stream_bytes);
+	close(fd);
+}
+
 int main(void)
 {
 	unsigned char *out = malloc(CAP);
@@ -144,6 +186,7 @@ int main(void)
 	st_write_param("model_period_us", "100");
 	flight_small();
 	stream_flood(out);
+	region_floor(out);
 	st_restore_model();
 	CHECK(ptt_read_ll("/sys/kernel/debug/pt_trace/msr_faults") == 0,
 	      "faulting MSR accesses");
