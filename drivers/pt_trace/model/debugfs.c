@@ -36,6 +36,7 @@ static const struct pt_counter_file pt_counters[] = {
 	PT_CTR(bytes_written), PT_CTR(packets), PT_CTR(lost_bytes),
 	PT_CTR(pmis_raised), PT_CTR(pmis_masked), PT_CTR(nmi_races),
 	PT_CTR(ticks), PT_CTR(psbs), PT_CTR(ovfs), PT_CTR(burst_bytes),
+	PT_CTR(tick_ns), PT_CTR(tick_ns_ktask),
 	PT_CTR(bts_records), PT_CTR(bts_filtered), PT_CTR(bts_dropped),
 	PT_CTR(bts_pmis), PT_CTR(bts_ds_errors), PT_CTR(bts_pti_faults),
 };
@@ -89,6 +90,18 @@ static int pt_detail_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pt_detail);
+
+/* tick_ns_ktask per CPU, one line each ("CPU NS"), for benchmarks. */
+static int pt_tick_cpu_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "%d %lld\n", cpu,
+			   atomic64_read(&pt_model_cpu_ptr(cpu)->stats.tick_ns_ktask));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pt_tick_cpu);
 
 /* The msr hook. */
 struct pt_msr_req {
@@ -225,6 +238,8 @@ int pt_model_debugfs_init(struct dentry *parent)
 					   (void *)&pt_counters[i],
 					   &pt_counter_fops);
 	debugfs_create_file("detail", 0444, dir, NULL, &pt_detail_fops);
+	debugfs_create_file("tick_ns_ktask_cpu", 0444, dir, NULL,
+			    &pt_tick_cpu_fops);
 	debugfs_create_file("msr", 0600, dir, NULL, &pt_msr_fops);
 	debugfs_create_file_unsafe("ovf", 0200, dir, NULL, &pt_ovf_fops);
 	debugfs_create_file_unsafe("ctl_fault", 0200, dir, NULL,

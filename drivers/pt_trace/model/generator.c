@@ -627,17 +627,41 @@ static bool pt_model_gen_needed(const struct pt_model_regs *r)
 	return (r->ctl & PT_CTL_TRACEEN) || pt_model_bts_on(r);
 }
 
+static enum hrtimer_restart pt_model_tick_run(struct pt_model_cpu *st,
+					      struct hrtimer *t);
+
+/*
+ * The tick, timed: without IRQ_TIME_ACCOUNTING (Debian's kernels) its
+ * time is charged to the task it interrupted, so tick_ns_ktask counts
+ * what interrupted a task in kernel mode (a system call, the driver's
+ * among them) for benchmarks to take out of the driver's share.
+ */
 static enum hrtimer_restart pt_model_tick(struct hrtimer *t)
 {
 	struct pt_model_cpu *st = container_of(t, struct pt_model_cpu, timer);
-	struct pt_tick_arg a;
-	struct pt_tick_res *res = &a.res;
+	struct pt_regs *regs = get_irq_regs();
+	enum hrtimer_restart ret;
+	u64 t0 = ktime_get_ns(), dt;
 
 	/* A CPU going offline migrates its timers: do not follow. */
 	if (st->cpu != smp_processor_id()) {
 		WRITE_ONCE(st->running, false);
 		return HRTIMER_NORESTART;
 	}
+	ret = pt_model_tick_run(st, t);
+	dt = ktime_get_ns() - t0;
+	atomic64_add(dt, &st->stats.tick_ns);
+	if (regs && !user_mode(regs) && !is_idle_task(current))
+		atomic64_add(dt, &st->stats.tick_ns_ktask);
+	return ret;
+}
+
+static enum hrtimer_restart pt_model_tick_run(struct pt_model_cpu *st,
+					      struct hrtimer *t)
+{
+	struct pt_tick_arg a;
+	struct pt_tick_res *res = &a.res;
+
 	atomic64_inc(&st->stats.ticks);
 	pt_sample(&a.c);
 	a.burst = READ_ONCE(pt_model_burst);

@@ -243,6 +243,14 @@ struct pt_model_stats {
 	atomic64_t psbs;
 	atomic64_t ovfs;
 	atomic64_t burst_bytes;		/* model_burst: bytes that were copies */
+	/*
+	 * Time in the generator's tick (hardirq), and the part of it that
+	 * interrupted a task in kernel mode: without IRQ_TIME_ACCOUNTING
+	 * (Debian's kernels) that time is charged to the task, so a
+	 * benchmark timing the driver's system calls subtracts it.
+	 */
+	atomic64_t tick_ns;
+	atomic64_t tick_ns_ktask;
 	/* BTS (bts.c) */
 	atomic64_t bts_records;		/* stored in a BTS buffer */
 	atomic64_t bts_filtered;	/* BTS_OFF_OS/USR */
