@@ -68,19 +68,20 @@ static FILE *out_file(const char *ext)
 	return f;
 }
 
+/* ET_EXEC: the e_type after the 16 bytes of e_ident (little-endian). */
 static int elf_is_exec(const char *path)
 {
-	Elf64_Ehdr h;
+	unsigned char h[EI_NIDENT + 2];
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)
 		return -1;
-	n = pread(fd, &h, sizeof(h), 0);
+	n = pread(fd, h, sizeof(h), 0);
 	close(fd);
-	if (n != sizeof(h) || memcmp(h.e_ident, ELFMAG, SELFMAG))
+	if (n != sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
 		return -1;
-	return h.e_type == ET_EXEC;
+	return (h[EI_NIDENT] | h[EI_NIDENT + 1] << 8) == ET_EXEC;
 }
 
 /*
@@ -166,7 +167,7 @@ static bool leaves_user(unsigned int cls)
 	return false;
 }
 
-static void usage(void)
+static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: exact_enc_check [--disretc] [--long-tnt] [--psb N] [--irq N]\n"
@@ -216,7 +217,7 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			if (sscanf(optarg, "%llx-%llx", &lo, &hi) != 2)
-				usage();
+				bad_usage();
 			break;
 		case 's':
 			stop = strtoull(optarg, NULL, 16);
@@ -225,11 +226,11 @@ int main(int argc, char **argv)
 			out = optarg;
 			break;
 		default:
-			usage();
+			bad_usage();
 		}
 	}
 	if (!out || optind >= argc || !psb)
-		usage();
+		bad_usage();
 
 	pid = fork();
 	if (pid < 0)
@@ -376,8 +377,9 @@ int main(int argc, char **argv)
 	if (fwrite(b.buf, 1, b.len, pt) != b.len || fclose(pt))
 		die("writing the trace");
 	fclose(ips);
-	printf("%llu steps, %llu instructions, %llu signals, %u bytes, %u packets, %llu compressed rets, unclassified %llu, misuse %llu, far %llu\n",
-	       steps, insns, signals, b.len, b.packets,
+	printf("%llu steps, %llu instructions, %llu signals, %u bytes, %u packets, ",
+	       steps, insns, signals, b.len, b.packets);
+	printf("%llu compressed rets, unclassified %llu, misuse %llu, far %llu\n",
 	       (unsigned long long)e.ret_compressed,
 	       (unsigned long long)e.unclassified,
 	       (unsigned long long)e.misuse, (unsigned long long)e.far);

@@ -13,7 +13,6 @@
  */
 #include <elf.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,25 +21,49 @@
 
 #include <intel-pt.h>
 
-static int add_elf(struct pt_image *image, const char *file, uint64_t base)
+/* Little-endian fields of an ELF64 header or program header. */
+static unsigned long long le(const unsigned char *p, unsigned int n)
 {
-	Elf64_Ehdr h;
-	Elf64_Phdr p;
-	int fd = open(file, O_RDONLY), i, n = 0;
+	unsigned long long v = 0;
 
-	if (fd < 0 || pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
-	    memcmp(h.e_ident, ELFMAG, SELFMAG)) {
-		fprintf(stderr, "%s: not an ELF file\n", file);
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* Map every executable PT_LOAD segment of file at its p_vaddr + base. */
+static int add_elf(struct pt_image *image, const char *file,
+		   unsigned long long base)
+{
+	unsigned char h[64], ph[56];
+	unsigned long long phoff;
+	unsigned int i, phnum, phentsize;
+	int fd = open(file, O_RDONLY), n = 0;
+
+	if (fd < 0 || pread(fd, h, sizeof(h), 0) != sizeof(h) ||
+	    memcmp(h, ELFMAG, SELFMAG) || h[EI_CLASS] != ELFCLASS64) {
+		fprintf(stderr, "%s: not an ELF64 file\n", file);
 		return -1;
 	}
-	for (i = 0; i < h.e_phnum; i++) {
-		if (pread(fd, &p, sizeof(p), h.e_phoff + i * sizeof(p)) !=
-		    sizeof(p))
+	phoff = le(h + 32, 8);
+	phentsize = le(h + 54, 2);
+	phnum = le(h + 56, 2);
+	for (i = 0; i < phnum; i++) {
+		unsigned long long off, vaddr, filesz;
+
+		if (pread(fd, ph, sizeof(ph), phoff + i * phentsize) !=
+		    sizeof(ph))
 			break;
-		if (p.p_type != PT_LOAD || !(p.p_flags & PF_X) || !p.p_filesz)
+		/* p_type, p_flags, p_offset, p_vaddr, p_filesz */
+		if (le(ph, 4) != PT_LOAD || !(le(ph + 4, 4) & PF_X))
 			continue;
-		if (pt_image_add_file(image, file, p.p_offset, p.p_filesz, NULL,
-				      p.p_vaddr + base) < 0) {
+		off = le(ph + 8, 8);
+		vaddr = le(ph + 16, 8);
+		filesz = le(ph + 32, 8);
+		if (!filesz)
+			continue;
+		if (pt_image_add_file(image, file, off, filesz, NULL,
+				      vaddr + base) < 0) {
 			fprintf(stderr, "%s: cannot map a segment\n", file);
 			close(fd);
 			return -1;
@@ -58,7 +81,7 @@ int main(int argc, char **argv)
 	char line[4096];
 	unsigned long errors = 0;
 	struct stat st;
-	uint8_t *buf;
+	unsigned char *buf;
 	FILE *f;
 	int status;
 
@@ -86,7 +109,7 @@ int main(int argc, char **argv)
 		return 2;
 	while (fgets(line, sizeof(line), f)) {
 		char *colon;
-		uint64_t base = 0;
+		unsigned long long base = 0;
 
 		line[strcspn(line, "\n")] = 0;
 		colon = strrchr(line, ':');
@@ -122,19 +145,14 @@ int main(int argc, char **argv)
 				break;
 			status = pt_insn_next(dec, &insn, sizeof(insn));
 			if (insn.iclass != ptic_error)
-				printf("%016" PRIx64 "\n", insn.ip);
+				printf("%016llx\n",
+				       (unsigned long long)insn.ip);
 			if (status < 0)
 				break;
 		}
 		if (status == -pte_eos)
 			break;
-		{
-			uint64_t off = 0;
-
-			pt_insn_get_offset(dec, &off);
-			fprintf(stderr, "%#" PRIx64 ": %s\n", off,
-				pt_errstr(pt_errcode(status)));
-		}
+		fprintf(stderr, "%s\n", pt_errstr(pt_errcode(status)));
 		errors++;
 	}
 	pt_insn_free_decoder(dec);

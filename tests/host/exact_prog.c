@@ -17,16 +17,16 @@
 #include <unistd.h>
 
 static jmp_buf env;
-static volatile int sink;
+int sink;		/* global: its loads and stores stay */
 
-static int __attribute__((noinline)) depth(int n)
+static int __attribute__((noipa)) depth(int n)
 {
 	if (n == 0)
 		return 0;
 	return 1 + depth(n - 1) + sink;
 }
 
-static int __attribute__((noinline)) table(int i)
+static int __attribute__((noipa)) table(int i)
 {
 	switch (i) {
 	case 0: return sink + 3;
@@ -41,17 +41,17 @@ static int __attribute__((noinline)) table(int i)
 	}
 }
 
-static int __attribute__((noinline)) add1(int x) { return x + 1; }
-static int __attribute__((noinline)) dbl(int x) { return x * 2; }
-static int (*volatile ops[])(int) = { add1, dbl };
+static int __attribute__((noipa)) add1(int x) { return x + 1; }
+static int __attribute__((noipa)) dbl(int x) { return x * 2; }
+int (*ops[])(int) = { add1, dbl };	/* global: not constant-folded */
 
 /* Tail position: compiled as jmp *%rax at -O2. */
-static int __attribute__((noinline)) tail(int i, int x)
+static int __attribute__((noipa)) tail(int i, int x)
 {
 	return ops[i & 1](x);
 }
 
-static void __attribute__((noinline)) thrower(int n)
+static void __attribute__((noipa)) thrower(int n)
 {
 	if (n == 0)
 		longjmp(env, 1);
@@ -59,7 +59,7 @@ static void __attribute__((noinline)) thrower(int n)
 	sink++;
 }
 
-static char *guard;
+char *guard;
 
 static void on_signal(int sig)
 {
@@ -88,7 +88,7 @@ int main(void)
 	guard = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (guard == MAP_FAILED)
 		return 1;
-	*(volatile char *)guard = 1;	/* faults once, then retries */
+	guard[0] = 1;		/* faults once, then retries */
 	raise(SIGUSR1);
 	sink = acc + dst[0];
 	return write(-1, "x", 1) == -1 ? 0 : 1;
