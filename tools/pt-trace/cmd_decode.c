@@ -84,6 +84,7 @@ struct decode_trace {
 	struct tl_track track;
 	int tl_tid;		/* the CPU's own track, for the idle task */
 	char tl_name[64];
+	struct dvmx_marks marks;	/* TSC packets, for --guest-tsc */
 	/* the stretch being decoded */
 	uint64_t base;		/* its file offset */
 	uint64_t dropped;	/* bytes dropped somewhere in it */
@@ -213,7 +214,8 @@ static void decode_usage(FILE *f)
 	      "                            Guests decode only from these, never from\n"
 	      "                            the host's files\n"
 	      "      --guest-tsc VMCS:OFFSET:RATIO  that guest's TSC offset and ratio\n"
-	      "                            (as pt-trace contexts), for --summary\n"
+	      "                            (as pt-trace contexts): its times (--tsc,\n"
+	      "                            --time, the timeline, --summary) in host time\n"
 	      "      --summary             add a line per context (host, or guest with\n"
 	      "                            its VMCS; keyed by VMCS, PIP.NR and CR3):\n"
 	      "                            instructions, packets, host TSC span\n"
@@ -266,6 +268,23 @@ static void decode_add_maps(struct das_proc *p, const struct ptsb *sb)
 }
 
 /*
+ * libipt's time, in host time: in a guest whose --guest-tsc is given,
+ * the guest's TSC packets are converted back (decode_vmx.c).
+ */
+static int decode_time(struct decode_trace *t,
+		       struct pt_insn_decoder *dec, uint64_t *tsc,
+		       uint32_t *lost_mtc, uint32_t *lost_cyc)
+{
+	uint64_t off;
+	int err = pt_insn_time(dec, tsc, lost_mtc, lost_cyc);
+
+	if (err < 0 || !t->marks.n || pt_insn_get_offset(dec, &off) < 0)
+		return err;
+	*tsc = dvmx_host_time(&t->marks, off + t->base, *tsc);
+	return err;
+}
+
+/*
  * "[OFFSET, IP: error: WHAT]" as ptxed prints it: @what is "error" or
  * "sync error", @ip the one libipt gave with the failure (0 when it gave
  * none), OFFSET where the decoder stopped in the file.
@@ -301,8 +320,8 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 	if (c->tl.f) {
 		uint64_t tsc = 0;
 		uint32_t lost_mtc, lost_cyc;
-		int have_tsc = pt_insn_time(dec, &tsc, &lost_mtc,
-					    &lost_cyc) >= 0;
+		int have_tsc = decode_time(t, dec, &tsc, &lost_mtc,
+					   &lost_cyc) >= 0;
 
 		tl_error(&t->track, offset, why, tsc, have_tsc);
 	}
@@ -339,7 +358,7 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	/* The time is asked for only where it is used: it costs a call. */
 	if (o->fmt.show_time || c->tl.f || o->fmt.perf ||
 	    o->filter.have_time)
-		have_tsc = pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
+		have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
 	t->stats.insns++;
 	/* Another VMX context than --host-only etc. ask for, or filtered. */
 	if (!dvmx_insn(&c->vmx) || !decode_wanted(c, t, tsc, have_tsc, &who)) {
@@ -520,7 +539,7 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 	uint64_t tsc;
 	size_t i;
 
-	if (pt_insn_time(dec, &tsc, &lost_mtc, &lost_cyc) < 0 ||
+	if (decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) < 0 ||
 	    tsc <= t->sw_until)
 		return;
 	for (i = t->cur_sw < 0 ? 0 : (size_t)t->cur_sw;
@@ -753,6 +772,7 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 			  "[loss: %llu more records were overwritten before the recorder read them: where they lie is unknown]\n",
 			  (unsigned long long)t->lf.lapped);
 	t->restart = 1;
+	dvmx_scan_tsc(&c->vmx, t->buf, t->len, &t->marks);
 	for (;;) {
 		end = decode_stretch_end(t, start, &i);
 		/* The records at or before this stretch's start. */
@@ -769,6 +789,7 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 		decode_loss(c, t, &t->lf.rec[next++]);
 	if (c->tl.f)
 		tl_track_end(&t->track);
+	dvmx_marks_free(&t->marks);
 	return ret;
 }
 

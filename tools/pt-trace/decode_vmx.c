@@ -296,6 +296,97 @@ void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
 }
 
 /*
+ * The context of each TSC packet from the PIPs and VMCS packets before it,
+ * in one pass: in PSB+ the TSC comes before the VMCS and PIP that repeat
+ * the context it is in.
+ */
+void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
+		   size_t len, struct dvmx_marks *out)
+{
+	uint64_t vmcs = VMX_VMCS_NONE, off;
+	struct pt_packet_decoder *dec;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+	size_t cap = 0;
+	int nr = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!d->ntsc)
+		return;
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)buf;
+	cfg.end = (uint8_t *)buf + len;
+	dec = pt_pkt_alloc_decoder(&cfg);
+	if (!dec || pt_pkt_sync_forward(dec) < 0) {
+		pt_pkt_free_decoder(dec);
+		return;
+	}
+	for (;;) {
+		int ret;
+
+		if (pt_pkt_get_offset(dec, &off) < 0)
+			break;
+		ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
+		if (ret == -pte_eos)
+			break;
+		if (ret < 0) {
+			if (pt_pkt_sync_forward(dec) < 0)
+				break;
+			continue;
+		}
+		if (pkt.type == ppt_vmcs)
+			vmcs = pkt.payload.vmcs.base;
+		else if (pkt.type == ppt_pip)
+			nr = pkt.payload.pip.nr;
+		if (pkt.type != ppt_tsc)
+			continue;
+		if (out->n == cap) {
+			struct dvmx_mark *m;
+
+			cap = cap ? 2 * cap : 1024;
+			m = realloc(out->m, cap * sizeof(*m));
+			if (!m)
+				break;
+			out->m = m;
+		}
+		out->m[out->n].off = off;
+		out->m[out->n].raw = pkt.payload.tsc.tsc;
+		out->m[out->n++].host = nr ?
+			vmx_guest_to_host(d->tsc, d->ntsc, vmcs, pkt.payload.tsc.tsc) :
+			pkt.payload.tsc.tsc;
+	}
+	pt_pkt_free_decoder(dec);
+}
+
+uint64_t dvmx_host_time(const struct dvmx_marks *m, uint64_t off, uint64_t t)
+{
+	size_t lo = 0, hi = m->n;
+	const struct dvmx_mark *k;
+
+	/* The last mark before @off: the decoder has read past it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->m[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return t;
+	k = &m->m[lo - 1];
+	if (k->raw == k->host || t < k->raw)
+		return t;
+	return k->host + (t - k->raw);
+}
+
+void dvmx_marks_free(struct dvmx_marks *m)
+{
+	free(m->m);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
  * "# context" lines after the summary: one per context, the guests'
  * TSC spans in host time when --guest-tsc gave their offset and ratio.
  */

@@ -49,6 +49,19 @@ struct decode_vmx {
 	uint64_t no_image;	/* "no memory mapped" in a guest without code */
 };
 
+/*
+ * A trace's TSC packets, for --guest-tsc: where each lies, its value, and
+ * that value in host time (a guest's converted with its offset/ratio).
+ */
+struct dvmx_mark {
+	uint64_t off, raw, host;
+};
+
+struct dvmx_marks {
+	struct dvmx_mark *m;
+	size_t n;
+};
+
 /* Options: 0, or -1 after an error message. */
 int dvmx_add_guest_image(struct decode_vmx *d, const char *arg);
 int dvmx_add_vmcs(struct decode_vmx *d, const char *arg);
@@ -73,6 +86,16 @@ const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
 int dvmx_insn(struct decode_vmx *d);
 /* The packet pass of --summary over one trace: packets and TSC spans. */
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len);
+/* The TSC packets of a trace (nothing without --guest-tsc). */
+void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
+		   size_t len, struct dvmx_marks *out);
+/*
+ * The decoder's time @t, at trace offset @off, in host time: the last TSC
+ * packet before @off converted, plus what libipt added since (MTC and
+ * CYC count the crystal and core clocks, which no VMM scales).
+ */
+uint64_t dvmx_host_time(const struct dvmx_marks *m, uint64_t off, uint64_t t);
+void dvmx_marks_free(struct dvmx_marks *m);
 void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob);
 void dvmx_free(struct decode_vmx *d);
 

@@ -40,15 +40,13 @@ int vmx_ctx_get(struct vmx_ctx_state *s, uint64_t vmcs, int nr, uint64_t cr3)
 	return (int)s->n++;
 }
 
-/* A guest TSC in host time; 56 bits as the TSC packet has them. */
-static uint64_t vmx_host_tsc(const struct vmx_ctx_state *s, uint64_t vmcs,
-			     uint64_t tsc)
+uint64_t vmx_guest_to_host(const struct vmx_guest_tsc *g, unsigned int ntsc,
+			   uint64_t vmcs, uint64_t tsc)
 {
 	const uint64_t mask = (1ULL << 56) - 1;
 	unsigned int i;
 
-	for (i = 0; i < s->ntsc; i++) {
-		const struct vmx_guest_tsc *g = &s->tsc[i];
+	for (i = 0; i < ntsc; i++, g++) {
 		__uint128_t t;
 
 		if (g->vmcs != vmcs)
@@ -57,6 +55,13 @@ static uint64_t vmx_host_tsc(const struct vmx_ctx_state *s, uint64_t vmcs,
 		return g->ratio ? (uint64_t)((t << 48) / g->ratio) : (uint64_t)t;
 	}
 	return tsc;
+}
+
+/* A guest TSC in host time. */
+static uint64_t vmx_host_tsc(const struct vmx_ctx_state *s, uint64_t vmcs,
+			     uint64_t tsc)
+{
+	return vmx_guest_to_host(s->tsc, s->ntsc, vmcs, tsc);
 }
 
 void vmx_ctx_packet(struct vmx_ctx_state *s, const struct pt_packet *p,

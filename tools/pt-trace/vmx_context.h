@@ -50,6 +50,12 @@ void vmx_ctx_packet(struct vmx_ctx_state *s, const struct pt_packet *p,
  * @vmcs is 0); -1 when the table is full.
  */
 int vmx_ctx_get(struct vmx_ctx_state *s, uint64_t vmcs, int nr, uint64_t cr3);
+/*
+ * A TSC value of the guest with @vmcs in host time, by @tsc[@ntsc] (the
+ * value itself when none is given for it); 56 bits as TSC packets.
+ */
+uint64_t vmx_guest_to_host(const struct vmx_guest_tsc *tsc, unsigned int ntsc,
+			   uint64_t vmcs, uint64_t guest_tsc);
 /* Parse "VMCS:OFFSET:RATIO" (numbers in C syntax); 0 or -1. */
 int vmx_guest_tsc_parse(const char *arg, struct vmx_guest_tsc *g);
 
