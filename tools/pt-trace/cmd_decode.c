@@ -357,11 +357,11 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 
 	/* The time is asked for only where it is used: it costs a call. */
 	if (o->fmt.show_time || c->tl.f || o->fmt.perf ||
-	    o->filter.have_time)
+	    o->filter.have_time || c->vmx.summary)
 		have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
 	t->stats.insns++;
 	/* Another VMX context than --host-only etc. ask for, or filtered. */
-	if (!dvmx_insn(&c->vmx) || !decode_wanted(c, t, tsc, have_tsc, &who)) {
+	if (!dvmx_insn(&c->vmx, tsc, have_tsc) || !decode_wanted(c, t, tsc, have_tsc, &who)) {
 		/* Where the listing goes on, the call tree starts anew. */
 		t->hidden = 1;
 		return;

@@ -190,6 +190,7 @@ static int dvmx_selected(const struct decode_vmx *d)
 
 void dvmx_sync(struct decode_vmx *d)
 {
+	d->have_prev = 0;	/* a gap or an error: no time across it */
 	d->cur = -1;
 	d->vmcs = VMX_VMCS_NONE;
 	d->sel_cur = dvmx_selected(d);
@@ -250,8 +251,21 @@ const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
 	return g ? &g->st : &d->empty_st;
 }
 
-int dvmx_insn(struct decode_vmx *d)
+int dvmx_insn(struct decode_vmx *d, uint64_t tsc, int have_tsc)
 {
+	/*
+	 * libipt's time after an instruction includes the timing packets
+	 * up to the next branch packet: the time since the last one is
+	 * this instruction's, and its context's.
+	 */
+	if (d->have_prev && have_tsc && tsc >= d->prev_tsc) {
+		if (d->cur < 0)
+			d->unknown_ticks += tsc - d->prev_tsc;
+		else
+			d->ctx->ctx[d->cur].ticks += tsc - d->prev_tsc;
+	}
+	d->have_prev = have_tsc;
+	d->prev_tsc = tsc;
 	if (d->cur < 0)
 		d->unknown++;
 	else
@@ -360,7 +374,7 @@ void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
 
 uint64_t dvmx_host_time(const struct dvmx_marks *m, uint64_t off, uint64_t t)
 {
-	size_t lo = 0, hi = m->n;
+	size_t lo = 0, hi = m->n, i;
 	const struct dvmx_mark *k;
 
 	/* The last mark before @off: the decoder has read past it. */
@@ -372,10 +386,17 @@ uint64_t dvmx_host_time(const struct dvmx_marks *m, uint64_t off, uint64_t t)
 		else
 			hi = mid;
 	}
-	if (!lo)
-		return t;
-	k = &m->m[lo - 1];
-	if (k->raw == k->host || t < k->raw)
+	/*
+	 * libipt's offset may lag the timing packets it has read ahead, or
+	 * run past them: of the marks around, the one libipt's time counts
+	 * from is the one it exceeds least (a guest's and the host's TSC
+	 * differ by the offset).
+	 */
+	k = NULL;
+	for (i = lo > 2 ? lo - 2 : 0; i < m->n && i < lo + 2; i++)
+		if (m->m[i].raw <= t && (!k || t - m->m[i].raw < t - k->raw))
+			k = &m->m[i];
+	if (!k)
 		return t;
 	return k->host + (t - k->raw);
 }
@@ -395,8 +416,9 @@ void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob)
 	const struct vmx_ctx_state *s = d->ctx;
 	unsigned int i;
 
-	ob_printf(ob, "# context %-18s %-18s %12s %10s  %s\n", "vmcs", "cr3",
-		  "insns", "packets", "host tsc first .. last");
+	ob_printf(ob, "# context %-18s %-18s %12s %14s %10s  %s\n", "vmcs",
+		  "cr3", "insns", "tsc-ticks", "packets",
+		  "host tsc first .. last");
 	for (i = 0; i < s->n; i++) {
 		const struct vmx_ctx *c = &s->ctx[i];
 
@@ -407,9 +429,10 @@ void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob)
 		else
 			ob_printf(ob, "# guest   0x%016llx",
 				  (unsigned long long)c->vmcs);
-		ob_printf(ob, " 0x%016llx %12llu %10llu  ",
+		ob_printf(ob, " 0x%016llx %12llu %14llu %10llu  ",
 			  (unsigned long long)c->cr3,
 			  (unsigned long long)c->insns,
+			  (unsigned long long)c->ticks,
 			  (unsigned long long)c->packets);
 		if (c->have_tsc)
 			ob_printf(ob, "%llu .. %llu\n",
@@ -419,8 +442,9 @@ void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob)
 			ob_puts(ob, "-\n");
 	}
 	if (d->unknown)
-		ob_printf(ob, "# unknown context (no PIP since the PSB): %llu insns\n",
-			  (unsigned long long)d->unknown);
+		ob_printf(ob, "# unknown context (no PIP since the PSB): %llu insns, %llu tsc-ticks\n",
+			  (unsigned long long)d->unknown,
+			  (unsigned long long)d->unknown_ticks);
 	if (dvmx_filters(d))
 		ob_printf(ob, "# shown by the filter: %llu insns\n",
 			  (unsigned long long)d->shown);

@@ -44,6 +44,9 @@ struct decode_vmx {
 	uint64_t vmcs;		/* the last VMCS event's base */
 	int sel_cur;		/* instructions of @cur are shown */
 	uint64_t unknown;	/* instructions before the first PIP */
+	uint64_t unknown_ticks;
+	uint64_t prev_tsc;	/* the last instruction's time */
+	int have_prev;		/* @prev_tsc is known */
 	uint64_t shown;		/* instructions the filter let through */
 	uint64_t nr_no_vmcs;	/* guest PIPs with no VMCS loaded */
 	uint64_t no_image;	/* "no memory mapped" in a guest without code */
@@ -82,8 +85,12 @@ struct pt_image *dvmx_image(const struct decode_vmx *d,
 			    struct pt_image *host);
 const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
 				     const struct elf_symtab *host);
-/* One instruction in the current context: 1 when it is to be shown. */
-int dvmx_insn(struct decode_vmx *d);
+/*
+ * One instruction in the current context, at host time @tsc when
+ * @have_tsc: 1 when it is to be shown.  The time since the instruction
+ * before is its context's (--summary).
+ */
+int dvmx_insn(struct decode_vmx *d, uint64_t tsc, int have_tsc);
 /* The packet pass of --summary over one trace: packets and TSC spans. */
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len);
 /* The TSC packets of a trace (nothing without --guest-tsc). */

@@ -26,6 +26,7 @@ struct vmx_ctx {
 	int nr;			/* PIP.NR: 1 in a guest */
 	uint64_t packets, ips;	/* packets, and IP packets naming an IP */
 	uint64_t insns;		/* instructions decoded (decode --summary) */
+	uint64_t ticks;		/* host TSC ticks from its instructions on */
 	uint64_t tsc_first, tsc_last;	/* host time (guest TSC converted) */
 	int have_tsc;
 };
