@@ -136,12 +136,14 @@ int dvmx_add_guest_image(struct decode_vmx *d, const char *arg)
 		d->nguest++;
 	}
 	err = dvmx_load(g, path, addr, have_addr);
-	if (err) {
+	if (err == -EDESTADDRREQ)
 		ptt_err("--guest-image %s: %s", arg,
-			err == -EDESTADDRREQ ? "not an ELF file: give the address its first byte was at (PATH@ADDR)" :
+			"not an ELF file: give the address its first byte was at (PATH@ADDR)");
+	else if (err)
+		ptt_err("--guest-image %s: %s", arg,
 			err == -ENODATA ? "the file is empty" : strerror(-err));
+	if (err)
 		return -1;
-	}
 	return 0;
 }
 
@@ -442,7 +444,8 @@ void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob)
 			ob_puts(ob, "-\n");
 	}
 	if (d->unknown)
-		ob_printf(ob, "# unknown context (no PIP since the PSB): %llu insns, %llu tsc-ticks\n",
+		ob_printf(ob,
+			  "# unknown context (no PIP since the PSB): %llu insns, %llu tsc-ticks\n",
 			  (unsigned long long)d->unknown,
 			  (unsigned long long)d->unknown_ticks);
 	if (dvmx_filters(d))
