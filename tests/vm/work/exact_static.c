@@ -9,15 +9,15 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static volatile unsigned long sink;
+unsigned long sink;	/* global: its loads and stores stay */
 static jmp_buf env;
 
-static unsigned long __attribute__((noinline)) fib(unsigned int n)
+static unsigned long __attribute__((noipa)) fib(unsigned int n)
 {
 	return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-static unsigned long __attribute__((noinline)) table(unsigned int i)
+static unsigned long __attribute__((noipa)) table(unsigned int i)
 {
 	/* Dense cases: a jump table (an indirect jmp). */
 	switch (i % 8) {
@@ -38,7 +38,7 @@ static unsigned long (*const ops[])(unsigned long) = { add1, dbl };
 
 /* Every path that returns recurses: it ends in longjmp, on purpose. */
 #pragma GCC diagnostic ignored "-Winfinite-recursion"
-static void __attribute__((noinline)) deep(int n)
+static void __attribute__((noipa)) deep(int n)
 {
 	sink += n;
 	if (n > 0)
