@@ -161,7 +161,8 @@ static void region_floor(unsigned char *out)
 	}
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	st_status(fd, &st);
-	printf("PTT-INFO 256 KiB ring, 4 KiB watermark: %llu bytes, %llu PMIs, %.0f bytes per PMI\n",
+	printf("PTT-INFO 256 KiB ring, 4 KiB watermark: ");
+	printf("%llu bytes, %llu PMIs, %.0f bytes per PMI\n",
 	       (unsigned long long)st.stream_bytes,
 	       (unsigned long long)st.pmis,
 	       st.pmis ? (double)st.stream_bytes / st.pmis : 0.0);

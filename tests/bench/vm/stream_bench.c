@@ -606,8 +606,10 @@ int main(void)
 			bwn > 0 ? bb->gbps * 1e9 / bwn : 0.0);
 		fprintf(f, "memcpy: %.0f ms per GB; at the lossless rate: ",
 			mcpy / 1e6);
-		fprintf(f, "handler %llu ns, recorder in the driver %llu ns, of which the model's generator %llu ns (with it: %.2f%%)\n",
-			ll.hns, ll.drv_ns, ll.model_ns, pct_raw);
+		fprintf(f, "handler %llu ns, recorder in the driver %llu ns, ",
+			ll.hns, ll.drv_ns);
+		fprintf(f, "of which the model's generator %llu ns (with it: %.2f%%)\n",
+			ll.model_ns, pct_raw);
 		fprintf(f, "streaming: lossless up to %.2f GB/s/cpu = %.2f of ",
 			ll.gbps, bb->gbps > 0 ? ll.gbps / bb->gbps : 0.0);
 		fprintf(f, "the drain ceiling, driver %.2f%% of a memcpy per GB\n",
