@@ -40,7 +40,7 @@ static inline int bts_pti(void)
 
 	ptt_read_str("/sys/devices/system/cpu/vulnerabilities/meltdown", buf,
 		     sizeof(buf));
-	return strstr(buf, "PTI") != NULL;
+	return !!strstr(buf, "PTI");
 }
 
 /* Skips where the model is not the backend or the CPU has no BTS. */

@@ -18,6 +18,10 @@
  */
 #include "bts_common.h"
 
+/* The driver's log line when it refuses user-mode BTS under PTI. */
+static const char pti_line[] =
+	"BTS of user-mode branches refused: page table isolation";
+
 static void bad(int fd, struct pt_trace_config *cfg, const char *what)
 {
 	int ret = ioctl(fd, PT_TRACE_IOC_SET_CONFIG, cfg);
@@ -49,7 +53,7 @@ static void filtered(int fd, __u64 ctl)
 	bts_status(fd, &st);
 	data = mmap(NULL, 1 << 20, PROT_READ, MAP_SHARED, fd, 4096);
 	REQUIRE(data != MAP_FAILED, "mmap: %s", strerror(errno));
-	printf("PTT-INFO ctl %#llx: %llu records, model filtered %lld\n",
+	printf("PTT-INFO ctl %#llx: %llu records, model filter dropped %lld\n",
 	       (unsigned long long)ctl, (unsigned long long)st.head / BTS_REC,
 	       bts_model("bts_filtered") - f0);
 	CHECK(st.head >= 10 * BTS_REC, "ctl %#llx: %llu bytes",
@@ -123,7 +127,7 @@ int main(void)
 				 1 << 20, 0);
 		CHECK(ret < 0 && errno == EOPNOTSUPP,
 		      "user+kernel BTS under PTI: %d (%s)", ret, strerror(errno));
-		CHECK(ptt_dmesg_count("BTS of user-mode branches refused: page table isolation") > n0,
+		CHECK(ptt_dmesg_count(pti_line) > n0,
 		      "no log line saying why");
 		printf("PTT-INFO PTI: user-mode BTS refused\n");
 	} else {

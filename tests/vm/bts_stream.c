@@ -85,8 +85,10 @@ int main(void)
 	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	REQUIRE(pg != MAP_FAILED, "mmap control page: %s", strerror(errno));
 	nrec = __atomic_load_n(&pg->loss_records, __ATOMIC_ACQUIRE);
-	printf("PTT-INFO read %zu (%zu records), loss records %llu, lost %llu, pmis %llu, model stored %lld, hw dropped %lld\n",
-	       len, len / BTS_REC, nrec, (unsigned long long)st.lost_bytes,
+	printf("PTT-INFO read %zu (%zu records), loss records %llu, ", len,
+	       len / BTS_REC, nrec);
+	printf("lost %llu, pmis %llu, model stored %lld, hw dropped %lld\n",
+	       (unsigned long long)st.lost_bytes,
 	       (unsigned long long)st.pmis, rec1 - rec0, drop1 - drop0);
 	REQUIRE(nrec <= pg->loss_slots, "more loss records than slots");
 	for (i = 0; i < nrec; i++) {

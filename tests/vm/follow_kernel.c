@@ -18,7 +18,7 @@
  * The summary on stderr names the traced task ("tasks: PID (COMM)").
  */
 #define _GNU_SOURCE
-#include <elf.h>
+#include <linux/elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,8 +66,8 @@ static int sb_key(const char *key, char *val, size_t len)
 static int kcore_read(unsigned long long addr, void *buf, size_t len)
 {
 	int fd = open("/proc/kcore", O_RDONLY), i, ret = -1;
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
 
 	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
 		goto out;
@@ -104,7 +104,7 @@ static int in_notes(const char *hex)
 	for (i = 0; i < n; i++)
 		if (sscanf(hex + 2 * i, "%2hhx", &id[i]) != 1)
 			return 0;
-	return got > 0 && memmem(notes, (size_t)got, id, n) != NULL;
+	return got > 0 && memmem(notes, (size_t)got, id, n);
 }
 
 static void check_text(void)

@@ -53,8 +53,8 @@ static void bts_sym(struct outbuf *ob, const struct elf_symtab *st,
 	if (a == s->addr)
 		ob_printf(ob, "<%.*s>", (int)s->namelen, s->name);
 	else
-		ob_printf(ob, "<%.*s+%#" PRIx64 ">", (int)s->namelen, s->name,
-			  a - s->addr);
+		ob_printf(ob, "<%.*s+%#llx>", (int)s->namelen, s->name,
+			  (unsigned long long)(a - s->addr));
 }
 
 static int bts_symtab(const struct bts_dump_opts *o, struct pt_image **img,
@@ -124,9 +124,10 @@ int bts_dump(const char *path, const struct bts_dump_opts *o,
 			pred++;
 		if (o->stats)
 			continue;
-		ob_printf(ob, "%016zx  %016" PRIx64 " -> %016" PRIx64 "  %s",
-			  i * PT_BTS_RECORD_SIZE, (uint64_t)r[i].from,
-			  (uint64_t)r[i].to,
+		ob_printf(ob, "%016zx  %016llx -> %016llx  %s",
+			  i * PT_BTS_RECORD_SIZE,
+			  (unsigned long long)r[i].from,
+			  (unsigned long long)r[i].to,
 			  r[i].flags & PT_BTS_PREDICTED ? "pred" : "-");
 		if (syms) {
 			ob_puts(ob, "  ");

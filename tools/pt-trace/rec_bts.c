@@ -17,6 +17,18 @@
 
 #include "ptdev.h"
 #include "rec_bts.h"
+
+/* What to do, appended to the errors of open, SET_CONFIG and START. */
+static const char no_bts[] =
+	" (this CPU has no Branch Trace Store: see pt-trace info; record without --bts)";
+static const char no_access[] =
+	" (BTS needs root or the pttrace group, and CAP_PERFMON)";
+static const char no_user[] =
+	" (refused under page table isolation, or one side alone: see dmesg; try -k)";
+static const char no_perfmon[] =
+	" (BTS records the whole CPU: it needs CAP_PERFMON)";
+static const char in_use[] =
+	" (BTS is in use on that CPU, perhaps by perf: see dmesg)";
 #include "sideband.h"
 #include "tool.h"
 
@@ -32,10 +44,12 @@ int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 	b->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (b->fd < 0) {
 		err = errno;
-		ptt_err("cannot open %s: %s%s", path, strerror(err),
-			err == ENOENT ? " (this CPU has no Branch Trace Store: see pt-trace info; record without --bts)" :
+		const char *why =
+			err == ENOENT ? no_bts :
 			err == EBUSY ? " (another recorder has it open)" :
-			err == EACCES ? " (BTS needs root or the pttrace group, and CAP_PERFMON)" : "");
+			err == EACCES ? no_access : "";
+
+		ptt_err("cannot open %s: %s%s", path, strerror(err), why);
 		return PTT_EXIT_DEVICE;
 	}
 	memset(&cfg, 0, sizeof(cfg));
@@ -45,11 +59,13 @@ int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 	cfg.ctl = (kernel ? PT_CTL_OS : 0) | (user ? PT_CTL_USER : 0);
 	err = ptdev_set_config(b->fd, &cfg);
 	if (err) {
+		const char *why =
+			err == -EOPNOTSUPP ? no_user :
+			err == -EPERM ? no_perfmon :
+			err == -EINVAL ? " (check -b)" : "";
+
 		ptt_err("%s refused the configuration: %s%s", path,
-			strerror(-err),
-			err == -EOPNOTSUPP ? " (user-mode BTS is refused under page table isolation, or this CPU cannot record one side alone: see dmesg; try --bts with -k)" :
-			err == -EPERM ? " (BTS records the whole CPU: it needs CAP_PERFMON)" :
-			err == -EINVAL ? " (check -b)" : "");
+			strerror(-err), why);
 		return PTT_EXIT_DEVICE;
 	}
 	return 0;
@@ -61,7 +77,7 @@ int rec_bts_start(struct rec_bts *b)
 
 	if (err) {
 		ptt_err("/dev/bts%d: START: %s%s", b->cpu, strerror(-err),
-			err == -EBUSY ? " (BTS is in use on that CPU, perhaps by perf: see dmesg)" : "");
+			err == -EBUSY ? in_use : "");
 		return PTT_EXIT_DEVICE;
 	}
 	return 0;

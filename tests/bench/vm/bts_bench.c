@@ -29,7 +29,7 @@
 #include <linux/pt_trace.h>
 
 #define SECS		3.0
-#define RING		(1u << 20)
+#define RING		(1024u * 1024)
 #define MAX_CPUS	64
 
 struct rdr {
@@ -38,7 +38,7 @@ struct rdr {
 	struct pt_trace_status st;
 };
 
-static volatile int stop;
+static int stop;		/* set once; read with __atomic */
 
 static double now(void)
 {
@@ -88,8 +88,8 @@ static unsigned long long handler_ns(void)
 
 static void *reader(void *arg)
 {
-	struct rdr *r = arg;
 	static __thread char buf[1 << 16];
+	struct rdr *r = arg;
 	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
 	cpu_set_t set;
 	ssize_t n;
@@ -97,7 +97,7 @@ static void *reader(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(r->cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	while (!stop) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		unsigned long long t0 = cpu_ns();
 
 		poll(&pfd, 1, 50);
@@ -179,7 +179,7 @@ int main(void)
 	usleep((useconds_t)(SECS * 1e6));
 	/* handler_ns counts from START; read it before the readers stop. */
 	h1 = handler_ns();
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < ncpu; i++)
 		pthread_join(th[i], NULL);
 	secs = now() - t0;
@@ -200,9 +200,10 @@ int main(void)
 	param("model_bts_per_tick", "16");
 	mc = memcpy_ns_per_gb();
 	recs = bytes / PT_BTS_RECORD_SIZE;
-	printf("  %d cpu(s), %.2f s, %llu records (%llu dropped), PMI handlers %.3f ms, readers in the driver %.3f ms, memcpy %.0f ms/GB\n",
-	       ncpu, secs, recs, lost / PT_BTS_RECORD_SIZE, (h1 - h0) / 1e6,
-	       drv / 1e6, mc / 1e6);
+	printf("  %d cpu(s), %.2f s, %llu records (%llu dropped), ",
+	       ncpu, secs, recs, lost / PT_BTS_RECORD_SIZE);
+	printf("PMI handlers %.3f ms, readers in the driver %.3f ms, memcpy %.0f ms/GB\n",
+	       (h1 - h0) / 1e6, drv / 1e6, mc / 1e6);
 	printf("bts: %.0f records/s drained, driver %.2f%% of a memcpy per GB\n",
 	       recs / secs,
 	       bytes && mc ? 100.0 * ((h1 - h0) + drv) / (bytes / 1e9) / mc : 0.0);
