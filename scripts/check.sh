@@ -78,6 +78,15 @@ if ls "$ROOT"/drivers/pt_trace/tests/*.c >/dev/null 2>&1 &&
 	echo "FAIL debug kunit (drivers/pt_trace/tests/*.c exist but no KTAP was seen)" | tee -a "$R"
 fi
 
+# Where the VM time went: each kernel's total and the slowest tests
+# (make check has a 30-minute budget; see Documentation/testing.rst).
+for k in "${kernels[@]}"; do
+	awk -v k="$k" '/^PTT-TIME / { print k, $2, $3 }' \
+		"$res/vm-$k/console.log" 2>/dev/null || true
+done | sort -k3,3nr | awk '
+	{ sum[$1] += $3; if (NR <= 12) top = top sprintf("  slow: %s %s %.0f s\n", $1, $2, $3) }
+	END { for (k in sum) printf "  time: %s tests took %.0f s\n", k, sum[k]; printf "%s", top }'
+
 # 3. Host-side tests (may check the files the VM runs brought back).
 if [ -x "$ROOT/tests/host/run" ]; then
 	set +e

@@ -33,6 +33,7 @@ timeout -k 10 "$timeout" qemu-system-x86_64 \
 	if [ "$mode" = check ]; then
 		awk -v k="$name" '
 		/^PTT-START / { buf = ""; next }
+		/^PTT-TIME / { next }
 		/^PTT-INFO / { sub(/^PTT-INFO /, ""); print "  " k ": " $0; fflush(); next }
 		/^PTT-RESULT / {
 			$1 = ""; st = $2; $2 = ""; sub(/^ +/, "")

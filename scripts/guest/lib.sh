@@ -41,13 +41,14 @@ ptt_unload_model() {
 # run_test PROFILE NAME: exit 0 = PASS, 77 = SKIP, anything else = FAIL.
 # Its output is shown indented; its files go to /out/PROFILE/NAME/.
 run_test() {
-	local p=$1 t=$2 rc to=$TEST_TIMEOUT own
+	local p=$1 t=$2 rc to=$TEST_TIMEOUT own start
 	# A longer limit the test asked for (see mkinitramfs.sh).
 	own=$(awk -v n="$t" '$1 == n { print $2 }' /ptt/timeouts 2>/dev/null)
 	[ -z "$own" ] || [ "$own" -le "$to" ] || to=$own
 	export PTT_PROFILE=$p PTT_OUT=/out/$p/$t
 	mkdir -p "$PTT_OUT"
 	echo "PTT-START $p/$t"
+	start=$(cut -d' ' -f1 /proc/uptime)
 	# The exit status leaves the pipe through a file.
 	(
 		cd "$PTT_OUT" && timeout "$to" "/ptt/tests/$t" </dev/null
@@ -55,6 +56,9 @@ run_test() {
 	) 2>&1 | sed 's/^/  | /'
 	rc=$(cat /tmp/rc)
 	rmdir "$PTT_OUT" 2>/dev/null
+	# How long it took (check.sh lists the slowest: make check has a
+	# time budget).
+	echo "PTT-TIME $p/$t $(awk -v s="$start" '{ printf "%.1f", $1 - s }' /proc/uptime)"
 	case $rc in
 	0) result PASS "$p/$t" ;;
 	77) result SKIP "$p/$t" ;;
