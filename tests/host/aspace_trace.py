@@ -31,6 +31,9 @@ import struct
 import subprocess
 import sys
 
+from perf_sideband import (COMM, COMM_EXEC, FORK, MMAP2, MMAP_BUILD_ID, NONE,
+                           SWITCH, SWITCH_OUT, header, rec, s8)
+
 d, proga, progb = sys.argv[1:4]
 
 
@@ -54,31 +57,19 @@ def insns(f):
             re.finditer(r'^\s*([0-9a-f]+):\t', out, re.M)]
 
 
-def rec(typ, misc, body, t, cpu, who):
-    body += struct.pack('<IIQII', who[0], who[1], t, cpu, 0)
-    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
-
-
-def s8(x):
-    b = x.encode() + b'\0'
-    return b + b'\0' * (-len(b) % 8)
-
-
-COMM, MMAP2, FORK, SWITCH, EXEC, NONE = 3, 10, 7, 14, 0x2000, 0xffffffff
-BUILD_ID = 0x4000
 bad_id = sys.argv[4:] == ['buildid']
 pip = sys.argv[4:] == ['pip']
 early = sys.argv[4:] == ['early']
-out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 1, 0, 0, 1, 0,
-                                 0, 0, 0)
+out = header()
 for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
     start, end, pgoff = text_map(f)
-    out += rec(COMM, EXEC, struct.pack('<II', pid, pid) + s8(name), 10,
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', pid, pid) + s8(name), 10,
                NONE, (pid, pid))
     if bad_id and pid == 200:
         body = struct.pack('<IIQQQB3x20sII', pid, pid, start, end - start,
                            pgoff, 20, b'\x5a' * 20, 5, 2)
-        out += rec(MMAP2, 2 | BUILD_ID, body + s8(f), 20, NONE, (pid, pid))
+        out += rec(MMAP2, 2 | MMAP_BUILD_ID, body + s8(f), 20, NONE,
+                   (pid, pid))
     else:
         body = struct.pack('<IIQQQIIQQII', pid, pid, start, end - start,
                            pgoff, 0, 0, 0, 0, 5, 2)
@@ -94,10 +85,9 @@ if not pip:
     out += rec(SWITCH, 0, b'', 3000, 0, (100, 101))
     out += rec(SWITCH, 0, b'', 4000, 0, (300, 300))
 if early:
-    OUT = 0x2000
     for t, who in ((1900, (100, 100)), (2900, (200, 200)),
                    (3900, (100, 101))):
-        out += rec(SWITCH, OUT, b'', t, 0, who)
+        out += rec(SWITCH, SWITCH_OUT, b'', t, 0, who)
 open(d + '/sideband.perf', 'wb').write(out)
 open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
 

@@ -7,24 +7,26 @@ process 4321 (its comm and the maps of DIR/sideband.txt), its thread 4322
 
 Usage: export_sideband.py DIR
 """
-import struct, sys
+import struct
+import sys
+
+from perf_sideband import (COMM, COMM_EXEC, FORK, MMAP2, NONE, SWITCH, header,
+                           rec, s8)
+
 d = sys.argv[1]
 pid, tid = 4321, 4322
-maps = [l.split('=', 1)[1].split(None, 3) for l in open(d + '/sideband.txt') if l.startswith('map=')]
-def rec(typ, misc, body, t, cpu, who=(pid, pid)):
-    body += struct.pack('<IIQII', who[0], who[1], t, cpu, 0)
-    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
-def s8(x):
-    b = x.encode() + b'\0'
-    return b + b'\0' * (-len(b) % 8)
-NONE = 0xffffffff
-out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 0, 1, 0, 0, 0, 0, 0, 0)
-out += rec(3, 0x2000, struct.pack('<II', pid, pid) + s8('map_probe'), 0, NONE)
+maps = [ln.split('=', 1)[1].split(None, 3) for ln in open(d + '/sideband.txt')
+        if ln.startswith('map=')]
+# times on CLOCK_MONOTONIC, no time_zero: not TSC
+out = header(flags=0, clock=1, time_mult=0)
+out += rec(COMM, COMM_EXEC, struct.pack('<II', pid, pid) + s8('map_probe'), 0,
+           NONE, (pid, pid))
 for start, end, pgoff, path in maps:
     start, end, pgoff = int(start, 16), int(end, 16), int(pgoff, 16)
     body = struct.pack('<IIQQQIIQQII', pid, pid, start, end - start, pgoff,
                        0, 0, 0, 0, 5, 2) + s8(path.strip())
-    out += rec(10, 2, body, 0, NONE)
-out += rec(7, 0, struct.pack('<IIIIQ', pid, pid, tid, pid, 500), 500, 1, (pid, tid))
-out += rec(14, 0, b'', 1000, 0, (pid, tid))         # 4322 in on CPU 0
+    out += rec(MMAP2, 2, body, 0, NONE, (pid, pid))
+out += rec(FORK, 0, struct.pack('<IIIIQ', pid, pid, tid, pid, 500), 500, 1,
+           (pid, tid))
+out += rec(SWITCH, 0, b'', 1000, 0, (pid, tid))     # 4322 in on CPU 0
 open(d + '/sideband.perf', 'wb').write(out)

@@ -16,6 +16,8 @@ Usage: kernel_trace.py DIR
 import struct
 import sys
 
+from perf_sideband import COMM, COMM_EXEC, NONE, SWITCH, header, rec, s8
+
 d = sys.argv[1]
 BASE = 0xffffffff81000000
 text = bytes([0x90, 0x90, 0x0f, 0x01, 0xf8, 0x48, 0x0f, 0x07]) + b'\xcc' * 56
@@ -34,16 +36,10 @@ open(d + '/sideband.txt', 'w').write(
     'kernel.module=other unavailable: test\n' % (BASE, len(text), MOD, len(mod)))
 
 
-def rec(typ, misc, body, t, cpu, who):
-    body += struct.pack('<IIQII', who[0], who[1], t, cpu, 0)
-    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
-
-
-out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 1, 0, 0, 1, 0,
-                                 0, 0, 0)
-out += rec(3, 0x2000, struct.pack('<II', 500, 500) + b'sys\0\0\0\0\0', 10,
-           0xffffffff, (500, 500))
-out += rec(14, 0, b'', 1000, 0, (500, 500))
+out = header()
+out += rec(COMM, COMM_EXEC, struct.pack('<II', 500, 500) + s8('sys'), 10,
+           NONE, (500, 500))
+out += rec(SWITCH, 0, b'', 1000, 0, (500, 500))
 open(d + '/sideband.perf', 'wb').write(out)
 
 

@@ -11,25 +11,14 @@ Usage: timeline_sideband.py DIR
 import struct
 import sys
 
+from perf_sideband import COMM, COMM_EXEC, NONE, SWITCH, header, rec, s8
+
 PID = 4242
 T = 0x2fa1088fac05e2            # skl-hello's first TSC packet
 
-
-def rec(typ, misc, body, t, cpu, who):
-    body += struct.pack('<IIQII', who[0], who[1], t, cpu, 0)
-    return struct.pack('<IHH', typ, misc, 8 + len(body)) + body
-
-
-def s8(x):
-    b = x.encode() + b'\0'
-    return b + b'\0' * (-len(b) % 8)
-
-
-COMM, SWITCH, NONE = 3, 14, 0xffffffff
-out = b'PTTPERF\n' + struct.pack('<IIQIIQIHHQQ', 1, 64, 0x86, 1, 0, 0, 1, 0,
-                                 0, 0, 0)
-out += rec(COMM, 0x2000, struct.pack('<II', PID, PID) + s8('hello'), 0, NONE,
-           (PID, PID))
+out = header()
+out += rec(COMM, COMM_EXEC, struct.pack('<II', PID, PID) + s8('hello'), 0,
+           NONE, (PID, PID))
 out += rec(COMM, 0, struct.pack('<II', PID, PID + 1) + s8('worker'), 0, NONE,
            (PID, PID + 1))
 out += rec(SWITCH, 0, b'', T - 1000, 0, (PID, PID))
