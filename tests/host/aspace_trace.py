@@ -33,6 +33,7 @@ import sys
 
 from perf_sideband import (COMM, COMM_EXEC, FORK, MMAP2, MMAP_BUILD_ID, NONE,
                            SWITCH, SWITCH_OUT, header, rec, s8)
+from pt_packets import MODE64, PGD0, PSB, PSBEND, pge, pip, tsc
 
 d, proga, progb = sys.argv[1:4]
 
@@ -58,7 +59,7 @@ def insns(f):
 
 
 bad_id = sys.argv[4:] == ['buildid']
-pip = sys.argv[4:] == ['pip']
+with_pip = sys.argv[4:] == ['pip']
 early = sys.argv[4:] == ['early']
 out = header()
 for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
@@ -81,7 +82,7 @@ out += rec(FORK, 0, struct.pack('<IIIIQ', 300, 200, 300, 200, 40), 40, NONE,
 # the switch-ins, written out of order as two rings would give them
 out += rec(SWITCH, 0, b'', 2000, 0, (200, 200))
 out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
-if not pip:
+if not with_pip:
     out += rec(SWITCH, 0, b'', 3000, 0, (100, 101))
     out += rec(SWITCH, 0, b'', 4000, 0, (300, 300))
 if early:
@@ -91,32 +92,15 @@ if early:
 open(d + '/sideband.perf', 'wb').write(out)
 open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
 
-
-def ip(kind, v):
-    """an IP packet with IPBytes 110: the full 64-bit IP"""
-    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
-
-
-def tsc(v):
-    return bytes([0x19]) + v.to_bytes(7, 'little')
-
-
-TIP_PGE, TIP_PGD = 0x11, 0x01
-pt = bytes([2, 0x82] * 8) + bytes([2, 0x23])    # PSB, PSBEND
-pt += bytes([0x99, 0x01])                       # MODE.Exec 64-bit
-def pip_pkt(cr3):
-    """PIP: 02 43, CR3[51:5] in bits 63:1 of the 6-byte payload"""
-    return bytes([2, 0x43]) + ((cr3 >> 5) << 1).to_bytes(6, 'little')
-
-
+pt = PSB + PSBEND + MODE64
 a, b = insns(proga), insns(progb)
-if pip:
+if with_pip:
     for t, cr3 in ((1100, 0x1000), (2100, 0x2000), (2200, 0x1000)):
-        pt += tsc(t) + pip_pkt(cr3) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
+        pt += tsc(t) + pip(cr3) + pge(0x401000) + PGD0
     want = a + b + a
 else:
     for t in ((950, 1950, 2950, 3950) if early else (1100, 2100, 3100, 4100)):
-        pt += tsc(t) + ip(TIP_PGE, 0x401000) + bytes([TIP_PGD])
+        pt += tsc(t) + pge(0x401000) + PGD0
     want = a + b + a + b
 open(d + '/cpu0.pt', 'wb').write(pt)
 open(d + '/want', 'w').write(''.join('%016x\n' % x for x in want))

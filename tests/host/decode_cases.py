@@ -20,33 +20,12 @@ Usage: decode_cases.py DIR
 """
 import sys
 
+from pt_packets import MODE64, PGD0, PSB, PSBEND, TNT1, fup, pge, pip, tip
+
 d = sys.argv[1]
-PSB = bytes([2, 0x82] * 8)
-PSBEND = bytes([2, 0x23])
-MODE64 = bytes([0x99, 0x01])
-TNT1 = bytes([0x06])
 CBR = bytes([2, 0x03, 0x21, 0])
 MNT = bytes([2, 0xc3, 0x88]) + (0x1122334455667788).to_bytes(8, 'little')
-PIP = bytes([2, 0x43]) + ((0x12345000 >> 5) << 1).to_bytes(6, 'little')
-PGD0 = bytes([0x01])
-
-
-def ip(kind, v):
-    """an IP packet with IPBytes 110: the full 64-bit IP"""
-    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
-
-
-def pge(v):
-    return ip(0x11, v)
-
-
-def fup(v):
-    return ip(0x1d, v)
-
-
-def tip(v):
-    return ip(0x0d, v)
-
+PIP = pip(0x12345000)
 
 start = PSB + PSBEND + MODE64
 cases = {

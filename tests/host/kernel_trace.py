@@ -17,6 +17,7 @@ import struct
 import sys
 
 from perf_sideband import COMM, COMM_EXEC, NONE, SWITCH, header, rec, s8
+from pt_packets import MODE64, PGD0, PSB, PSBEND, pge, tsc
 
 d = sys.argv[1]
 BASE = 0xffffffff81000000
@@ -33,7 +34,8 @@ open(d + '/sideband.txt', 'w').write(
     'pt-trace-sideband=1\ncpu=6/85/4\nkernel.kallsyms=kallsyms\n'
     'kernel.text=0x%x 0x%x kernel_text.bin\n'
     'kernel.module=ptmod 0x%x 0x%x module.ptmod.bin\n'
-    'kernel.module=other unavailable: test\n' % (BASE, len(text), MOD, len(mod)))
+    'kernel.module=other unavailable: test\n'
+    % (BASE, len(text), MOD, len(mod)))
 
 
 out = header()
@@ -41,15 +43,7 @@ out += rec(COMM, COMM_EXEC, struct.pack('<II', 500, 500) + s8('sys'), 10,
            NONE, (500, 500))
 out += rec(SWITCH, 0, b'', 1000, 0, (500, 500))
 open(d + '/sideband.perf', 'wb').write(out)
-
-
-def ip(kind, v):
-    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
-
-
-pt = bytes([2, 0x82] * 8) + bytes([2, 0x23])    # PSB, PSBEND
-pt += bytes([0x99, 0x01])                       # MODE.Exec 64-bit
-pt += bytes([0x19]) + (1100).to_bytes(7, 'little')
-pt += ip(0x11, BASE) + bytes([0x01])            # TIP.PGE; TIP.PGD
-pt += ip(0x11, MOD) + bytes([0x01])
+pt = PSB + PSBEND + MODE64 + tsc(1100)
+pt += pge(BASE) + PGD0
+pt += pge(MOD) + PGD0
 open(d + '/cpu0.pt', 'wb').write(pt)

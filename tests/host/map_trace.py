@@ -16,6 +16,8 @@ import re
 import subprocess
 import sys
 
+from pt_packets import MODE64, PGD0, PSB, PSBEND, pgd, pge
+
 d, probe_elf = sys.argv[1], sys.argv[2]
 addr = dict(line.split() for line in open(d + '/addrs'))
 probe, getppid, vdso = (int(addr[k], 16) for k in ('probe', 'getppid', 'vdso'))
@@ -61,18 +63,10 @@ vl = insns(d + '/vdso.so', 0, 1 << 16, vdso, 1 << 16)
 vret = next(a for a, m in vl if m == 'ret')
 want.append(vret)
 
-
-def ip(kind, v):
-    """an IP packet with IPBytes 110: the full 64-bit IP"""
-    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
-
-
-TIP_PGE, TIP_PGD = 0x11, 0x01
-pt = bytes([2, 0x82] * 8) + bytes([2, 0x23])    # PSB, PSBEND
-pt += bytes([0x99, 0x01])                       # MODE.Exec 64-bit
-pt += ip(TIP_PGE, probe) + bytes([0x0e])        # TNT 1 1
-pt += bytes([TIP_PGD])                          # syscall: IP suppressed
-pt += ip(TIP_PGE, getppid) + bytes([TIP_PGD])
-pt += ip(TIP_PGE, vret) + ip(TIP_PGD, probe)    # ret out of the vdso
+pt = PSB + PSBEND + MODE64
+pt += pge(probe) + bytes([0x0e])                # TNT 1 1
+pt += PGD0                                      # syscall: IP suppressed
+pt += pge(getppid) + PGD0
+pt += pge(vret) + pgd(probe)                    # ret out of the vdso
 open(d + '/cpu0.pt', 'wb').write(pt)
 open(d + '/want', 'w').write(''.join('%016x\n' % a for a in want))

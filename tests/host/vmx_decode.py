@@ -18,46 +18,14 @@ Usage: vmx_decode.py DIR
 """
 import sys
 
+from pt_packets import (MODE64, PGD0, PSB, PSBEND, TNT1, fup, pge, pip, tip,
+                        tsc, vmcs)
+
 d = sys.argv[1]
-PSB = bytes([2, 0x82] * 8)
-PSBEND = bytes([2, 0x23])
-MODE64 = bytes([0x99, 0x01])
-PGD0 = bytes([0x01])
-TNT1 = bytes([0x06])
 CR3 = 0x12345000
 VMCS_A = 0x0abcd000
 VMCS_B = 0x0dcba000
 VMCS_NONE = 0x000ffffffffff000
-
-
-def ip(kind, v):
-    """an IP packet with IPBytes 110: the full 64-bit IP"""
-    return bytes([6 << 5 | kind]) + v.to_bytes(8, 'little')
-
-
-def pge(v):
-    return ip(0x11, v)
-
-
-def fup(v):
-    return ip(0x1d, v)
-
-
-def tip(v):
-    return ip(0x0d, v)
-
-
-def vmcs(base):
-    return bytes([2, 0xc8]) + (base >> 12).to_bytes(5, 'little')
-
-
-def pip(cr3, nr):
-    return bytes([2, 0x43]) + ((cr3 >> 5) << 1 | nr).to_bytes(6, 'little')
-
-
-def tsc(v):
-    return bytes([0x19]) + v.to_bytes(7, 'little')
-
 
 trace = (PSB + vmcs(VMCS_NONE) + pip(CR3, 0) + tsc(1000) + PSBEND + MODE64 +
          pge(0x401000) +
