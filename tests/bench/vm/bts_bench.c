@@ -28,6 +28,8 @@
 #include <unistd.h>
 #include <linux/pt_trace.h>
 
+#include "bench_common.h"
+
 #define SECS		3.0
 #define RING		(1024u * 1024)
 #define MAX_CPUS	64
@@ -39,36 +41,6 @@ struct rdr {
 };
 
 static int stop;		/* set once; read with __atomic */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static unsigned long long cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void param(const char *name, const char *val)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/pt_trace_model/parameters/%s",
-		 name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(val, f);
-		fclose(f);
-	}
-}
 
 /* Sum of handler_ns over CPUs from debugfs bts. */
 static unsigned long long handler_ns(void)
@@ -91,12 +63,9 @@ static void *reader(void *arg)
 	static __thread char buf[1 << 16];
 	struct rdr *r = arg;
 	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-	cpu_set_t set;
 	ssize_t n;
 
-	CPU_ZERO(&set);
-	CPU_SET(r->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	pin(r->cpu);
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		unsigned long long t0 = cpu_ns();
 
@@ -106,29 +75,6 @@ static void *reader(void *arg)
 		r->drv_ns += cpu_ns() - t0;
 	}
 	return NULL;
-}
-
-/* Nanoseconds one memcpy of a GB takes here (64 MiB blocks). */
-static double memcpy_ns_per_gb(void)
-{
-	size_t len = 64u << 20;
-	char *a = malloc(len), *b = malloc(len);
-	double t0, t;
-	int i;
-
-	if (!a || !b)
-		return 0;
-	memset(a, 1, len);
-	memset(b, 2, len);
-	t0 = now();
-	for (i = 0; i < 8; i++) {
-		memcpy(b, a, len);
-		a[i] = b[len - 1 - i];
-	}
-	t = now() - t0;
-	free(a);
-	free(b);
-	return t * 1e9 / (8.0 * len / 1e9);
 }
 
 int main(void)

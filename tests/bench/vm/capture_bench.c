@@ -5,6 +5,7 @@
  * ioctl, and the ToPA table overhead per GiB of buffer, read from
  * /sys/kernel/debug/pt_trace/buffers.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,13 +15,7 @@
 #include <unistd.h>
 #include <linux/pt_trace.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "bench_common.h"
 
 static double overhead_per_gib(void)
 {

@@ -8,6 +8,7 @@
  * only one of them (a park and a resume at every switch).  Prints
  * "follow: +N ns per context switch".
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -20,17 +21,10 @@
 #include <unistd.h>
 #include <linux/pt_trace.h>
 
+#include "bench_common.h"
 #include "ptt_test.h"
 
 #define ROUNDS	20000
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int follow(int fd, int pid, __u32 flags)
 {

@@ -61,6 +61,8 @@
 #include <unistd.h>
 #include <linux/pt_trace.h>
 
+#include "bench_common.h"
+
 #define SECS		3.0
 #define CHUNK		1048576u
 #define BUF_SIZE	(4 * CHUNK)	/* single-entry ToPA: at most 4 MiB */
@@ -91,46 +93,6 @@ struct result {
 };
 
 static int ncpu;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* This thread's CPU time (not the time it slept). */
-static unsigned long long cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
-static void param(const char *name, const char *val)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/pt_trace_model/parameters/%s",
-		 name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(val, f);
-		fclose(f);
-	}
-}
 
 static long long model_ctr(const char *name)
 {
@@ -449,29 +411,6 @@ static void run_stream_for(enum how how, double secs, struct result *res)
 static void run_stream(enum how how, struct result *res)
 {
 	run_stream_for(how, SECS, res);
-}
-
-/* Nanoseconds one memcpy of a GB takes here (64 MiB blocks). */
-static double memcpy_ns_per_gb(void)
-{
-	size_t n = 64 * CHUNK;
-	char *a = malloc(n), *b = malloc(n);
-	double t0, t;
-	int i;
-
-	if (!a || !b)
-		return 0;
-	memset(a, 1, n);
-	memset(b, 2, n);
-	t0 = now();
-	for (i = 0; i < 16; i++) {
-		memcpy(i & 1 ? a : b, i & 1 ? b : a, n);
-		__asm__ __volatile__("" : : "r"(a), "r"(b) : "memory");
-	}
-	t = now() - t0;
-	free(a);
-	free(b);
-	return t * 1e9 / (16.0 * n / 1e9);
 }
 
 /*
