@@ -286,16 +286,28 @@ static u32 pt_exact_cofi(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
 	}
 }
 
+/*
+ * What every per-instruction entry starts with: nothing failed to fit
+ * yet, and an instruction while packet generation is off (no TIP.PGE
+ * since the last TIP.PGD) is the caller's misuse: counted, no packets.
+ */
+static bool pt_exact_insn_begin(struct pt_exact_enc *e)
+{
+	e->nofit = false;
+	if (!e->in) {
+		e->misuse++;
+		return false;
+	}
+	return true;
+}
+
 u32 pt_exact_enc_insn(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
 		      const struct pt_insn *in, u64 next)
 {
 	u32 n;
 
-	e->nofit = false;
-	if (!e->in) {
-		e->misuse++;
+	if (!pt_exact_insn_begin(e))
 		return 0;
-	}
 	if (!e->cfg.branch_en) {
 		/* No COFI packets; the filtered-out transitions still count. */
 		switch (in->cls) {
@@ -340,11 +352,8 @@ u32 pt_exact_enc_insn_filtered(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 {
 	u32 n;
 
-	e->nofit = false;
-	if (!e->in) {
-		e->misuse++;
+	if (!pt_exact_insn_begin(e))
 		return 0;
-	}
 	if (!e->cfg.branch_en) {
 		e->in = false;
 		e->insns++;
@@ -367,11 +376,8 @@ u32 pt_exact_enc_insn_stop(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 	u64 tnt = e->tnt;
 	struct pt_exact_mark m;
 
-	e->nofit = false;
-	if (!e->in) {
-		e->misuse++;
+	if (!pt_exact_insn_begin(e))
 		return 0;
-	}
 	pt_exact_mark(b, &m);
 	if (e->cfg.branch_en &&
 	    !pt_exact_ip_seq(e, b, !branch, next, PT_PKT_TIP_PGD, next,

@@ -307,6 +307,49 @@ static void pt_exact_filter_stop_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e.misuse, 0ULL);
 }
 
+/* The per-instruction entry points, each called while out of context. */
+struct pt_exact_entry {
+	const char *name;
+	u32 (*fn)(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
+		  const struct pt_insn *in, u64 next);
+};
+
+static const struct pt_exact_entry pt_exact_entries[] = {
+	{ "insn", pt_exact_enc_insn },
+	{ "insn_filtered", pt_exact_enc_insn_filtered },
+	{ "insn_stop", pt_exact_enc_insn_stop },
+};
+
+static void pt_exact_entry_desc(const struct pt_exact_entry *p, char *desc)
+{
+	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pt_exact_entry, pt_exact_entries, pt_exact_entry_desc);
+
+/*
+ * An instruction before any TIP.PGE is the caller's misuse, whatever the
+ * entry point: counted, no packet, and no stale "did not fit" from before.
+ */
+static void pt_exact_misuse_test(struct kunit *test)
+{
+	const struct pt_exact_entry *p = test->param_value;
+	struct pt_insn jcc = pt_mk(PT_INSN_JCC, 2, 0x10);
+	struct pt_exact_enc e;
+	struct pt_pkt_buf b;
+	u8 buf[64];
+
+	pt_exact_enc_init(&e, &pt_cfg);
+	pt_pkt_init(&b, buf, sizeof(buf));
+	e.nofit = true;
+	KUNIT_EXPECT_EQ(test, p->fn(&e, &b, L1, &jcc, L1 + 0x12), 0U);
+	KUNIT_EXPECT_EQ(test, e.misuse, 1ULL);
+	KUNIT_EXPECT_EQ(test, e.insns, 0ULL);
+	KUNIT_EXPECT_FALSE(test, e.nofit);
+	KUNIT_EXPECT_FALSE(test, e.in);
+	KUNIT_EXPECT_EQ(test, b.len, 0U);
+}
+
 static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_syscall_test),
 	KUNIT_CASE(pt_exact_int_test),
@@ -315,6 +358,7 @@ static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_stack_test),
 	KUNIT_CASE(pt_exact_nofit_test),
 	KUNIT_CASE(pt_exact_filter_stop_test),
+	KUNIT_CASE_PARAM(pt_exact_misuse_test, pt_exact_entry_gen_params),
 	{}
 };
 
