@@ -25,6 +25,21 @@ static struct pt_insn pt_mk(u8 cls, u8 len, s32 rel)
 }
 
 /*
+ * An encoder in the traced context at L1 with @b emptied after the
+ * enter's packets (last IP L1): what the test encodes next is all @b
+ * holds.
+ */
+static void pt_entered(struct pt_exact_enc *e, const struct pt_exact_cfg *cfg,
+		       struct pt_pkt_buf *b, u8 *buf, u32 size)
+{
+	pt_exact_enc_init(e, cfg);
+	pt_pkt_init(b, buf, size);
+	pt_exact_enc_enter(e, b, L1);
+	pt_pkt_init(b, buf, size);
+	b->last_ip = L1;
+}
+
+/*
  * syscall-sysret-cpl_3.ptt: the syscall disables with a suppressed
  * TIP.PGD and no FUP; the return enables with TIP.PGE, MODE.Exec only
  * at the first enable after a PSB+ that had none.
@@ -121,11 +136,7 @@ static void pt_exact_tnt_test(struct kunit *test)
 	unsigned int i;
 	u8 buf[64];
 
-	pt_exact_enc_init(&e, &pt_cfg);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	pt_exact_enc_enter(&e, &b, L1);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	b.last_ip = L1;
+	pt_entered(&e, &pt_cfg, &b, buf, sizeof(buf));
 	for (i = 0; i < ARRAY_SIZE(bits); i++)
 		pt_exact_enc_insn(&e, &b, L1, &jcc,
 				  bits[i] ? L1 + 0x12 : L1 + 2);
@@ -165,11 +176,7 @@ static void pt_exact_ret_test(struct kunit *test)
 	struct pt_pkt_buf b;
 	u8 buf[64];
 
-	pt_exact_enc_init(&e, &cfg);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	pt_exact_enc_enter(&e, &b, L1);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	b.last_ip = L1;
+	pt_entered(&e, &cfg, &b, buf, sizeof(buf));
 	pt_exact_enc_insn(&e, &b, L1, &call, L1 + 0x15);
 	pt_exact_enc_insn(&e, &b, L1 + 0x15, &pic, L1 + 0x1a);
 	KUNIT_EXPECT_EQ(test, e.depth, 1U);
@@ -186,11 +193,7 @@ static void pt_exact_ret_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e.ret_compressed, 1ULL);
 
 	cfg.disretc = true;
-	pt_exact_enc_init(&e, &cfg);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	pt_exact_enc_enter(&e, &b, L1);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	b.last_ip = L1;
+	pt_entered(&e, &cfg, &b, buf, sizeof(buf));
 	pt_exact_enc_insn(&e, &b, L1, &call, L1 + 0x15);
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1 + 0x15, &ret, L1 + 5),
 			3U);
@@ -288,11 +291,7 @@ static void pt_exact_filter_stop_test(struct kunit *test)
 	struct pt_pkt_buf b;
 	u8 buf[64];
 
-	pt_exact_enc_init(&e, &pt_cfg);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	pt_exact_enc_enter(&e, &b, L1);
-	pt_pkt_init(&b, buf, sizeof(buf));
-	b.last_ip = L1;
+	pt_entered(&e, &pt_cfg, &b, buf, sizeof(buf));
 	pt_exact_enc_insn(&e, &b, L1, &jle, L1 + 2);
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn_filtered(&e, &b, L1 + 2, &jle,
 							 L1 + 5), 4U);
