@@ -1544,9 +1544,10 @@ static int rec_start_all(struct rec_cpu *rcs, int n, struct rec_opts *o,
  */
 static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 			     const struct pt_trace_caps *caps,
-			     struct rec_run *run, const int *cpus)
+			     struct rec_run *run, const int *cpus,
+			     struct rec_bts *bts)
 {
-	int release = -1, ret;
+	int release = -1, ret, i;
 
 	run->child = rec_spawn(o->cmd, &release);
 	if (run->child < 0) {
@@ -1565,6 +1566,9 @@ static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 	ret = rec_resolve_stop(o, run->sb);
 	if (!ret)
 		ret = rec_start_all(rcs, n, o, caps, run->sb);
+	/* BTS too before the command's first instruction. */
+	for (i = 0; bts && i < n && !ret; i++)
+		ret = rec_bts_start(&bts[i]);
 	if (ret) {
 		kill(run->child, SIGKILL);
 		ptrace(PTRACE_CONT, run->child, NULL, NULL);
@@ -1684,7 +1688,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	if (o.cmd) {
-		ret = rec_start_command(rcs, ncpus, &o, &caps, &run, cpus);
+		ret = rec_start_command(rcs, ncpus, &o, &caps, &run, cpus, bts);
 	} else {
 		if (o.pid > 0) {
 			ptsb_put(run.sb, "pid", "%d", (int)o.pid);
@@ -1696,9 +1700,7 @@ int cmd_record(int argc, char **argv)
 			ret = rec_start_all(rcs, ncpus, &o, &caps, run.sb);
 		}
 	}
-	if (ret)
-		goto out_sb;
-	for (i = 0; bts && i < ncpus && !ret; i++)
+	for (i = 0; bts && !o.cmd && i < ncpus && !ret; i++)
 		ret = rec_bts_start(&bts[i]);
 	if (ret)
 		goto out_sb;

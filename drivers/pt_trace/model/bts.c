@@ -14,9 +14,10 @@
  * Where branches come from: each tick of the generator (generator.c)
  * stages model_bts_per_tick synthetic branches, half in user mode and
  * half in kernel mode at random (the sampled IP's mode does not matter:
- * filtering must be visible whatever the tests run).  The exact model's
- * stepped branches can be handed in through pt_model_bts_slots() and
- * pt_model_bts_commit().
+ * filtering must be visible whatever the tests run).  With model_exact
+ * the user branches are the stepped ones instead (bts_exact.c, through
+ * pt_model_bts_slots() and pt_model_bts_commit()) and the tick's are
+ * all kernel branches.
  *
  * Atomicity.  On silicon a record and its index update happen as the
  * branch retires, between instructions: a driver's PMI handler or IPI
@@ -104,7 +105,8 @@ void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user)
 	for (i = 0; i < n; i++) {
 		u64 x = pt_bts_lfsr(&st->bts);
 
-		br[i].kernel = x & 1;
+		/* Exact mode steps the user branches (bts_exact.c). */
+		br[i].kernel = (x & 1) || pt_model_bts_exact(st);
 		if (br[i].kernel) {
 			br[i].from = kip + ((x >> 8) & 0xff0);
 			br[i].to = kip + ((x >> 20) & 0xff0);

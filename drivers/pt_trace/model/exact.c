@@ -16,17 +16,53 @@
  * does at its first tick.  model_stale does not hold back exact-mode
  * bytes: they reach memory when the event that made them is published.
  */
+#include <linux/mm.h>
 #include <linux/pt_trace.h>
+#include <linux/sched.h>
 #include <linux/string.h>
+#include <asm/cpufeature.h>
 
 #include "../regs.h"
 #include "model.h"
 
+static bool pt_exact_pt_on(const struct pt_model_state *s)
+{
+	return s->x.on && (s->regs.ctl & PT_CTL_TRACEEN);
+}
+
+/* User code is stepped for PT (TraceEn, User, not OS) or BTS. */
 bool pt_model_exact_active(struct pt_model_cpu *st)
 {
-	const struct pt_model_state *s = READ_ONCE(st->active);
+	return pt_exact_pt_on(READ_ONCE(st->active)) || pt_model_bts_exact(st);
+}
 
-	return s->x.on && (s->regs.ctl & PT_CTL_TRACEEN);
+u64 pt_model_exact_pending(struct pt_model_cpu *st)
+{
+	return st->xpending;
+}
+
+/*
+ * Does PT's CR3 filter pass @t?  The stepper checks it before it arms a
+ * task, but steps every task while BTS (which has no CR3 filter) is fed
+ * too: then PT encodes only the tasks its filter passes.  As the
+ * stepper: current's real CR3, else the page-table base of @t's mm.
+ */
+static bool pt_exact_pt_wants(const struct pt_model_state *s,
+			      struct task_struct *t)
+{
+	u64 cr3;
+
+	if (!(s->regs.ctl & PT_CTL_CR3FILTER))
+		return true;
+	if (t == current)
+		return !((pt_model_ctx_cr3(true) ^ s->regs.cr3_match) &
+			 ~GENMASK_ULL(4, 0));
+	if (!t->mm)
+		return false;
+	cr3 = __pa(t->mm->pgd);
+	if (boot_cpu_has(X86_FEATURE_PTI))
+		cr3 |= BIT_ULL(12);
+	return !((cr3 ^ s->regs.cr3_match) & GENMASK_ULL(51, 12));
 }
 
 void pt_model_exact_on_enable(struct pt_model_state *s)
@@ -184,9 +220,21 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 {
 	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 	struct pt_exact_arg a = { .ev = ev, .ip = ip, .in = in };
+	u64 from = st->xpending;
+	bool bts = false;
 
+	/* BTS first: its record is due whatever PT's filter says. */
+	if (ev == PT_EXACT_STEP || ev == PT_EXACT_SYSCALL)
+		bts = pt_model_bts_exact_insn(st, ev, from, in, ip);
+	if (ev != PT_EXACT_OUT)
+		st->xpending = ip;
+	if (bts && insn_ip)
+		*insn_ip = from;
+	if (ev != PT_EXACT_OUT && pt_model_bts_exact(st) &&
+	    !pt_exact_pt_wants(READ_ONCE(st->active), t))
+		return bts;
 	if (pt_model_update(st, pt_exact_fn, &a, true))
-		return false;
+		return bts;
 	atomic64_add(a.out.written, &st->stats.bytes_written);
 	atomic64_add(a.out.lost, &st->stats.lost_bytes);
 	atomic64_add(a.packets, &st->stats.packets);
@@ -205,5 +253,5 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 		pt_exact_truth(PT_TRUTH_RESUME, ip, t);
 	if (a.encoded && insn_ip)
 		*insn_ip = a.insn_ip;
-	return a.encoded;
+	return a.encoded || bts;
 }

@@ -42,6 +42,8 @@ extern bool pt_model_exact;
 void pt_model_exact_on_enable(struct pt_model_state *s);
 u32 pt_model_exact_on_disable(struct pt_model_state *s, struct pt_pkt_buf *b);
 bool pt_model_exact_active(struct pt_model_cpu *st);
+/* The stepped task's next user instruction on this CPU (its pending). */
+u64 pt_model_exact_pending(struct pt_model_cpu *st);
 /*
  * Feed one event of the task that runs on this CPU (IRQs off); @in is
  * the decoded pending instruction for STEP and SYSCALL.  Returns false

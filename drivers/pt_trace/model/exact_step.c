@@ -118,8 +118,8 @@ static bool pt_exact_cr3_ok(struct pt_model_cpu *st, struct task_struct *t)
 	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
 	u64 cr3;
 
-	if (!(r->ctl & PT_CTL_CR3FILTER))
-		return true;
+	if (!(r->ctl & PT_CTL_CR3FILTER) || pt_model_bts_exact(st))
+		return true;	/* BTS has no CR3 filter: bts_exact.c */
 	if (t == current)
 		return !((pt_model_ctx_cr3(true) ^ r->cr3_match) &
 			 ~GENMASK_ULL(4, 0));
@@ -196,7 +196,7 @@ static void pt_exact_step(struct pt_regs *regs)
 		return;
 	}
 	xs->steps++;
-	ip = READ_ONCE(st->active)->x.pending;
+	ip = pt_model_exact_pending(st);
 	if (!pt_exact_read_insn(ip, &in)) {
 		/* Counted: a test requires none. */
 		xs->unclassified++;
@@ -257,7 +257,7 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 	if (!pt_exact_traced(st))
 		goto out;
 	/* SYSCALL raised no #DB: it is the pending instruction. */
-	ip = READ_ONCE(st->active)->x.pending;
+	ip = pt_model_exact_pending(st);
 	if (ip + 2 != regs->ip || !pt_exact_read_insn(ip, &in) ||
 	    in.cls != PT_INSN_SYSCALL) {
 		pt_exact_stats_this()->desync++;

@@ -302,6 +302,7 @@ struct pt_wr_arg {
 	bool enabled;
 	bool disabled;			/* TraceEn 1 -> 0 */
 	bool bts_on;			/* DEBUGCTL starts BTS: run the tick */
+	bool bts_started;		/* BTS 0 -> 1: exact mode arms */
 	struct pt_model_out_result out;	/* of a TraceEn 1->0 flush */
 	u32 packets;
 };
@@ -324,6 +325,7 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	a->enabled = false;
 	a->disabled = false;
 	a->bts_on = false;
+	a->bts_started = false;
 	a->operr = PT_OPERR_NONE;
 	memset(&a->out, 0, sizeof(a->out));
 	a->packets = 0;
@@ -378,8 +380,10 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		r->global_status &= ~(store & PT_GLOBAL_STATUS_TOPA_PMI);
 		break;
 	case BTS_MSR_DEBUGCTL:
+		a->bts_started = !pt_model_bts_on(r);
 		r->debugctl = store;
 		a->bts_on = pt_model_bts_on(r);
+		a->bts_started &= a->bts_on;
 		break;
 	case BTS_MSR_DS_AREA:
 		r->ds_area = store;
@@ -428,10 +432,10 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		pt_model_gen_kick(st);
 	if (a.disabled && !test)
 		pt_model_agents_on_disable(st);
-	if (a.enabled && !test) {
+	if (a.enabled && !test)
 		pt_model_agents_on_enable(st);
+	if ((a.enabled || a.bts_started) && !test)
 		pt_model_exact_enabled(st);
-	}
 	return 0;
 }
 

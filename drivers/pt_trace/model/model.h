@@ -258,6 +258,7 @@ struct pt_model_stats {
 	atomic64_t bts_pmis;		/* threshold reached */
 	atomic64_t bts_ds_errors;	/* DS area unreadable or its layout wrong */
 	atomic64_t bts_pti_faults;	/* a user-mode record under PTI */
+	atomic64_t bts_exact_busy;	/* a stepped branch found the stage full */
 	u32 last_gp_msr;
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
@@ -359,6 +360,12 @@ struct pt_model_cpu {
 	/* Test hook ctl_fault: the driver's next disabling write #GPs. */
 	int fail_disable;
 	struct pt_model_bts bts;
+	/*
+	 * model_exact: the next user instruction of the task stepped on
+	 * this CPU, for every consumer of the steps (PT's encoder keeps its
+	 * own copy in its state, x.pending; BTS, bts_exact.c, uses this).
+	 */
+	u64 xpending;
 	struct pt_model_stats stats;
 };
 
@@ -470,6 +477,15 @@ void pt_model_bts_commit(struct pt_model_cpu *st, unsigned int n);
 void pt_model_bts_claim_pmis(int cpu);
 extern atomic_t pt_model_bts_pmis_claimed;
 void pt_model_bts_selftest_init(struct dentry *dir);
+/*
+ * bts_exact.c: BTS fed by the exact model.  Does this CPU step user code
+ * for BTS (model_exact, TR and BTS, not BTS_OFF_USR)?  And one stepped
+ * instruction at @from (STEP or SYSCALL), @next the one after it:
+ * stores its record if it is a taken branch; false when BTS is not fed.
+ */
+bool pt_model_bts_exact(struct pt_model_cpu *st);
+bool pt_model_bts_exact_insn(struct pt_model_cpu *st, enum pt_exact_ev ev,
+			     u64 from, const struct pt_insn *in, u64 next);
 /* bts_rules.c: the DS area's BTS fields are a valid buffer. */
 bool pt_model_bts_layout_ok(const struct bts_ds_area *ds);
 

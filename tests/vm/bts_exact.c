@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bts_exact (issue 15): BTS fed by the exact model (model_exact=1,
+ * Documentation/model.rst "Exact mode", model/bts_exact.c).  Records
+ * /ptt/work/bts_exact_prog (static, no libc: a few hundred
+ * instructions; it moves itself to cpu0) with 'pt-trace record --bts -C 0
+ * -u' and requires the records of cpu0.bts whose source is in the
+ * program's text to be exactly, in order, the taken branches of the
+ * model's ground truth (exact/truth_cpu0) for that process: each pair of
+ * consecutive instructions where the second is not the one after the
+ * first in memory (lengths from the program's ELF file, capstone), and
+ * for each SYSCALL a record to the kernel's entry_SYSCALL_64.
+ * icl only (the model's profiles do not change BTS in exact mode).
+ * Exit 0 pass, 77 skip, 1 fail.
+ */
+#define _GNU_SOURCE
+#include <capstone/capstone.h>
+#include <linux/elf.h>
+#include <sys/stat.h>
+
+#include "bts_common.h"
+
+#define PROG "/ptt/work/bts_exact_prog"
+#define PARAM "/sys/module/pt_trace_model/parameters/model_exact"
+#define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
+#define OUT "/tmp/bts_exact"
+
+struct branch {
+	__u64 from, to;
+};
+
+static unsigned char *img;	/* the program's file */
+static size_t img_len;
+static __u64 text_lo, text_hi, text_off;
+
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap + 1);
+	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap)
+			buf = realloc(buf, (cap *= 2) + 1);
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* The executable PT_LOAD of the program: its addresses and file offset. */
+static void load_prog(void)
+{
+	const struct elf64_hdr *eh;
+	int i;
+
+	img = slurp(PROG, &img_len);
+	REQUIRE(img && img_len > sizeof(*eh), "cannot read %s", PROG);
+	eh = (const struct elf64_hdr *)img;
+	for (i = 0; i < eh->e_phnum; i++) {
+		const struct elf64_phdr *ph = (const struct elf64_phdr *)
+			(img + eh->e_phoff + (size_t)i * eh->e_phentsize);
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			text_lo = ph->p_vaddr;
+			text_hi = ph->p_vaddr + ph->p_filesz;
+			text_off = ph->p_offset;
+		}
+	}
+	REQUIRE(text_hi > text_lo, "%s has no executable segment", PROG);
+}
+
+static __u64 kallsym(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256], sym[200];
+	unsigned long long a;
+	char t;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %199s", &a, &t, sym) == 3 &&
+		    !strcmp(sym, name)) {
+			fclose(f);
+			return a;
+		}
+	if (f)
+		fclose(f);
+	return 0;
+}
+
+/* The expected records: the taken branches of the truth of @pid. */
+static size_t truth_branches(const char *truth, long pid, csh cs,
+			     __u64 entry, struct branch *out, size_t max,
+			     size_t *ninsn)
+{
+	__u64 prev = 0, ip;
+	const char *p = truth;
+	int have = 0, is_sys = 0, len = 0;
+	size_t n = 0;
+
+	*ninsn = 0;
+	while (*p) {
+		unsigned long long tsc, cr3, v;
+		long cpu, lpid, tid;
+		int used;
+
+		if (*p != '#' &&
+		    sscanf(p, "%llu %ld %ld %ld %llx %llx%n", &tsc, &cpu, &lpid,
+			   &tid, &cr3, &v, &used) == 6 && tid == pid) {
+			ip = v;
+			if (have && !is_sys && ip != prev + len && n < max)
+				out[n++] = (struct branch){ prev, ip };
+			CHECK(ip >= text_lo && ip < text_hi,
+			      "truth IP %llx outside the program's text", v);
+			if (ip >= text_lo && ip < text_hi) {
+				cs_insn *in;
+				size_t off = text_off + (ip - text_lo);
+
+				REQUIRE(cs_disasm(cs, img + off,
+						  img_len - off < 16 ? img_len - off : 16,
+						  ip, 1, &in) == 1,
+					"capstone cannot decode %llx", v);
+				len = in->size;
+				is_sys = in->id == X86_INS_SYSCALL;
+				cs_free(in, 1);
+			}
+			if (is_sys && n < max)
+				out[n++] = (struct branch){ ip, entry };
+			prev = ip;
+			have = 1;
+			(*ninsn)++;
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return n;
+}
+
+int main(void)
+{
+	const char *prof = getenv("PTT_PROFILE") ? getenv("PTT_PROFILE") : "icl";
+	const char *pt = getenv("PT_TRACE");
+	char cmd[512], old[8] = "0", *truth, *log, *sb, *s;
+	size_t tlen, blen, nrec, nexp, ninsn, i, got = 0;
+	struct bts_rec *rec;
+	struct timespec t0, t1;
+	struct branch *exp;
+	double secs;
+	__u64 entry;
+	long pid = -1;
+	csh cs;
+	FILE *f;
+
+	if (strcmp(prof, "icl"))
+		SKIP("bts_exact runs on icl");
+	bts_require();
+	if (bts_pti())
+		SKIP("user-mode BTS is refused under PTI");
+	if (!pt || access(pt, X_OK))
+		pt = "/ptt/bin/pt-trace";
+	if (access(pt, X_OK) || access(PROG, X_OK))
+		SKIP("pt-trace or %s missing", PROG);
+	load_prog();
+	entry = kallsym("entry_SYSCALL_64");
+	REQUIRE(entry, "no entry_SYSCALL_64 in /proc/kallsyms");
+	REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK, "capstone");
+
+	ptt_read_str(PARAM, old, sizeof(old));
+	f = fopen(PARAM, "w");
+	REQUIRE(f && fputs("1", f) >= 0 && !fclose(f), "cannot set model_exact=1");
+	free(slurp(TRUTH, &tlen));	/* drain what earlier runs left */
+	/* The recorder elsewhere: only the program is stepped on cpu0. */
+	ptt_pin_cpu(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
+		 " >" OUT ".log 2>&1", pt);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(system(cmd) == 0, "record failed");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	truth = slurp(TRUTH, &tlen);
+	f = fopen(PARAM, "w");
+	if (f) {
+		fputs(old, f);
+		fclose(f);
+	}
+	log = slurp(OUT ".log", &blen);
+	REQUIRE(log, "no log");
+	CHECK(strstr(log, "bts_exact_prog done"), "the program did not run: %s", log);
+	sb = slurp(OUT "/sideband.txt", &blen);
+	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
+	    sb ? strstr(sb, "\npid=") : NULL;
+	REQUIRE(s, "no pid= in the sideband");
+	pid = strtol(s + 5, NULL, 10);
+	rec = slurp(OUT "/cpu0.bts", &blen);
+	REQUIRE(rec, "no cpu0.bts: %s", log);
+	CHECK(blen % BTS_REC == 0, "cpu0.bts has %zu bytes", blen);
+	nrec = blen / BTS_REC;
+	REQUIRE(truth, "cannot read " TRUTH);
+	exp = calloc(tlen / 16 + 1, sizeof(*exp));
+	nexp = truth_branches(truth, pid, cs, entry, exp, tlen / 16 + 1, &ninsn);
+	for (i = 0; i < nrec; i++) {
+		if (rec[i].from < text_lo || rec[i].from >= text_hi)
+			continue;	/* another task's (none expected) */
+		if (got < nexp && (rec[i].from != exp[got].from ||
+				   rec[i].to != exp[got].to)) {
+			CHECK(0, "record %zu: %llx -> %llx, the truth's branch %zu is %llx -> %llx",
+			      i, (unsigned long long)rec[i].from,
+			      (unsigned long long)rec[i].to, got,
+			      (unsigned long long)exp[got].from,
+			      (unsigned long long)exp[got].to);
+			break;
+		}
+		got++;
+	}
+	printf("PTT-INFO truth %zu instructions of pid %ld, %zu taken branches; ",
+	       ninsn, pid, nexp);
+	printf("cpu0.bts %zu records, %zu of the program; record %.1f s\n",
+	       nrec, got, secs);
+	CHECK(ninsn > 100, "only %zu instructions in the truth", ninsn);
+	CHECK(got == nexp, "%zu of the program's records for %zu branches", got, nexp);
+	CHECK(bts_model("bts_exact_busy") == 0, "stepped branches lost: bts_exact_busy %lld",
+	      bts_model("bts_exact_busy"));
+	for (i = 0; ptt_failures && i < nrec && i < 8; i++)
+		printf("PTT-INFO record %zu: %llx -> %llx\n", i,
+		       (unsigned long long)rec[i].from,
+		       (unsigned long long)rec[i].to);
+	cs_close(&cs);
+	if (!ptt_failures)
+		system("rm -rf " OUT " " OUT ".log");
+	return ptt_done();
+}
