@@ -3,8 +3,9 @@
  * bts_exact (issue 15): BTS fed by the exact model (model_exact=1,
  * Documentation/model.rst "Exact mode", model/bts_exact.c).  Records
  * /ptt/work/bts_exact_prog (static, no libc: a few hundred
- * instructions; it moves itself to cpu0) with 'pt-trace record --bts -C 0
- * -u' and requires the records of cpu0.bts whose source is in the
+ * instructions; it moves itself to cpu0) with
+ * 'pt-trace record --bts -C 0 -u', in flight and in stream mode (-m),
+ * and requires the records of cpu0.bts whose source is in the
  * program's text to be exactly, in order, the taken branches of the
  * model's ground truth (exact/truth_cpu0) for that process: each pair of
  * consecutive instructions where the second is not the one after the
@@ -144,18 +145,85 @@ static size_t truth_branches(const char *truth, long pid, csh cs,
 	return n;
 }
 
+/*
+ * Record the program with BTS in @mode and compare its records with the
+ * truth.  With a command, record starts BTS before its first
+ * instruction, in stream mode too.
+ */
+static void run(const char *pt, const char *mode, csh cs, __u64 entry)
+{
+	static const char differ[] =
+		"%s: record %zu: %llx -> %llx, the truth's branch %zu is %llx -> %llx";
+	size_t tlen, blen, nrec, nexp, ninsn, i, got = 0;
+	char cmd[512], *truth, *log, *sb, *s;
+	struct timespec t0, t1;
+	struct bts_rec *rec;
+	struct branch *exp;
+	double secs;
+	long pid;
+
+	free(slurp(TRUTH, &tlen));	/* drain what earlier runs left */
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf " OUT "; %s record --bts -m %s -C 0 -u -o " OUT " -- "
+		 PROG " >" OUT ".log 2>&1", pt, mode);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(system(cmd) == 0, "%s: record failed", mode);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	truth = slurp(TRUTH, &tlen);
+	log = slurp(OUT ".log", &blen);
+	REQUIRE(log, "no log");
+	CHECK(strstr(log, "bts_exact_prog done"), "%s: the program did not run: %s",
+	      mode, log);
+	sb = slurp(OUT "/sideband.txt", &blen);
+	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
+	    sb ? strstr(sb, "\npid=") : NULL;
+	REQUIRE(s, "no pid= in the sideband");
+	pid = strtol(s + 5, NULL, 10);
+	rec = slurp(OUT "/cpu0.bts", &blen);
+	REQUIRE(rec, "no cpu0.bts: %s", log);
+	CHECK(blen % BTS_REC == 0, "cpu0.bts has %zu bytes", blen);
+	nrec = blen / BTS_REC;
+	REQUIRE(truth, "cannot read " TRUTH);
+	exp = calloc(tlen / 16 + 1, sizeof(*exp));
+	nexp = truth_branches(truth, pid, cs, entry, exp, tlen / 16 + 1, &ninsn);
+	for (i = 0; i < nrec; i++) {
+		if (rec[i].from < text_lo || rec[i].from >= text_hi)
+			continue;	/* another task's (none expected) */
+		if (got < nexp && (rec[i].from != exp[got].from ||
+				   rec[i].to != exp[got].to)) {
+			CHECK(0, differ, mode, i, (unsigned long long)rec[i].from,
+			      (unsigned long long)rec[i].to, got,
+			      (unsigned long long)exp[got].from,
+			      (unsigned long long)exp[got].to);
+			break;
+		}
+		got++;
+	}
+	printf("PTT-INFO %s: truth %zu instructions of pid %ld, %zu taken branches; ",
+	       mode, ninsn, pid, nexp);
+	printf("cpu0.bts %zu records, %zu of the program; record %.1f s\n",
+	       nrec, got, secs);
+	CHECK(ninsn > 100, "%s: only %zu instructions in the truth", mode, ninsn);
+	CHECK(got == nexp, "%s: %zu of the program's records for %zu branches",
+	      mode, got, nexp);
+	for (i = 0; ptt_failures && i < nrec && i < 8; i++)
+		printf("PTT-INFO record %zu: %llx -> %llx\n", i,
+		       (unsigned long long)rec[i].from,
+		       (unsigned long long)rec[i].to);
+	free(exp);
+	free(rec);
+	free(sb);
+	free(log);
+	free(truth);
+}
+
 int main(void)
 {
 	const char *prof = getenv("PTT_PROFILE") ? getenv("PTT_PROFILE") : "icl";
 	const char *pt = getenv("PT_TRACE");
-	char cmd[512], old[8] = "0", *truth, *log, *sb, *s;
-	size_t tlen, blen, nrec, nexp, ninsn, i, got = 0;
-	struct bts_rec *rec;
-	struct timespec t0, t1;
-	struct branch *exp;
-	double secs;
+	char old[8] = "0";
 	__u64 entry;
-	long pid = -1;
 	csh cs;
 	FILE *f;
 
@@ -176,63 +244,17 @@ int main(void)
 	ptt_read_str(PARAM, old, sizeof(old));
 	f = fopen(PARAM, "w");
 	REQUIRE(f && fputs("1", f) >= 0 && !fclose(f), "cannot set model_exact=1");
-	free(slurp(TRUTH, &tlen));	/* drain what earlier runs left */
 	/* The recorder elsewhere: only the program is stepped on cpu0. */
 	ptt_pin_cpu(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
-	snprintf(cmd, sizeof(cmd),
-		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
-		 " >" OUT ".log 2>&1", pt);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CHECK(system(cmd) == 0, "record failed");
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	truth = slurp(TRUTH, &tlen);
+	run(pt, "flight", cs, entry);
+	run(pt, "stream", cs, entry);
 	f = fopen(PARAM, "w");
 	if (f) {
 		fputs(old, f);
 		fclose(f);
 	}
-	log = slurp(OUT ".log", &blen);
-	REQUIRE(log, "no log");
-	CHECK(strstr(log, "bts_exact_prog done"), "the program did not run: %s", log);
-	sb = slurp(OUT "/sideband.txt", &blen);
-	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
-	    sb ? strstr(sb, "\npid=") : NULL;
-	REQUIRE(s, "no pid= in the sideband");
-	pid = strtol(s + 5, NULL, 10);
-	rec = slurp(OUT "/cpu0.bts", &blen);
-	REQUIRE(rec, "no cpu0.bts: %s", log);
-	CHECK(blen % BTS_REC == 0, "cpu0.bts has %zu bytes", blen);
-	nrec = blen / BTS_REC;
-	REQUIRE(truth, "cannot read " TRUTH);
-	exp = calloc(tlen / 16 + 1, sizeof(*exp));
-	nexp = truth_branches(truth, pid, cs, entry, exp, tlen / 16 + 1, &ninsn);
-	for (i = 0; i < nrec; i++) {
-		if (rec[i].from < text_lo || rec[i].from >= text_hi)
-			continue;	/* another task's (none expected) */
-		if (got < nexp && (rec[i].from != exp[got].from ||
-				   rec[i].to != exp[got].to)) {
-			CHECK(0, "record %zu: %llx -> %llx, the truth's branch %zu is %llx -> %llx",
-			      i, (unsigned long long)rec[i].from,
-			      (unsigned long long)rec[i].to, got,
-			      (unsigned long long)exp[got].from,
-			      (unsigned long long)exp[got].to);
-			break;
-		}
-		got++;
-	}
-	printf("PTT-INFO truth %zu instructions of pid %ld, %zu taken branches; ",
-	       ninsn, pid, nexp);
-	printf("cpu0.bts %zu records, %zu of the program; record %.1f s\n",
-	       nrec, got, secs);
-	CHECK(ninsn > 100, "only %zu instructions in the truth", ninsn);
-	CHECK(got == nexp, "%zu of the program's records for %zu branches", got, nexp);
 	CHECK(bts_model("bts_exact_busy") == 0, "stepped branches lost: bts_exact_busy %lld",
 	      bts_model("bts_exact_busy"));
-	for (i = 0; ptt_failures && i < nrec && i < 8; i++)
-		printf("PTT-INFO record %zu: %llx -> %llx\n", i,
-		       (unsigned long long)rec[i].from,
-		       (unsigned long long)rec[i].to);
 	cs_close(&cs);
 	if (!ptt_failures)
 		system("rm -rf " OUT " " OUT ".log");

@@ -150,10 +150,11 @@ static void rec_usage(FILE *f)
 	      "                          (K/M suffix; default: half the buffer)\n"
 	      "      --drain-interval MS stream: drain every MS milliseconds instead of\n"
 	      "                          at the watermark (a slow reader: shows losses)\n"
-	      "      --bts               also Branch Trace Store on each CPU, flight\n"
-	      "                          mode: its newest records (from, to) in\n"
-	      "                          DIR/cpuN.bts (pt-trace dump reads them); under\n"
-	      "                          PTI kernel branches only (-k)\n"
+	      "      --bts               also Branch Trace Store on each CPU, in the\n"
+	      "                          same mode (-m): its records (from, to) in\n"
+	      "                          DIR/cpuN.bts (pt-trace dump reads them), stream\n"
+	      "                          losses in DIR/cpuN.bts.loss; under PTI kernel\n"
+	      "                          branches only (-k)\n"
 	      "  -h, --help              this text\n"
 	      "\n"
 	      "While recording, a status line (seconds, MB, MB/s, losses) is shown on a\n"
@@ -168,6 +169,7 @@ static void rec_usage(FILE *f)
 	      "  pt-trace record --stop-at crash_handler -o out -- ./prog\n"
 	      "  pt-trace record -m stream -b 16K --drain-interval 200 -d 1 -o out\n"
 	      "  pt-trace record --bts -k -C 0 -d 1 -o out     # + out/cpu0.bts\n"
+	      "  pt-trace record --bts -m stream -k -C 0 -d 1 -o out\n"
 	      "\n"
 	      "exit status: 0 recorded, 1 bad usage, 2 output not writable,\n"
 	      "3 device missing/busy/refused (the message says which and what to do),\n"
@@ -1118,6 +1120,8 @@ struct rec_run {
 	struct pcol perf;	/* the perf sideband (perf.ring: open) */
 	int snaps;		/* -S: snapshots written */
 	int stop_cpu;		/* --stop-at: the CPU that stopped, or -1 */
+	struct rec_cpu *bts;	/* --bts -m stream: /dev/btsN drained as PT */
+	int nbts;
 };
 
 /* Open DIR/snapshot.K/cpuN.pt as each CPU's output, closing the last. */
@@ -1262,6 +1266,16 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 					return err;
 				}
 			}
+			for (i = 0; i < run->nbts; i++) {
+				int err = rec_drain(&run->bts[i]);
+
+				if (err) {
+					ptt_err("cpu %d: writing %s/cpu%d.bts: %s",
+						run->bts[i].cpu, o->outdir,
+						run->bts[i].cpu, strerror(-err));
+					return err;
+				}
+			}
 			if (o->drain_ms)
 				next_drain = now + o->drain_ms / 1e3;
 		}
@@ -1277,6 +1291,9 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			wait_ms = (next_drain - now) * 1e3;
 		if (wait_ms < 0)
 			wait_ms = 0;
+		/* BTS's wakeups are not polled: look at least 100 times a second. */
+		if (run->nbts && wait_ms > 10)
+			wait_ms = 10;
 		if (stream && !o->drain_ms)
 			rec_poll(rcs, n, (int)wait_ms + 1);
 		else
@@ -1601,7 +1618,7 @@ static void rec_finish_command(struct rec_run *run)
 	}
 }
 
-/* --bts: a BTS flight recorder per CPU, its branches as PT's (-u, -k). */
+/* --bts: a BTS recorder per CPU, its branches and mode as PT's. */
 static int rec_bts_open_all(struct rec_bts **out, const struct rec_cpu *rcs,
 			    int n, const struct rec_opts *o)
 {
@@ -1616,8 +1633,98 @@ static int rec_bts_open_all(struct rec_bts **out, const struct rec_cpu *rcs,
 	for (i = 0; i < n && !ret; i++)
 		ret = rec_bts_open(&b[i], rcs[i].cpu, o->bufsize,
 				   !!(rcs[i].cfg.ctl & PT_CTL_OS),
-				   !!(rcs[i].cfg.ctl & PT_CTL_USER));
+				   !!(rcs[i].cfg.ctl & PT_CTL_USER), o->mode,
+				   (uint32_t)o->watermark);
 	return ret;
+}
+
+/*
+ * --bts -m stream: each /dev/btsN as a struct rec_cpu, mapped, with
+ * DIR/cpuN.bts and DIR/cpuN.bts.loss, drained by rec_drain() as PT.
+ */
+static int rec_bts_stream_open(struct rec_run *run, const struct rec_bts *b,
+			       int n, const char *outdir)
+{
+	char path[4096];
+	int i, err;
+
+	run->bts = calloc((size_t)(unsigned int)n, sizeof(*run->bts));
+	if (!run->bts)
+		return PTT_EXIT_INTERNAL;
+	run->nbts = n;
+	for (i = 0; i < n; i++)
+		run->bts[i].out = -1;
+	for (i = 0; i < n; i++) {
+		struct rec_cpu *rc = &run->bts[i];
+
+		rc->cpu = b[i].cpu;
+		rc->fd = b[i].fd;
+		err = ptdev_mmap(rc->fd, &rc->map, 1);
+		if (err) {
+			ptt_err("/dev/bts%d: mmap: %s", rc->cpu, strerror(-err));
+			return PTT_EXIT_DEVICE;
+		}
+		snprintf(path, sizeof(path), "%s/cpu%d.bts", outdir, rc->cpu);
+		rc->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			       0644);
+		if (rc->out < 0) {
+			ptt_err("cannot create %s: %s", path, strerror(errno));
+			return PTT_EXIT_INPUT;
+		}
+		snprintf(path, sizeof(path), "%s/cpu%d.bts%s", outdir, rc->cpu,
+			 PTL_SUFFIX);
+		rc->lossf = ptl_create(path, rc->cpu);
+		if (!rc->lossf) {
+			ptt_err("cannot create %s: %s", path, strerror(errno));
+			return PTT_EXIT_INPUT;
+		}
+	}
+	return 0;
+}
+
+/* STOP, the last drain, the loss file's end, sideband and summary. */
+static int rec_bts_stream_finish(struct rec_cpu *rc, const char *outdir,
+				 FILE *sb)
+{
+	static const char summary[] =
+		"cpu%-3d %12llu records in cpu%d.bts, %llu lost in %llu gaps (cpu%d.bts%s)\n";
+	char key[48];
+	uint64_t lost;
+	int err;
+
+	err = ptdev_stop(rc->fd);
+	err = err ?: ptdev_get_status(rc->fd, &rc->status);
+	err = err ?: rec_drain(rc);
+	if (err) {
+		ptt_err("/dev/bts%d: %s (writing %s/cpu%d.bts)", rc->cpu,
+			strerror(-err), outdir, rc->cpu);
+		return PTT_EXIT_DEVICE;
+	}
+	if (rc->status.loss_records > rc->loss_next)
+		rec_lapped(rc, rc->loss_next,
+			   rc->status.loss_records - rc->loss_next);
+	ptl_write_end(rc->lossf, rc->loss_next > rc->status.loss_records ?
+		      rc->loss_next : rc->status.loss_records, rc->loss.lapped);
+	lost = rc->loss.known_bytes / PT_BTS_RECORD_SIZE;
+	snprintf(key, sizeof(key), "bts.cpu%d.mode", rc->cpu);
+	ptsb_put(sb, key, "stream");
+	snprintf(key, sizeof(key), "bts.cpu%d.records", rc->cpu);
+	ptsb_put(sb, key, "%llu",
+		 (unsigned long long)rc->written / PT_BTS_RECORD_SIZE);
+	snprintf(key, sizeof(key), "bts.cpu%d.lost_records", rc->cpu);
+	ptsb_put(sb, key, "%llu", (unsigned long long)lost);
+	snprintf(key, sizeof(key), "bts.cpu%d.loss_records", rc->cpu);
+	ptsb_put(sb, key, "%llu", (unsigned long long)rc->loss.records);
+	snprintf(key, sizeof(key), "bts.cpu%d.loss_lapped", rc->cpu);
+	ptsb_put(sb, key, "%llu", (unsigned long long)rc->loss.lapped);
+	snprintf(key, sizeof(key), "bts.cpu%d.driver_lost_bytes", rc->cpu);
+	ptsb_put(sb, key, "%llu", (unsigned long long)rc->status.lost_bytes);
+	fprintf(stderr, summary, rc->cpu, (unsigned long long)rc->written / PT_BTS_RECORD_SIZE,
+		rc->cpu, (unsigned long long)lost,
+		(unsigned long long)rc->loss.records, rc->cpu, PTL_SUFFIX);
+	if (rc->loss.unknown || rc->loss.lapped)
+		rec_print_losses("       ", &rc->loss);
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -1667,6 +1774,11 @@ int cmd_record(int argc, char **argv)
 		ptt_err("cannot create %s: %s", o.outdir, strerror(errno));
 		ret = PTT_EXIT_INPUT;
 		goto out;
+	}
+	if (bts && o.mode == PT_MODE_STREAM) {
+		ret = rec_bts_stream_open(&run, bts, ncpus, o.outdir);
+		if (ret)
+			goto out;
 	}
 	snprintf(path, sizeof(path), "%s/%s", o.outdir, PTSB_FILE_NAME);
 	run.sb = ptsb_create(path);
@@ -1724,7 +1836,9 @@ int cmd_record(int argc, char **argv)
 	if (!ret)
 		ret = i;
 	for (i = 0; bts && i < ncpus; i++) {
-		int err = rec_bts_finish(&bts[i], o.outdir, run.sb);
+		int err = run.nbts ?
+			rec_bts_stream_finish(&run.bts[i], o.outdir, run.sb) :
+			rec_bts_finish(&bts[i], o.outdir, run.sb);
 
 		if (!ret)
 			ret = err;
@@ -1769,6 +1883,15 @@ out:
 		if (rcs[i].lossf && fclose(rcs[i].lossf) && !ret)
 			ret = PTT_EXIT_INPUT;
 	}
+	for (i = 0; i < run.nbts; i++) {
+		/* The fd is bts[i]'s. */
+		ptdev_unmap(&run.bts[i].map);
+		if (run.bts[i].out >= 0)
+			close(run.bts[i].out);
+		if (run.bts[i].lossf && fclose(run.bts[i].lossf) && !ret)
+			ret = PTT_EXIT_INPUT;
+	}
+	free(run.bts);
 	for (i = 0; bts && i < ncpus; i++)
 		rec_bts_close(&bts[i]);
 	free(bts);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record --bts: beside each CPU's PT trace, /dev/btsN in flight mode
- * (abi.rst, "Branch Trace Store"): its newest records, copied by the
+ * record --bts: beside each CPU's PT trace, /dev/btsN (abi.rst, "Branch
+ * Trace Store").  In flight mode its newest records, copied by the
  * driver oldest first to the start of the data at STOP, are written as
- * they are to DIR/cpuN.bts (pt-trace dump FILE.bts reads them).  The
+ * they are to DIR/cpuN.bts (pt-trace dump FILE.bts reads them); in
+ * stream mode cmd_record.c drains the ring as PT's (rec_drain()).  The
  * ioctls go through ptdev.c like PT's; only the device name differs.
  */
 #include <errno.h>
@@ -33,7 +34,7 @@ static const char in_use[] =
 #include "tool.h"
 
 int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
-		 int user)
+		 int user, uint32_t mode, uint32_t watermark)
 {
 	struct pt_trace_config cfg;
 	char path[32];
@@ -54,7 +55,8 @@ int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.size = sizeof(cfg);
-	cfg.mode = PT_MODE_FLIGHT;
+	cfg.mode = mode;
+	cfg.watermark = mode == PT_MODE_STREAM ? watermark : 0;
 	cfg.buffer_size = size;
 	cfg.ctl = (kernel ? PT_CTL_OS : 0) | (user ? PT_CTL_USER : 0);
 	err = ptdev_set_config(b->fd, &cfg);

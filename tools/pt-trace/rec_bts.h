@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * record --bts (rec_bts.c): a Branch Trace Store flight recorder on each
- * recorded CPU beside its PT trace, written to DIR/cpuN.bts at the end.
+ * record --bts (rec_bts.c): a Branch Trace Store recorder on each
+ * recorded CPU beside its PT trace, in PT's mode: DIR/cpuN.bts (and in
+ * stream mode DIR/cpuN.bts.loss, drained by cmd_record.c).
  */
 #ifndef PT_TRACE_REC_BTS_H
 #define PT_TRACE_REC_BTS_H
@@ -16,16 +17,18 @@ struct rec_bts {
 };
 
 /*
- * Open and configure /dev/btsN: flight mode, @size bytes (0: the
- * driver's default), kernel and/or user branches.  0, or the exit
- * status after a message saying what to do.
+ * Open and configure /dev/btsN: PT_MODE_FLIGHT or PT_MODE_STREAM (with
+ * @watermark, 0: the driver's default), @size bytes (0: the driver's
+ * default), kernel and/or user branches.  0, or the exit status after a
+ * message saying what to do.
  */
 int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
-		 int user);
+		 int user, uint32_t mode, uint32_t watermark);
 int rec_bts_start(struct rec_bts *b);
 /*
- * STOP, then write the records to DIR/cpuN.bts and a summary line to
- * stderr; the sideband gets bts.cpuN lines.  0 or an exit status.
+ * Flight mode: STOP, then write the records to DIR/cpuN.bts and a
+ * summary line to stderr; the sideband gets bts.cpuN lines.  0 or an
+ * exit status.
  */
 int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb);
 void rec_bts_close(struct rec_bts *b);

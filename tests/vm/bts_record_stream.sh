@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bts_record_stream (issue 15): 'pt-trace record --bts -m stream' drains
+# /dev/bts0's ring while tracing runs, into cpu0.bts and cpu0.bts.loss.
+# A slow reader (--drain-interval 400 on an 8 KiB ring, 32 sampled
+# branches per model tick) loses records, and the loss is exact: the
+# records in the file plus the bytes of the loss file's gaps are exactly
+# the records the model stored (its bts_records counter), the sideband's
+# bts.cpu0.records and bts.cpu0.lost_records agree with both files, and
+# every gap is a whole number of records.  Kernel branches (-k), so it
+# runs under PTI too; icl only (the profiles do not change BTS streaming).
+# Exit 0 pass, 77 skip, 1 fail.
+
+[ "$PTT_PROFILE" = icl ] || { echo "SKIP: bts_record_stream runs on icl"; exit 77; }
+PT=$(command -v pt-trace)
+for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
+	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
+done
+[ -n "$PT" ] || { echo "SKIP: pt-trace not found"; exit 77; }
+[ "$(cat /sys/kernel/pt_trace/backend)" = model ] || { echo "SKIP: not the model"; exit 77; }
+[ "$(cat /sys/kernel/pt_trace/bts/present)" = 1 ] || { echo "SKIP: no BTS on this profile"; exit 77; }
+M=/sys/kernel/debug/pt_trace/model
+PARAM=/sys/module/pt_trace_model/parameters/model_bts_per_tick
+OUT=/tmp/bts_record_stream.$$
+fail=0
+bad() {
+	echo "FAIL: $*"
+	fail=1
+}
+
+old=$(cat "$PARAM")
+echo 32 >"$PARAM"
+r0=$(cat "$M/bts_records")
+"$PT" record --bts -m stream -k -C 0 -b 8K --drain-interval 400 -d 1 \
+	-o "$OUT" >"$OUT.log" 2>&1
+rc=$?
+r1=$(cat "$M/bts_records")
+echo "$old" >"$PARAM"
+[ $rc = 0 ] || bad "record --bts -m stream: exit $rc: $(tail -n 3 "$OUT.log")"
+f=$OUT/cpu0.bts
+size=$(wc -c <"$f" 2>/dev/null || echo 0)
+n=$((size / 24))
+[ "$size" -gt 0 ] && [ $((size % 24)) = 0 ] || bad "cpu0.bts has $size bytes"
+[ -f "$f.loss" ] || bad "no cpu0.bts.loss: $(ls "$OUT")"
+# loss SEQ POS OFFSET BYTES ...: known bytes only ("-" would be unknown).
+lb=$(awk '$1 == "loss" { if ($5 == "-" || $5 % 24) bad = 1; s += $5; k++ }
+	END { print (bad ? "bad" : s + 0), k + 0 }' "$f.loss" 2>/dev/null)
+lost_bytes=${lb% *} gaps=${lb#* }
+[ "$lost_bytes" != bad ] || bad "a gap of unknown size or not whole records: $(head -n 5 "$f.loss")"
+lost=$((lost_bytes / 24))
+stored=$((r1 - r0))
+echo "PTT-INFO $n records in cpu0.bts, $lost lost in $gaps gaps; the model stored $stored"
+[ "$lost" -gt 0 ] || bad "a reader draining every 0.4 s from an 8 KiB ring lost nothing"
+[ $((n + lost)) = "$stored" ] || bad "file $n + lost $lost != stored $stored"
+sb() { sed -n "s/^$1=//p" "$OUT/sideband.txt"; }
+[ "$(sb bts.cpu0.records)" = "$n" ] || bad "sideband bts.cpu0.records $(sb bts.cpu0.records), file $n"
+[ "$(sb bts.cpu0.lost_records)" = "$lost" ] || bad "sideband bts.cpu0.lost_records $(sb bts.cpu0.lost_records), loss file $lost"
+[ "$(sb bts.cpu0.mode)" = stream ] || bad "sideband bts.cpu0.mode $(sb bts.cpu0.mode)"
+grep -q "records in cpu0.bts, $lost lost" "$OUT.log" || bad "summary: $(cat "$OUT.log")"
+st=$("$PT" dump --stats "$f")
+echo "$st" | grep -qx "records $n" || bad "dump --stats: $st"
+echo "$st" | grep -qx "user 0" || bad "user branches with -k: $st"
+[ $fail = 0 ] && rm -rf "$OUT" "$OUT.log"
+exit $fail
