@@ -22,7 +22,9 @@
 
 #include <linux/pt_trace.h>
 
+#include "bts_dump.h"
 #include "decode_aspace.h"
+#include "decode_bts.h"
 #include "decode_filter.h"
 #include "decode_out.h"
 #include "decode_vmx.h"
@@ -137,6 +139,7 @@ struct decode_ctx {
 static void decode_usage(FILE *f)
 {
 	fputs("usage: pt-trace decode [options] FILE.pt [FILE.pt...]\n"
+	      "       pt-trace decode [options] FILE.bts [FILE.bts...]\n"
 	      "\n"
 	      "Reconstruct the executed instructions of a trace with libipt's\n"
 	      "instruction decoder.  Code comes from the recording's sideband next to\n"
@@ -152,6 +155,15 @@ static void decode_usage(FILE *f)
 	      "it), each stretch between two gaps is decoded on its own from its first\n"
 	      "PSB, and each gap is a line [OFFSET: loss: ...] where it lies: a packet\n"
 	      "cut by a gap is not a decode error.  After a gap the call tree restarts.\n"
+	      "\n"
+	      "Branch Trace Store files (cpuN.bts, record --bts) are printed as one\n"
+	      "line per branch, as perf script prints intel_bts branches:\n"
+	      "  [CPU]  FROM SYM+OFF (DSO) => TO SYM+OFF (DSO)\n"
+	      "symbolized from the same sideband and --elf files (user addresses in\n"
+	      "the recorded command's address space: a record names no process), the\n"
+	      "kernel's from the recording's kallsyms, and the gaps of cpuN.bts.loss\n"
+	      "(stream mode) where they lie.  BTS records carry no time: --calls,\n"
+	      "--timeline, --format, --events and the filters but -C are for PT.\n"
 	      "\n"
 	      "options:\n"
 	      "      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
@@ -233,6 +245,7 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "  pt-trace decode --host-only --summary out/cpu0.pt\n"
+	      "  pt-trace decode out/cpu0.bts               # record --bts\n"
 	      "  pt-trace decode --vmcs 0x12345000 \\\n"
 	      "                  --guest-image 0x12345000:guest-vmlinux out/cpu0.pt\n"
 	      "\n"
@@ -1063,6 +1076,90 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 	return PTT_EXIT_OK;
 }
 
+/* The cpuN of cpuN.bts, or -1. */
+static int decode_bts_cpu(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	int cpu = -1, n = 0;
+
+	base = base ? base + 1 : path;
+	if (sscanf(base, "cpu%d.bts%n", &cpu, &n) != 1 || base[n] || cpu < 0)
+		cpu = -1;
+	return cpu;
+}
+
+/* FILE.bts...: the branches (decode_bts.c), then the counts. */
+static int decode_bts_files(struct decode_ctx *c, char **paths)
+{
+	struct decode_bts_stats st, sum = { 0 };
+	int i, ret = PTT_EXIT_OK;
+
+	if (c->o.calls || c->o.timeline || c->o.events || c->o.fmt_given ||
+	    c->o.filter.npid || c->o.filter.ntid || c->o.filter.have_time ||
+	    c->vmx.summary || c->vmx.nsel || c->vmx.host_only ||
+	    c->vmx.guest_only) {
+		ptt_err("a BTS file (.bts) is decoded as a list of branches: --calls, --timeline, --format, --events, --pid, --tid, --time and the VMX options are for PT traces (.pt)");
+		return PTT_EXIT_USAGE;
+	}
+	for (i = 0; i < c->ntraces; i++)
+		if (!bts_dump_is_bts(paths[i])) {
+			ptt_err("%s: give either BTS files (.bts) or PT traces, not both",
+				paths[i]);
+			return PTT_EXIT_USAGE;
+		}
+	if (ob_init(&c->ob, STDOUT_FILENO, 1 << 20)) {
+		ptt_err("out of memory");
+		return PTT_EXIT_INTERNAL;
+	}
+	for (i = 0; i < c->ntraces && !ret; i++) {
+		int cpu = decode_bts_cpu(paths[i]), have = 0;
+		struct ptl_file lf = { 0 };
+		uint8_t *buf = NULL;
+		size_t len = 0;
+		int err;
+
+		if (!dflt_cpu(&c->o.filter, cpu))
+			continue;
+		err = ptt_map_file(paths[i], &buf, &len);
+		if (err) {
+			ptt_err("cannot read %s: %s", paths[i], strerror(-err));
+			ret = PTT_EXIT_INPUT;
+			break;
+		}
+		if (!c->o.no_loss)
+			ret = ptt_load_loss(paths[i], c->o.loss_path, &lf, &have);
+		if (!ret) {
+			decode_bts(&c->as, buf, len, cpu, have ? &lf : NULL,
+				   c->o.quiet, &c->ob, &st);
+			if (st.partial)
+				ptt_warn("%s: %llu bytes after the last whole 24-byte record",
+					 paths[i], (unsigned long long)st.partial);
+			sum.records += st.records;
+			sum.gaps += st.gaps;
+			sum.lost += st.lost;
+			sum.unknown += st.unknown;
+		}
+		ptl_free(&lf);
+		if (buf)
+			ptt_unmap_file(buf, len);
+	}
+	if (!ret && c->o.quiet) {
+		ob_printf(&c->ob, "%llu branches", (unsigned long long)sum.records);
+		if (sum.gaps)
+			ob_printf(&c->ob, ", %llu gaps: %llu branches lost%s",
+				  (unsigned long long)sum.gaps,
+				  (unsigned long long)sum.lost,
+				  sum.unknown ? " and some of unknown number" : "");
+		ob_puts(&c->ob, "\n");
+	}
+	ob_free(&c->ob);
+	if (!ret && !sum.records) {
+		ptt_err("no BTS record in the file(s) given");
+		ret = PTT_EXIT_INPUT;
+	}
+	return ret;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
@@ -1391,6 +1488,10 @@ int cmd_decode(int argc, char **argv)
 	if (!das_use(&c.as, &c.as.dflt)) {
 		ptt_err("out of memory");
 		ret = PTT_EXIT_INTERNAL;
+		goto out_image;
+	}
+	if (bts_dump_is_bts(argv[optind])) {
+		ret = decode_bts_files(&c, argv + optind);
 		goto out_image;
 	}
 

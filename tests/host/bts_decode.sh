@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# pt-trace decode of a Branch Trace Store recording (issue 15), on a
+# fabricated one: DIR/cpu0.bts, the sideband.txt record writes (map= the
+# program built here, kernel.kallsyms=kallsyms), and a stream-mode
+# DIR/cpu0.bts.loss with one gap.  Requires the exact perf-script-like
+# lines: user branches named from the program through the sideband's
+# map (libdwfl), kernel ones from the kallsyms copy, an unknown address
+# as [unknown], the gap where it lies; -q's counts; and the refusals
+# (PT-only options, .bts mixed with .pt).  Prints PTT-RESULT lines.
+#
+# usage: bts_decode.sh PT-TRACE TMPDIR
+
+PT=$1
+T=$2/bts_decode
+mkdir -p "$T/rec"
+pass() { echo "PTT-RESULT PASS $1"; }
+fail() { echo "PTT-RESULT FAIL $1 $2"; }
+skip() { echo "PTT-RESULT SKIP $1 $2"; }
+
+cat >"$T/prog.c" <<'C'
+int bts_callee(int x) { return x * 3; }
+int main(void) { return bts_callee(2); }
+C
+if ! cc -O0 -g -no-pie -o "$T/rec/prog" "$T/prog.c" 2>"$T/cc.err"; then
+	skip bts-decode "no C compiler for the ELF image: $(head -c 100 "$T/cc.err")"
+	exit 0
+fi
+callee=$(nm "$T/rec/prog" | awk '$3 == "bts_callee" { print $1 }')
+main=$(nm "$T/rec/prog" | awk '$3 == "main" { print $1 }')
+# The program's executable PT_LOAD, as a map= line (record writes them).
+read -r off va fsz < <(readelf -lW "$T/rec/prog" |
+	awk '$1 == "LOAD" && / R?W?E / { print $2, $3, $5; exit }')
+printf 'ffffffff81000000 T entry_SYSCALL_64\nffffffff81000100 t do_syscall_64\n' >"$T/rec/kallsyms"
+{
+	echo "pt-trace-sideband=1"
+	printf 'map=0x%x 0x%x 0x%x %s\n' $((va)) $((va + fsz)) $((off)) "$T/rec/prog"
+	echo "kernel.kallsyms=kallsyms"
+} >"$T/rec/sideband.txt"
+# main+4 -> bts_callee, bts_callee+1 -> main+9, a syscall into the kernel,
+# then (after 2 lost branches) a kernel branch and one to nowhere known.
+python3 - "$T/rec/cpu0.bts" "$callee" "$main" <<'PY'
+import struct, sys
+callee, main = int(sys.argv[2], 16), int(sys.argv[3], 16)
+recs = [(main + 4, callee, 0), (callee + 1, main + 9, 0),
+        (main + 12, 0xffffffff81000000, 0),
+        (0xffffffff81000010, 0xffffffff81000104, 0), (main + 13, 0x10, 0)]
+with open(sys.argv[1], "wb") as f:
+    for r in recs:
+        f.write(struct.pack("<QQQ", *r))
+PY
+printf 'pt-trace-loss 1\ncpu 0\nloss 0 120 72 48 100 200 1000 2000 no_space,bytes_known\nend 1 0\n' \
+	>"$T/rec/cpu0.bts.loss"
+u() { printf '%16x %s (prog)' $(($1)) "$2"; }
+k() { printf '%16x %s ([kernel.kallsyms])' $(($1)) "$2"; }
+{
+	echo "[000]  $(u 0x$main+4 main+0x4) => $(u 0x$callee bts_callee)"
+	echo "[000]  $(u 0x$callee+1 bts_callee+0x1) => $(u 0x$main+9 main+0x9)"
+	echo "[000]  $(u 0x$main+12 main+0xc) => $(k 0xffffffff81000000 entry_SYSCALL_64)"
+	echo "[000]  [lost 2 branches: the stream's ring was full]"
+	echo "[000]  $(k 0xffffffff81000010 entry_SYSCALL_64+0x10) => $(k 0xffffffff81000104 do_syscall_64+0x4)"
+	echo "[000]  $(u 0x$main+13 main+0xd) =>               10 [unknown] ([unknown])"
+} >"$T/exp"
+"$PT" decode "$T/rec/cpu0.bts" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc = 0 ] && cmp -s "$T/out" "$T/exp"; then pass bts-decode
+else fail bts-decode "rc $rc: $(diff "$T/exp" "$T/out" | head -6 | tr '\n' '|') $(head -c 300 "$T/err")"; fi
+
+"$PT" decode -q "$T/rec/cpu0.bts" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc = 0 ] && [ "$(cat "$T/out")" = "5 branches, 1 gaps: 2 branches lost" ]; then
+	pass bts-decode-quiet
+else fail bts-decode-quiet "rc $rc: $(head -c 200 "$T/out") $(head -c 200 "$T/err")"; fi
+
+bad=""
+"$PT" decode --calls "$T/rec/cpu0.bts" >/dev/null 2>"$T/err"
+[ $? = 1 ] && grep -q "list of branches" "$T/err" || bad+=" calls"
+: >"$T/rec/cpu0.pt"
+"$PT" decode "$T/rec/cpu0.bts" "$T/rec/cpu0.pt" >/dev/null 2>"$T/err"
+[ $? = 1 ] && grep -q "not both" "$T/err" || bad+=" mixed"
+: >"$T/rec/cpu1.bts"
+"$PT" decode "$T/rec/cpu1.bts" >/dev/null 2>"$T/err"
+[ $? = 2 ] || bad+=" empty"
+if [ -z "$bad" ]; then pass bts-decode-errors; else fail bts-decode-errors "$bad"; fi
