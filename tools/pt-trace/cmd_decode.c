@@ -1414,8 +1414,11 @@ int cmd_decode(int argc, char **argv)
 	} else {
 		have_sb = !ptt_find_sideband(argv[optind], &sb, &sb_cpu);
 	}
-	if (have_sb)
+	if (have_sb) {
 		ptt_config_from_sideband(&c.config, &sb);
+		/* KVM's guest TSC offset/ratio, for guests without --guest-tsc */
+		dvmx_tsc_from_sideband(&c.vmx, &sb);
+	}
 	if (cpu_arg && ptt_config_set_cpu(&c.config, cpu_arg)) {
 		ptt_err("--cpu wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
 		ret = PTT_EXIT_USAGE;

@@ -57,6 +57,73 @@ int dvmx_add_guest_tsc(struct decode_vmx *d, const char *arg)
 	return 0;
 }
 
+/*
+ * One "kvm.vcpu" sideband line (vmx_info.c: "VM/vcpuN tsc_offset=O
+ * tsc_ratio=R frac_bits=F", KVM's debugfs values): 0 with the offset and
+ * the ratio in 48 fraction bits (KVM's on VMX; 0 for none), or -1.
+ */
+static int dvmx_parse_vcpu(const char *v, int64_t *off, uint64_t *ratio)
+{
+	const char *o = strstr(v, "tsc_offset="), *r = strstr(v, "tsc_ratio=");
+	const char *f = strstr(v, "frac_bits=");
+	unsigned long long rv = 0;
+	unsigned int bits = 48;
+	long long ov;
+	char *end;
+
+	if (!o)
+		return -1;
+	errno = 0;
+	ov = strtoll(o + 11, &end, 0);
+	if (errno || end == o + 11)
+		return -1;
+	if (r && r[10] != '-') {
+		rv = strtoull(r + 10, &end, 0);
+		if (errno || end == r + 10)
+			return -1;
+	}
+	if (f && f[10] != '-' && (sscanf(f + 10, "%u", &bits) != 1 ||
+				  bits > 63))
+		return -1;
+	if (rv && bits < 48)
+		rv <<= 48 - bits;
+	else if (rv)
+		rv >>= bits - 48;
+	*off = ov;
+	*ratio = rv == 1ULL << 48 ? 0 : rv;
+	return 0;
+}
+
+int dvmx_tsc_from_sideband(struct decode_vmx *d, const struct ptsb *sb)
+{
+	uint64_t ratio = 0, r;
+	unsigned int n = 0;
+	int64_t off = 0, o;
+	size_t pos = 0;
+	const char *v;
+
+	while ((v = ptsb_next(sb, "kvm.vcpu", &pos))) {
+		if (dvmx_parse_vcpu(v, &o, &r))
+			continue;
+		if (n && (o != off || r != ratio)) {
+			ptt_warn("the recording's KVM vCPUs have different TSC offsets or ratios and which VMCS each uses is unknown: guest times stay guest TSC; give --guest-tsc VMCS:OFFSET:RATIO per guest (pt-trace contexts lists the VMCS bases)");
+			return -1;
+		}
+		off = o;
+		ratio = r;
+		n++;
+	}
+	if (!n || d->ntsc == DVMX_MAX_TSC)
+		return 0;
+	d->tsc[d->ntsc].vmcs = VMX_VMCS_ANY;
+	d->tsc[d->ntsc].offset = off;
+	d->tsc[d->ntsc].ratio = ratio;
+	d->ntsc++;
+	if (d->ctx)		/* after dvmx_init() */
+		d->ctx->ntsc = d->ntsc;
+	return 1;
+}
+
 static struct dvmx_guest *dvmx_guest_of(const struct decode_vmx *d,
 					uint64_t vmcs)
 {

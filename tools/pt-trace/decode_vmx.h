@@ -15,6 +15,7 @@
 
 #include "elf_image.h"
 #include "outbuf.h"
+#include "sideband.h"
 #include "vmx_context.h"
 
 #define DVMX_MAX_VMCS	16	/* --vmcs filters, --guest-image guests */
@@ -69,6 +70,12 @@ struct dvmx_marks {
 int dvmx_add_guest_image(struct decode_vmx *d, const char *arg);
 int dvmx_add_vmcs(struct decode_vmx *d, const char *arg);
 int dvmx_add_guest_tsc(struct decode_vmx *d, const char *arg);
+/*
+ * The recording's KVM TSC offset and ratio (sideband kvm.vcpu lines), for
+ * every guest without --guest-tsc, when all vCPUs have the same: 1 taken,
+ * 0 none recorded, -1 (warned) they differ.
+ */
+int dvmx_tsc_from_sideband(struct decode_vmx *d, const struct ptsb *sb);
 /* After the options: 0, or -1 (out of memory). */
 int dvmx_init(struct decode_vmx *d);
 /* Whether any of --host-only, --guest-only, --vmcs was given. */

@@ -44,17 +44,22 @@ uint64_t vmx_guest_to_host(const struct vmx_guest_tsc *g, unsigned int ntsc,
 			   uint64_t vmcs, uint64_t tsc)
 {
 	const uint64_t mask = (1ULL << 56) - 1;
+	const struct vmx_guest_tsc *use = NULL;
 	unsigned int i;
+	__uint128_t t;
 
-	for (i = 0; i < ntsc; i++, g++) {
-		__uint128_t t;
-
-		if (g->vmcs != vmcs)
-			continue;
-		t = (tsc - (uint64_t)g->offset) & mask;
-		return g->ratio ? (uint64_t)((t << 48) / g->ratio) : (uint64_t)t;
+	for (i = 0; i < ntsc; i++) {
+		if (g[i].vmcs == vmcs) {
+			use = &g[i];
+			break;
+		}
+		if (g[i].vmcs == VMX_VMCS_ANY && !use)
+			use = &g[i];
 	}
-	return tsc;
+	if (!use)
+		return tsc;
+	t = (tsc - (uint64_t)use->offset) & mask;
+	return use->ratio ? (uint64_t)((t << 48) / use->ratio) : (uint64_t)t;
 }
 
 /* A guest TSC in host time. */

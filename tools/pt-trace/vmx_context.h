@@ -12,6 +12,12 @@
 
 #define VMX_CTX_MAX		256
 #define VMX_VMCS_NONE		0x000ffffffffff000ULL	/* none loaded */
+/*
+ * A vmx_guest_tsc for every guest without one of its own: the recording's
+ * KVM offset and ratio when all its vCPUs have the same (KVM's debugfs
+ * does not say which VMCS a vCPU uses).
+ */
+#define VMX_VMCS_ANY		(~0ULL)
 
 /* One guest's TSC: host TSC * ratio / 2^48 + offset (KVM's format). */
 struct vmx_guest_tsc {
@@ -52,8 +58,9 @@ void vmx_ctx_packet(struct vmx_ctx_state *s, const struct pt_packet *p,
  */
 int vmx_ctx_get(struct vmx_ctx_state *s, uint64_t vmcs, int nr, uint64_t cr3);
 /*
- * A TSC value of the guest with @vmcs in host time, by @tsc[@ntsc] (the
- * value itself when none is given for it); 56 bits as TSC packets.
+ * A TSC value of the guest with @vmcs in host time, by @tsc[@ntsc] (its
+ * own entry, else a VMX_VMCS_ANY one, else the value itself); 56 bits as
+ * TSC packets.
  */
 uint64_t vmx_guest_to_host(const struct vmx_guest_tsc *tsc, unsigned int ntsc,
 			   uint64_t vmcs, uint64_t guest_tsc);

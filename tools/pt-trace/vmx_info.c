@@ -8,6 +8,7 @@
  * recording's sideband.
  */
 #include <dirent.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,17 @@
 #define SYSFS_VMX	"/sys/kernel/pt_trace/vmx/"
 #define KVM_PT_MODE	"/sys/module/kvm_intel/parameters/pt_mode"
 #define KVM_DEBUGFS	"/sys/kernel/debug/kvm"
+
+/*
+ * KVM's debugfs directory; PTT_KVM_DEBUGFS names another (a test's fake
+ * one: there is no KVM in the test VMs).
+ */
+static const char *vmx_kvm_debugfs(void)
+{
+	const char *e = getenv("PTT_KVM_DEBUGFS");
+
+	return e && e[0] ? e : KVM_DEBUGFS;
+}
 
 struct vmx_sysfs {
 	char vmx[8], in_vmx[8], on[256], mode[16];
@@ -73,14 +85,16 @@ static void vmx_vcpu_sideband(FILE *sb, const char *vm, const char *vcpu)
 {
 	char path[1024], off[32], ratio[32], bits[8];
 
-	snprintf(path, sizeof(path), KVM_DEBUGFS "/%s/%s/tsc-offset", vm, vcpu);
+	const char *kvm = vmx_kvm_debugfs();
+
+	snprintf(path, sizeof(path), "%s/%s/%s/tsc-offset", kvm, vm, vcpu);
 	if (!ptt_sysfs_line(path, off, sizeof(off))[0])
 		return;
-	snprintf(path, sizeof(path), KVM_DEBUGFS "/%s/%s/tsc-scaling-ratio",
-		 vm, vcpu);
+	snprintf(path, sizeof(path), "%s/%s/%s/tsc-scaling-ratio", kvm, vm,
+		 vcpu);
 	ptt_sysfs_line(path, ratio, sizeof(ratio));
-	snprintf(path, sizeof(path),
-		 KVM_DEBUGFS "/%s/%s/tsc-scaling-ratio-frac-bits", vm, vcpu);
+	snprintf(path, sizeof(path), "%s/%s/%s/tsc-scaling-ratio-frac-bits",
+		 kvm, vm, vcpu);
 	ptt_sysfs_line(path, bits, sizeof(bits));
 	ptsb_put(sb, "kvm.vcpu", "%s/%s tsc_offset=%s tsc_ratio=%s frac_bits=%s",
 		 vm, vcpu, off, ratio[0] ? ratio : "-", bits[0] ? bits : "-");
@@ -91,7 +105,7 @@ void vmx_info_sideband(FILE *sb)
 	struct vmx_sysfs v;
 	struct dirent *d, *e;
 	DIR *kvm, *vm;
-	char path[512];
+	char path[1024];
 
 	if (vmx_sysfs_read(&v))
 		return;
@@ -99,13 +113,14 @@ void vmx_info_sideband(FILE *sb)
 	ptsb_put(sb, "vmx.trace_in_vmx", "%s", v.in_vmx);
 	ptsb_put(sb, "vmx.cpus_on", "%s", v.on);
 	ptsb_put(sb, "kvm.pt_mode", "%s", v.mode);
-	kvm = opendir(KVM_DEBUGFS);
+	kvm = opendir(vmx_kvm_debugfs());
 	if (!kvm)
 		return;
 	while ((d = readdir(kvm))) {
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), KVM_DEBUGFS "/%s", d->d_name);
+		snprintf(path, sizeof(path), "%s/%s", vmx_kvm_debugfs(),
+			 d->d_name);
 		vm = opendir(path);
 		if (!vm)
 			continue;
