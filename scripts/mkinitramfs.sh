@@ -67,6 +67,16 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
 	esac
 done
+# C++ (tests/vm/work/NAME.cc, decode_* tests): static, -O2 -g, no
+# libstdc++ (see decode_cpp.cc), and NAME.expect beside it: objdump's and
+# addr2line's view of its own functions (scripts/decode-expect.sh).
+for f in "$ROOT"/tests/vm/work/*.cc; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f" .cc)
+	g++ -static -O2 -g -fno-exceptions -fno-rtti -Wall -Wextra -Werror \
+		-o "ptt/work/$n" "$f"
+	"$ROOT/scripts/decode-expect.sh" "ptt/work/$n" 'main|.*shapes::.*' >"ptt/work/$n.expect"
+done
 for f in "$ROOT"/tests/vm/work/*.sh; do
 	[ -f "$f" ] && install -m644 "$f" ptt/work/
 done

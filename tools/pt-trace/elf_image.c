@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +44,7 @@
 #define ei_module	__typeof__(dwfl_addrmodule(NULL, 0))
 #define ei_line		__typeof__(dwfl_module_getsrc(NULL, 0))
 #define ei_die		__typeof__(*dwfl_module_addrdie(NULL, 0, (void *)1))
+#define ei_attr		__typeof__(*dwarf_attr_integrate((void *)1, 0, (void *)1))
 
 /* One ELF file open with libelf, with its size for range checks. */
 struct ei_file {
@@ -64,6 +67,23 @@ struct elf_symcache {
 };
 
 static const struct elf_sym ei_nosym;
+
+/*
+ * decode's threads (decode --jobs) share the tables: libdwfl is not
+ * thread-safe and the caches are shared, so every lookup that goes past
+ * a thread's own exact-IP cache takes this lock.  Uncontended with one
+ * thread; with several, hot code is answered from each thread's cache.
+ */
+static pthread_mutex_t ei_lock = PTHREAD_MUTEX_INITIALIZER;
+#define EI_TLS_SLOTS	4096u
+
+struct ei_tls_slot {
+	const struct elf_symtab *st;
+	uint64_t ip;
+	const struct elf_sym *sym;
+};
+
+static __thread struct ei_tls_slot ei_tls[EI_TLS_SLOTS];
 
 static int ei_open(struct ei_file *f, const char *path)
 {
@@ -384,8 +404,8 @@ static const struct elf_sym *ei_sym_get(struct elf_symcache *c,
 	return s;
 }
 
-const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
-					uint64_t addr)
+static const struct elf_sym *ei_lookup(const struct elf_symtab *st,
+				       uint64_t addr)
 {
 	struct elf_symcache *c = st->cache;
 	const struct elf_sym *s = &ei_nosym;
@@ -395,8 +415,6 @@ const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
 	uint64_t off;
 	ei_sym sym;
 
-	if (st->ksyms && ksyms_kernel_ip(addr))
-		return ksyms_lookup(st->ksyms, addr);
 	if (!c || !st->dwfl)
 		return NULL;
 	slot = &c->slot[ei_hash(addr, EI_CACHE_SLOTS - 1)];
@@ -414,6 +432,51 @@ const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
 	return s == &ei_nosym ? NULL : s;
 }
 
+const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
+					uint64_t addr)
+{
+	struct ei_tls_slot *t = &ei_tls[ei_hash(addr, EI_TLS_SLOTS - 1)];
+	const struct elf_sym *s;
+
+	if (st->ksyms && ksyms_kernel_ip(addr))
+		return ksyms_lookup(st->ksyms, addr);	/* read-only */
+	if (t->st == st && t->ip == addr)
+		return t->sym;
+	pthread_mutex_lock(&ei_lock);
+	s = ei_lookup(st, addr);
+	pthread_mutex_unlock(&ei_lock);
+	t->st = st;
+	t->ip = addr;
+	t->sym = s;
+	return s;
+}
+
+/*
+ * An inlined function's name as addr2line (LLVM's) and gdb give it: its
+ * linkage name demangled ("ns::Counter::Counter(int)", not "Counter"),
+ * found through DW_AT_abstract_origin; DW_AT_name when it has none (a
+ * static function).  Kept in a per-thread buffer until the next call.
+ */
+static const char *ei_inlined_name(ei_die *die)
+{
+	static __thread char buf[256];
+	const char *ln = NULL;
+	ei_attr a;
+	char *d;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		ln = dwarf_formstring(&a);
+	if (!ln || ln[0] != '_' || ln[1] != 'Z')
+		return dwarf_diename(die);
+	d = cplus_demangle(ln, DMGL_PARAMS | DMGL_ANSI);
+	if (!d)
+		return dwarf_diename(die);
+	snprintf(buf, sizeof(buf), "%s", d);
+	free(d);
+	return buf;
+}
+
 /* The innermost function inlined at @addr, from the DWARF scopes. */
 static const char *ei_inlined(ei_module mod, uint64_t addr)
 {
@@ -428,7 +491,7 @@ static const char *ei_inlined(ei_module mod, uint64_t addr)
 	n = dwarf_getscopes(cu, addr - bias, &scopes);
 	for (i = 0; i < n && !name; i++)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
-			name = dwarf_diename(&scopes[i]);
+			name = ei_inlined_name(&scopes[i]);
 	free(scopes);
 	return name;
 }
@@ -436,14 +499,16 @@ static const char *ei_inlined(ei_module mod, uint64_t addr)
 int elf_symtab_line(const struct elf_symtab *st, uint64_t addr,
 		    const char **file, int *line, const char **inlined)
 {
-	ei_module mod = st->dwfl ? dwfl_addrmodule(st->dwfl, addr) : NULL;
-	ei_line l = mod ? dwfl_module_getsrc(mod, addr) : NULL;
+	ei_module mod;
+	ei_line l;
 
+	pthread_mutex_lock(&ei_lock);
+	mod = st->dwfl ? dwfl_addrmodule(st->dwfl, addr) : NULL;
+	l = mod ? dwfl_module_getsrc(mod, addr) : NULL;
 	*file = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
-	if (!*file)
-		return -ENOENT;
-	*inlined = ei_inlined(mod, addr);
-	return 0;
+	*inlined = *file ? ei_inlined(mod, addr) : NULL;
+	pthread_mutex_unlock(&ei_lock);
+	return *file ? 0 : -ENOENT;
 }
 
 struct ei_find {
@@ -502,6 +567,8 @@ void elf_symtab_free(struct elf_symtab *st)
 	struct elf_symcache *c = st->cache;
 	size_t i;
 
+	/* this thread's answers may name the table: forget them */
+	memset(ei_tls, 0, sizeof(ei_tls));
 	for (i = 0; c && i < c->cap; i++) {
 		if (!c->syms[i])
 			continue;
