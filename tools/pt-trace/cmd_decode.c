@@ -27,6 +27,7 @@
 #include "decode_bts.h"
 #include "decode_filter.h"
 #include "decode_out.h"
+#include "decode_par.h"
 #include "decode_vmx.h"
 #include "dump_format.h"
 #include "elf_image.h"
@@ -52,6 +53,7 @@ struct decode_opts {
 	double tsc_hz;		/* --tsc-hz, 0 when not given */
 	int64_t tl_min_ns;	/* --min-duration */
 	uint64_t tl_max;	/* --max-events */
+	unsigned int jobs;	/* --jobs: decoding threads */
 };
 
 struct decode_stats {
@@ -107,6 +109,9 @@ struct decode_trace {
 	uint64_t last_cr3;	/* of the last PIP, when cr3_fresh */
 	int cr3_fresh;		/* a PIP since the last switch record */
 	int hidden;		/* the filters took the last instruction */
+	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
+	int in_seg, seg_last, seg_has_ip;
+	uint64_t seg_ip;	/* where the next segment's code starts */
 };
 
 /* A process's CR3 (PCID bits cleared), as its first switch-in showed it. */
@@ -231,6 +236,10 @@ static void decode_usage(FILE *f)
 	      "      --summary             add a line per context (host, or guest with\n"
 	      "                            its VMCS; keyed by VMCS, PIP.NR and CR3):\n"
 	      "                            instructions, packets, host TSC span\n"
+	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
+	      "                            the lines in the trace's order (default 1;\n"
+	      "                            one thread with --calls, --timeline, --events,\n"
+	      "                            -q, switch records, PIPs or VMX options)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -241,7 +250,7 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --pid 1234 --time 5.1,5.2 -C 0-1 out/cpu*.pt\n"
 	      "  pt-trace decode --calls --tid 1235 out/cpu*.pt\n"
 	      "  pt-trace decode --insn --lines out/cpu0.pt\n"
-	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"
+	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"	      "  pt-trace decode -j 2 --elf prog big.pt   # two threads\n"
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "  pt-trace decode --host-only --summary out/cpu0.pt\n"
@@ -629,6 +638,32 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * The end of a segment that is not the stretch's last (decode --jobs):
+ * its packets are used up, and the code goes on without packets (a
+ * decoder reading on would be in the next PSB+ by now) up to the IP the
+ * next segment's PSB+ gives, where the next segment's listing starts.
+ */
+static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
+			    struct pt_insn_decoder *dec, int status)
+{
+	unsigned int n;
+
+	if (status & pts_ip_suppressed || !t->seg_has_ip)
+		return;
+	for (n = 0; n < (1u << 20); n++) {
+		struct pt_insn insn;
+
+		memset(&insn, 0, sizeof(insn));
+		status = pt_insn_next(dec, &insn, sizeof(insn));
+		if (insn.ip == t->seg_ip || insn.iclass == ptic_error)
+			return;
+		decode_insn(c, t, dec, &insn);
+		if (status < 0)
+			return;
+	}
+}
+
+/*
  * ptxed's loop over libipt's instruction decoder, so that both give the
  * same instructions and errors for one trace:
  * - at pts_eos the trace is over: "[end of trace]" (unless the IP is
@@ -670,6 +705,10 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			status = decode_events(c, t, dec, status);
 			if (status < 0)
 				break;
+			if (status & pts_eos && t->in_seg && !t->seg_last) {
+				decode_seg_tail(c, t, dec, status);
+				return;
+			}
 			if (status & pts_eos) {
 				if (!(status & pts_ip_suppressed) &&
 				    !c->o.quiet && !c->o.fmt.ip_only && !c->o.calls)
@@ -682,7 +721,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			status = pt_insn_next(dec, &insn, sizeof(insn));
 			if (insn.iclass != ptic_error)
 				decode_insn(c, t, dec, &insn);
-			if (!(t->stats.insns & 0xffff))
+			if (!(t->stats.insns & 0xffff) && !t->in_seg)
 				decode_drop_behind(t, dec);
 			if (status < 0)
 				break;
@@ -748,8 +787,8 @@ static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /* One stretch [start, end) of a trace, with its own decoder. */
-static int decode_stretch(struct decode_ctx *c, struct decode_trace *t,
-			  uint64_t start, uint64_t end)
+static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
+			      uint64_t start, uint64_t end)
 {
 	struct pt_config config = c->config;
 	struct pt_insn_decoder *dec;
@@ -766,6 +805,113 @@ static int decode_stretch(struct decode_ctx *c, struct decode_trace *t,
 	decode_walk(c, t, dec);
 	pt_insn_free_decoder(dec);
 	return PTT_EXIT_OK;
+}
+
+static void decode_sum(struct decode_stats *sum, const struct decode_stats *s);
+
+/* decode --jobs: a worker's own context, trace state and image. */
+struct decode_worker {
+	struct decode_ctx c;
+	struct decode_trace t;
+	struct das_proc proc;
+};
+
+struct decode_par {
+	struct decode_worker *w;
+};
+
+static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s)
+{
+	struct decode_worker *w = &((struct decode_par *)arg)->w[wi];
+
+	w->t.seg_last = s->last;
+	w->t.seg_has_ip = s->has_next_ip;
+	w->t.seg_ip = s->next_ip;
+	w->t.restart = 1;
+	return decode_stretch_one(&w->c, &w->t, s->start, s->end);
+}
+
+/*
+ * Whether a stretch can be cut into segments decoded in threads: each
+ * segment must start with no state from the one before, and the output
+ * must be the same lines.  Not with what carries state across the trace
+ * (the call tree, the timeline, switch records and PIPs, VMX contexts) or
+ * prints per-sync numbers (-q's statistics, --events).
+ */
+static int decode_par_ok(const struct decode_ctx *c,
+			 const struct decode_trace *t, uint64_t start,
+			 uint64_t end)
+{
+	const struct decode_opts *o = &c->o;
+	const struct decode_vmx *v = &c->vmx;
+
+	return o->jobs > 1 && !o->calls && !c->tl.f && !o->events &&
+	       !o->quiet && !v->summary && !v->host_only && !v->guest_only &&
+	       !v->nsel && !v->nguest && !t->nsw && end - start > (64u << 10) &&
+	       !dpar_has_pip(t->buf, start, end);
+}
+
+/* The stretch [start, end) in o.jobs threads, listed in order. */
+static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
+			      uint64_t start, uint64_t end)
+{
+	struct outbuf *obs[DPAR_MAX_JOBS];
+	struct decode_worker *w;
+	struct decode_par par;
+	uint64_t unknown = 0, shown = 0;
+	unsigned int i, n = c->o.jobs > DPAR_MAX_JOBS ? DPAR_MAX_JOBS : c->o.jobs;
+	int ret = PTT_EXIT_OK;
+
+	w = calloc(n, sizeof(*w));
+	if (!w)
+		return decode_stretch_one(c, t, start, end);
+	ob_flush(&c->ob);	/* what came before the stretch goes first */
+	for (i = 0; i < n; i++) {
+		w[i].c = *c;
+		w[i].t = *t;
+		memset(&w[i].t.stats, 0, sizeof(w[i].t.stats));
+		w[i].t.in_seg = 1;
+		w[i].proc = *t->cur;
+		w[i].t.cur = &w[i].proc;
+		/* libipt's image is not for several decoders at once: a copy */
+		w[i].proc.image = pt_image_alloc(NULL);
+		if (!w[i].proc.image ||
+		    pt_image_copy(w[i].proc.image, t->cur->image) < 0 ||
+		    ob_init(&w[i].c.ob, c->ob.fd, 1 << 20) ||
+		    decode_fmt_init(&w[i].c.o.fmt)) {
+			ptt_err("out of memory for --jobs %u", n);
+			ret = PTT_EXIT_INTERNAL;
+		}
+		obs[i] = &w[i].c.ob;
+	}
+	par.w = w;
+	if (!ret && dpar_run(t->buf, start, end, n, obs, decode_segment, &par)) {
+		ptt_err("decode --jobs: the threads could not run");
+		ret = PTT_EXIT_INTERNAL;
+	}
+	for (i = 0; i < n; i++) {
+		decode_sum(&t->stats, &w[i].t.stats);
+		unknown += w[i].c.vmx.unknown - c->vmx.unknown;
+		shown += w[i].c.vmx.shown - c->vmx.shown;
+		if (w[i].c.ob.error && !c->ob.error)
+			c->ob.error = w[i].c.ob.error;
+		if (w[i].c.ob.buf)
+			ob_free(&w[i].c.ob);
+		decode_fmt_free(&w[i].c.o.fmt);
+		pt_image_free(w[i].proc.image);
+	}
+	c->vmx.unknown += unknown;
+	c->vmx.shown += shown;
+	free(w);
+	return ret;
+}
+
+static int decode_stretch(struct decode_ctx *c, struct decode_trace *t,
+			  uint64_t start, uint64_t end)
+{
+	if (decode_par_ok(c, t, start, end))
+		return decode_stretch_par(c, t, start, end);
+	return decode_stretch_one(c, t, start, end);
 }
 
 static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
@@ -1199,6 +1345,7 @@ int cmd_decode(int argc, char **argv)
 		{ "guest-image", required_argument, NULL, O_GUEST_IMAGE },
 		{ "guest-tsc", required_argument, NULL, O_GUEST_TSC },
 		{ "summary", no_argument, NULL, O_SUMMARY },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1216,8 +1363,9 @@ int cmd_decode(int argc, char **argv)
 	int nelf = 0, opt, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
 
 	memset(&c, 0, sizeof(c));
+	c.o.jobs = 1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qhC:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qhC:j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_ELF:
 			if (nelf == 64) {
@@ -1230,6 +1378,19 @@ int cmd_decode(int argc, char **argv)
 		case O_SB:
 			sb_path = optarg;
 			break;
+		case 'j': {
+			char *e;
+			unsigned long j = strtoul(optarg, &e, 10);
+
+			if (*e || !j || j > DPAR_MAX_JOBS) {
+				ptt_err("--jobs: '%s' is not a count of threads from 1 to %d",
+					optarg, DPAR_MAX_JOBS);
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
+			}
+			c.o.jobs = (unsigned int)j;
+			break;
+		}
 		case O_LOSS:
 			c.o.loss_path = optarg;
 			break;

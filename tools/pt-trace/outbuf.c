@@ -22,12 +22,37 @@ int ob_init(struct outbuf *ob, int fd, size_t cap)
 	ob->error = 0;
 	ob->len = 0;
 	ob->cap = cap;
+	ob->turn = NULL;
+	ob->mine = 0;
 	return 0;
+}
+
+/* Not this buffer's turn to be written: make room instead. */
+static int ob_keep(struct outbuf *ob)
+{
+	char *n;
+
+	if (!ob->turn || __atomic_load_n(ob->turn, __ATOMIC_ACQUIRE) == ob->mine)
+		return 0;
+	if (ob->cap - ob->len >= OB_LINE_MAX)
+		return 1;
+	n = realloc(ob->buf, ob->cap * 2);
+	if (!n) {
+		ob->error = -ENOMEM;
+		ob->len = 0;	/* lost; the error says so */
+		return 1;
+	}
+	ob->buf = n;
+	ob->cap *= 2;
+	return 1;
 }
 
 void ob_flush(struct outbuf *ob)
 {
 	size_t done = 0;
+
+	if (ob_keep(ob))
+		return;
 
 	while (done < ob->len && !ob->error) {
 		ssize_t n = write(ob->fd, ob->buf + done, ob->len - done);

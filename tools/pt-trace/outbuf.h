@@ -21,6 +21,13 @@ struct outbuf {
 	size_t len;
 	size_t cap;
 	char *buf;
+	/*
+	 * Ordered output of decode's threads (decode_par.c): when @turn is
+	 * set, the buffer is written only while *turn is @mine, and grows
+	 * (is kept for later) otherwise.
+	 */
+	const unsigned long *turn;
+	unsigned long mine;
 };
 
 int ob_init(struct outbuf *ob, int fd, size_t cap);
