@@ -11,8 +11,10 @@
 # Best of 3 runs each.  S: decode --jobs 1's wall time over --jobs N's
 # (N = PTT_BENCH_JOBS, default 2), both pinned to the same two CPUs with
 # taskset.  On a loaded machine the wall times measure the scheduler as
-# much as the decoder: a line before the last one gives each run's CPU
-# time and the load average, so S can be read against them.
+# much as the decoder (with autogroup scheduling, a session's threads
+# share one session's part of the CPUs, however many there are): a line
+# before the last one gives each run's CPU time and the load average, so
+# S can be read against them.
 
 set -e
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
