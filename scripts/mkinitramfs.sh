@@ -61,7 +61,7 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	[ -f "$f" ] || continue
 	n=$(basename "$f" .c)
 	case $n in
-	exact_static*) gcc -static -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
+	exact_static*|exact_threads*) gcc -static -pthread -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
 	bts_*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
 		-Werror -o "ptt/work/$n" "$f" ;;
 	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;

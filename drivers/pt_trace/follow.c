@@ -192,8 +192,20 @@ static void pt_follow_switch(void *data, bool preempt,
 		return;
 	f = pc->follow;
 	in = pt_follow_member(f, next);
-	if (in == f->in)
+	if (in && f->in && prev != next) {
+		/*
+		 * From one followed task to another: tracing goes off and on
+		 * again, as two per-task perf events would do it, so the trace
+		 * has the timing packets of an enable (a TSC at TraceEn 0->1)
+		 * right at this switch: a decoder tells the two tasks' code
+		 * apart by the switch records, even with user-only tracing,
+		 * where nothing else in the trace marks the switch.
+		 */
+		f->switches_out++;
+		pt_stream_follow(pc, false);
+	} else if (in == f->in) {
 		return;
+	}
 	f->in = in;
 	if (in)
 		f->switches_in++;

@@ -108,6 +108,7 @@ struct decode_trace {
 	int resume;		/* --calls: a thread's tree goes on here */
 	uint64_t last_cr3;	/* of the last PIP, when cr3_fresh */
 	int cr3_fresh;		/* a PIP since the last switch record */
+	int enable_timing;	/* a CBR outside PSB+ since tracing stopped */
 	int hidden;		/* the filters took the last instruction */
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
 	int in_seg, seg_last, seg_has_ip;
@@ -582,6 +583,39 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * TIP.PGE after the timing packets of a TraceEn 0->1 (TSC, TMA, CBR
+ * outside a PSB+, SDM Table 36-50 case 2d): the driver enabled tracing
+ * in the scheduler's switch hook, for the task whose switch-in record
+ * comes next.  Between two followed tasks that enable (which the driver
+ * does there too) is older than the previous task's switch-out record,
+ * so the time rule of decode_follow() would give the new task's code to
+ * the old one; the code after this TIP.PGE is the next run's.  A run
+ * that started before the enable's time is over: user-mode tracing is
+ * off while the kernel switches tasks, so nothing else marks the switch.
+ */
+static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
+				 struct pt_insn_decoder *dec)
+{
+	uint32_t lost_mtc, lost_cyc;
+	uint64_t tsc;
+	size_t i;
+
+	if (!t->nsw || decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) < 0)
+		return;
+	for (i = t->cur_sw < 0 ? 0 : (size_t)t->cur_sw;
+	     i < t->nsw && t->sw[i].tsc <= tsc; i++)
+		;
+	if (i == t->nsw || (long)i == t->cur_sw)
+		return;
+	t->sw_until = t->sw[i].out;
+	t->cur_sw = (long)i;
+	if (t->cr3_fresh)
+		decode_learn_cr3(c, t->last_cr3, &t->sw[i]);
+	t->cr3_fresh = 0;
+	decode_switch_to(c, t, dec, &t->sw[i]);
+}
+
+/*
  * A PIP: the CPU loaded CR3 @cr3.  A process whose CR3 is known is
  * switched to right here, before the switch record's time (which is
  * taken after the kernel switched, and seen only at the next timing
@@ -627,6 +661,13 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 		else if (ev.type == ptev_async_paging &&
 			 !ev.variant.async_paging.non_root)
 			decode_pip(c, t, dec, ev.variant.async_paging.cr3);
+		else if (ev.type == ptev_cbr && !ev.status_update)
+			t->enable_timing = 1;
+		else if (ev.type == ptev_enabled && t->enable_timing)
+			decode_follow_enable(c, t, dec);
+		if (ev.type == ptev_enabled || ev.type == ptev_disabled ||
+		    ev.type == ptev_async_disabled)
+			t->enable_timing = 0;
 		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update &&
 		    c->vmx.sel_cur)
 			decode_print_event(&c->ob, &ev);

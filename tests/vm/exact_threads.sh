@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ptt-timeout: 300 (single-stepping under TCG: tens of us per instruction)
+# The exact model (Documentation/model.rst "Exact mode") following a
+# program with two threads across CPUs (issues 12 and 13): 'pt-trace
+# record -u -- /ptt/work/exact_threads' (the default: the program
+# followed on every CPU, stream mode, not pinned; tests/vm/work/
+# exact_threads.c puts each thread on CPU 0 and CPU 1 in turn) while
+# another process, not followed, spins on both CPUs.  Required: the
+# model's ground truth (all CPUs, merged by TSC) has only the program's
+# two threads; the decode of all the traces (--format=perf: each
+# instruction's task and time) names only the program's process and has
+# as many instructions as that truth; each thread's instructions in it,
+# ordered by time, are exactly its truth; each thread ran on both CPUs.
+#
+# Exit 0 pass, 77 skip, 1 fail.
+
+[ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_* run on icl"; exit 77; }
+. /ptt/work/exact_lib.sh
+. /ptt/work/exact_tasks.sh
+
+# The other process: a spinner on each CPU, started before the program
+# (niced: the program is switched out for it now and then, not half the
+# time).
+taskset -c 0 nice -n 19 sh -c 'while :; do :; done' &
+s0=$!
+taskset -c 1 nice -n 19 sh -c 'while :; do :; done' &
+s1=$!
+
+exact_follow exact_threads
+kill $s0 $s1
+wait $s0 $s1 2>/dev/null
+
+pids=$(exact_pids | tr '\n' ' ')
+[ "$pids" = "$PID " ] || exact_fail "processes in the truth: $pids(want only $PID)"
+grep -q -e " $s0 " -e " $s1 " "$D/all" && exact_fail "the unfollowed spinners were stepped"
+pids=$(exact_decoded_pids | tr '\n' ' ')
+[ "$pids" = "$PID " ] || exact_fail "processes in the decode: $pids(want only $PID)"
+tids=$(exact_tids "$PID")
+n=0
+for t in $tids; do
+	n=$((n + 1))
+	exact_thread "$t" exact_threads
+	c=$(awk -v t="$t" '$4 == t { print $2 }' "$D/all" | sort -u | wc -l)
+	[ "$c" -ge 2 ] || exact_fail "thread $t ran on $c CPU(s), the program puts it on two"
+done
+[ "$n" = 2 ] || exact_fail "$n threads in the truth, the program has 2"
+exact_finish
