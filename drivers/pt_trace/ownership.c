@@ -82,7 +82,7 @@ const char *pt_own_str(enum pt_own_state s)
 	}
 }
 
-static struct perf_event *pt_own_create(int type, unsigned int cpu)
+struct perf_event *pt_own_create(int type, unsigned int cpu)
 {
 	struct perf_event_attr attr = {
 		.type = type,
@@ -93,16 +93,18 @@ static struct perf_event *pt_own_create(int type, unsigned int cpu)
 	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 }
 
-/* perf's intel_pt PMU type from sysfs, or -1 when there is none. */
-static int pt_own_read_type(void)
+/* perf's PMU @name's type from sysfs, or -1 when there is none. */
+int pt_own_pmu_type(const char *name)
 {
-	static const char path[] = "/sys/bus/event_source/devices/intel_pt/type";
+	char path[80];
 	struct file *f;
 	char buf[16] = "";
 	loff_t pos = 0;
 	ssize_t n;
 	int type;
 
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
 	f = filp_open(path, O_RDONLY, 0);
 	if (IS_ERR(f))
 		return -1;
@@ -168,7 +170,7 @@ void pt_own_init(void)
 	int ret;
 
 	if (pt_type < 0)
-		pt_type = pt_own_read_type();
+		pt_type = pt_own_pmu_type("intel_pt");
 	if (pt_type < 0) {
 		pt_own_load_state = pt_own_decide(model, -1, 0);
 		pr_info("ownership: %s\n", pt_own_str(pt_own_load_state));

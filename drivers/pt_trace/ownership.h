@@ -28,4 +28,18 @@ int pt_own_start(unsigned int cpu);
 /* What protects PT now, over the online CPUs (sysfs). */
 enum pt_own_state pt_own_summary(void);
 
+struct perf_event;
+/* perf's PMU @name's type (sysfs), or -1 when there is none. */
+int pt_own_pmu_type(const char *name);
+/* A disabled CPU-wide event of PMU @type on @cpu: the reservation. */
+struct perf_event *pt_own_create(int type, unsigned int cpu);
+
+/*
+ * perf's intel_bts, reserved while /dev/btsN is in use (ownership_bts.c):
+ * at each START (0, or -EBUSY while perf holds it on @cpu), released at
+ * the device's last close.
+ */
+int bts_own_start(unsigned int cpu);
+void bts_own_release(unsigned int cpu);
+
 #endif /* _PT_TRACE_OWNERSHIP_H */

@@ -62,6 +62,7 @@
 #include "core.h"
 #include "ds_area.h"
 #include "hw.h"
+#include "ownership.h"
 #include "source.h"
 #include "stream.h"
 
@@ -507,17 +508,20 @@ static void bts_src_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
 }
 
 /*
- * perf's intel_bts is not reserved (unlike intel_pt, ownership.c): a
- * perf BTS session shows in DEBUGCTL, which START checks.
+ * perf's intel_bts is reserved from START to the last close
+ * (ownership_bts.c); perf's other BTS use shows in DEBUGCTL, which
+ * START checks.
  */
 static int bts_src_reserve(unsigned int cpu)
 {
-	return 0;
+	return bts_own_start(cpu);
 }
 
 static void bts_src_release(struct pt_cpu *pc)
 {
 	struct bts_cpu *b = pc->bts;
+
+	bts_own_release(pc->cpu);
 
 	/* A failed disabling write: the CPU may still store into it. */
 	if (pc->kept)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf's intel_pt, as far as the driver meets it (model.rst, "perf's
- * intel_pt"): an exclusive perf PMU named "intel_pt", registered while
+ * intel_pt"; and intel_bts, below): an exclusive perf PMU named
+ * "intel_pt", registered while
  * the model module is loaded (model_perf_pmu=1, the default), so that
  * the driver's reservation (ownership.c) runs in the tests against the
  * same perf core rules as on a machine with PT: the PMU's type in
@@ -34,11 +35,13 @@
 static bool model_perf_pmu = true;
 module_param(model_perf_pmu, bool, 0444);
 MODULE_PARM_DESC(model_perf_pmu,
-		 "model: register an exclusive 'intel_pt' perf PMU standing in for perf's (default 1; 0: a machine without perf's intel_pt)");
+		 "model: register exclusive 'intel_pt' and 'intel_bts' perf PMUs standing in for perf's (default 1; 0: a machine without them)");
 
 static bool pt_perf_pmu_live;
 static bool pt_perf_pmu_registered;
+static bool pt_bts_pmu_registered;
 static struct pmu pt_perf_pmu;
+static struct pmu pt_bts_pmu;
 
 static int pt_perf_pmu_event_init(struct perf_event *event)
 {
@@ -93,21 +96,78 @@ static struct pmu pt_perf_pmu = {
 	.read		= pt_perf_pmu_read,
 };
 
+/*
+ * perf's intel_bts: also exclusive (one CPU-wide event per CPU, per-task
+ * events refused while one exists), so that the driver's reservation of
+ * it while BTS is in use (ownership_bts.c) meets the same rules.  Its
+ * events only exist: they store no branches (the model's BTS is driven
+ * through DEBUGCTL alone, bts.c), so its callbacks only keep perf's
+ * event state.
+ */
+static int pt_bts_pmu_event_init(struct perf_event *event)
+{
+	if (event->attr.type != pt_bts_pmu.type)
+		return -ENOENT;
+	return 0;
+}
+
+static void pt_bts_pmu_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void pt_bts_pmu_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+static int pt_bts_pmu_add(struct perf_event *event, int flags)
+{
+	event->hw.state = flags & PERF_EF_START ? 0 : PERF_HES_STOPPED;
+	return 0;
+}
+
+static void pt_bts_pmu_del(struct perf_event *event, int flags)
+{
+	pt_bts_pmu_stop(event, PERF_EF_UPDATE);
+}
+
+static struct pmu pt_bts_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_EXCLUSIVE,
+	.event_init	= pt_bts_pmu_event_init,
+	.add		= pt_bts_pmu_add,
+	.del		= pt_bts_pmu_del,
+	.start		= pt_bts_pmu_start,
+	.stop		= pt_bts_pmu_stop,
+	.read		= pt_perf_pmu_read,
+};
+
 int pt_model_perf_pmu_register(void)
 {
 	int ret;
 
 	if (!model_perf_pmu)
 		return 0;
+	ret = perf_pmu_register(&pt_bts_pmu, "intel_bts", -1);
+	if (ret) {
+		pr_err("model: registering the 'intel_bts' perf PMU failed (%d): is perf's own there? load with model_perf_pmu=0\n",
+		       ret);
+		return ret;
+	}
+	pt_bts_pmu_registered = true;
 	ret = perf_pmu_register(&pt_perf_pmu, "intel_pt", -1);
 	if (ret) {
 		pr_err("model: registering the 'intel_pt' perf PMU failed (%d): is perf's own there? load with model_perf_pmu=0\n",
 		       ret);
+		perf_pmu_unregister(&pt_bts_pmu);
+		pt_bts_pmu_registered = false;
 		return ret;
 	}
 	pt_perf_pmu_registered = true;
-	pr_info("model: perf PMU 'intel_pt' (type %d) stands in for perf's: the driver reserves it as on silicon\n",
-		pt_perf_pmu.type);
+	pr_info("model: perf PMUs 'intel_pt' (type %d) and 'intel_bts' (type %d) stand in for perf's: the driver reserves them as on silicon\n",
+		pt_perf_pmu.type, pt_bts_pmu.type);
 	return 0;
 }
 
@@ -116,6 +176,9 @@ void pt_model_perf_pmu_unregister(void)
 	if (pt_perf_pmu_registered)
 		perf_pmu_unregister(&pt_perf_pmu);
 	pt_perf_pmu_registered = false;
+	if (pt_bts_pmu_registered)
+		perf_pmu_unregister(&pt_bts_pmu);
+	pt_bts_pmu_registered = false;
 }
 
 /* The model's per-CPU state exists (@live) or is about to go. */

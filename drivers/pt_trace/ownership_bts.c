@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf's intel_bts PMU is exclusive too (one CPU-wide event per CPU, no
+ * per-task event while one exists), and it programs the same DEBUGCTL
+ * and DS_AREA as /dev/btsN.  So while a BTS device is in use, from each
+ * START to the device's last close, its CPU holds one disabled CPU-wide
+ * intel_bts event (ownership.c's pt_own_create()): a `perf record -e
+ * intel_bts//` there, CPU-wide or per task, fails with EBUSY instead of
+ * sharing the registers.  Where perf holds intel_bts on the CPU, START
+ * fails with EBUSY and a log line naming perf.
+ *
+ * Unlike intel_pt's (held for the module's life) the reservation is made
+ * at START and replaced at each one: a CPU that went offline lost the
+ * event from perf's context, and the next START (the device is stopped
+ * by the hotplug) creates a fresh one.  The PMU type comes from sysfs
+ * (/sys/bus/event_source/devices/intel_bts/type) at the first START;
+ * without that PMU nothing can take BTS through perf's intel_bts and
+ * nothing is reserved.  perf's other BTS user (a branch-instructions
+ * event with period 1, arch/x86/events/intel/ds.c) shows in DEBUGCTL,
+ * which START checks (source_bts.c).  Under the model, the model's
+ * "intel_bts" PMU stands in for perf's (model/perf_pmu.c).
+ */
+#include <linux/cpu.h>
+#include <linux/err.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+
+#include "ownership.h"
+
+static DEFINE_PER_CPU(struct perf_event *, bts_own_event);
+static DEFINE_MUTEX(bts_own_lock);
+static int bts_own_type = -2;	/* -2: not looked up yet, -1: no PMU */
+
+static struct perf_event *bts_own_take(unsigned int cpu)
+{
+	struct perf_event *ev = per_cpu(bts_own_event, cpu);
+
+	per_cpu(bts_own_event, cpu) = NULL;
+	return ev;
+}
+
+int bts_own_start(unsigned int cpu)
+{
+	struct perf_event *old, *ev;
+	int err = 0;
+
+	mutex_lock(&bts_own_lock);
+	if (bts_own_type == -2)
+		bts_own_type = pt_own_pmu_type("intel_bts");
+	if (bts_own_type < 0)
+		goto out;
+	old = bts_own_take(cpu);
+	if (old)
+		perf_event_release_kernel(old);
+	/* Hotplug excluded: an event must not land on a CPU going down. */
+	cpus_read_lock();
+	ev = cpu_online(cpu) ? pt_own_create(bts_own_type, cpu) :
+			       ERR_PTR(-ENODEV);
+	cpus_read_unlock();
+	if (!IS_ERR(ev))
+		per_cpu(bts_own_event, cpu) = ev;
+	else if (PTR_ERR(ev) == -EBUSY)
+		err = -EBUSY;
+out:
+	mutex_unlock(&bts_own_lock);
+	if (err)
+		pr_notice_ratelimited("CPU %u: perf's intel_bts is in use (perf record -e intel_bts): BTS START refused; end that perf session and START again\n",
+				      cpu);
+	return err;
+}
+
+void bts_own_release(unsigned int cpu)
+{
+	struct perf_event *ev;
+
+	mutex_lock(&bts_own_lock);
+	ev = bts_own_take(cpu);
+	mutex_unlock(&bts_own_lock);
+	if (ev)
+		perf_event_release_kernel(ev);
+}
