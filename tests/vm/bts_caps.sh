@@ -18,10 +18,7 @@ check() {
 	[ "$got" = "$2" ] || err "$1 is '$got', expected '$2' ($3)"
 }
 [ "$(cat /sys/kernel/pt_trace/backend)" = model ] || exit 77
-PT=$(command -v pt-trace)
-for p in "$PT" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -n "$p" ] && [ -x "$p" ] && PT=$p && break
-done
+. /ptt/work/pt_trace_lib.sh
 
 profile=$(cat /sys/module/pt_trace_model/parameters/model_profile)
 case $profile in

@@ -21,14 +21,8 @@
 #
 # Exit 0 pass, 77 skip, 1 fail.
 
-PT=$(command -v pt-trace)
-for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
-done
-if [ -z "$PT" ]; then
-	echo "SKIP: pt-trace not found (PATH=$PATH; the VM installs tools/build/* in /ptt/bin)"
-	exit 77
-fi
+. /ptt/work/pt_trace_lib.sh
+pt_trace_require
 [ -e /dev/pt0 ] || { echo "FAIL: /dev/pt0 missing with the module loaded"; exit 1; }
 
 CAPS=/sys/kernel/pt_trace/caps

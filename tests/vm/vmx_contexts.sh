@@ -19,11 +19,8 @@ bad() {
 	echo "FAIL: $*" >&2
 	fail=1
 }
-PT=$(command -v pt-trace)
-for p in "$PT" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -n "$p" ] && [ -x "$p" ] && PT=$p && break
-done
-[ -x "$PT" ] || { echo "SKIP: pt-trace not found" >&2; exit 77; }
+. /ptt/work/pt_trace_lib.sh
+pt_trace_require
 [ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
 [ "$(cat /sys/kernel/pt_trace/vmx/trace_in_vmx 2>/dev/null)" = 1 ] ||
 	{ echo "SKIP: no tracing in VMX operation on this profile" >&2; exit 77; }

@@ -18,11 +18,8 @@ check() {
 	got=$(cat "$V/$1" 2>/dev/null)
 	[ "$got" = "$2" ] || err "$1 is '$got', expected '$2' ($3)"
 }
-PT=$(command -v pt-trace)
-for p in "$PT" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -n "$p" ] && [ -x "$p" ] && PT=$p && break
-done
-[ -x "$PT" ] || { echo "SKIP: pt-trace not found" >&2; exit 77; }
+. /ptt/work/pt_trace_lib.sh
+pt_trace_require
 [ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
 [ -r $V/cpus_on ] || err "no $V"
 
