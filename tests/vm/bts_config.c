@@ -22,21 +22,41 @@
 static const char pti_line[] =
 	"BTS of user-mode branches refused: page table isolation";
 
-static void bad(int fd, struct pt_trace_config *cfg, const char *what)
-{
-	int ret = ioctl(fd, PT_TRACE_IOC_SET_CONFIG, cfg);
+/* Configurations refused with EINVAL: a valid one with one thing wrong. */
+static const struct {
+	const char *what;
+	struct pt_trace_config cfg;	/* bad() adds size and buffer_size */
+} bad_cfgs[] = {
+	{ "BranchEn",
+	  { .ctl = PT_CTL_OS | PT_CTL_BRANCHEN, .mode = PT_MODE_FLIGHT } },
+	{ "no branches", { .ctl = 0, .mode = PT_MODE_FLIGHT } },
+	{ "an output",
+	  { .ctl = PT_CTL_OS, .mode = PT_MODE_FLIGHT,
+	    .output = PT_OUTPUT_TOPA } },
+	{ "a CR3",
+	  { .ctl = PT_CTL_OS, .mode = PT_MODE_FLIGHT, .cr3_match = 0x1000 } },
+	{ "an address range",
+	  { .ctl = PT_CTL_OS, .mode = PT_MODE_FLIGHT, .addr[0].end = 0x1000 } },
+	{ "a reserved field",
+	  { .ctl = PT_CTL_OS, .mode = PT_MODE_FLIGHT, .reserved[1] = 1 } },
+	{ "mode 7", { .ctl = PT_CTL_OS, .mode = 7 } },
+	{ "a flight watermark",
+	  { .ctl = PT_CTL_OS, .mode = PT_MODE_FLIGHT, .watermark = 4096 } },
+	{ "a watermark beyond the buffer",
+	  { .ctl = PT_CTL_OS, .mode = PT_MODE_STREAM,
+	    .watermark = 128 << 10 } },
+};
 
-	CHECK(ret < 0 && errno == EINVAL, "%s: %d (%s), want EINVAL", what, ret,
-	      strerror(errno));
-}
-
-static void base(struct pt_trace_config *cfg)
+static void bad(int fd, unsigned int i)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->size = sizeof(*cfg);
-	cfg->ctl = PT_CTL_OS;
-	cfg->mode = PT_MODE_FLIGHT;
-	cfg->buffer_size = 64 << 10;
+	struct pt_trace_config cfg = bad_cfgs[i].cfg;
+	int ret;
+
+	cfg.size = sizeof(cfg);
+	cfg.buffer_size = 64 << 10;
+	ret = ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg);
+	CHECK(ret < 0 && errno == EINVAL, "%s: %d (%s), want EINVAL",
+	      bad_cfgs[i].what, ret, strerror(errno));
 }
 
 static void filtered(int fd, __u64 ctl)
@@ -71,43 +91,17 @@ static int msr(const char *req)
 
 int main(void)
 {
-	struct pt_trace_config cfg;
 	struct pt_trace_cr3 cr3;
 	unsigned long long dbg, ds;
+	unsigned int i;
 	int fd, n0, ret;
 
 	bts_require();
 	ptt_pin_cpu(0);
 	fd = bts_open(0, O_RDWR);
 
-	base(&cfg);
-	cfg.ctl = PT_CTL_OS | PT_CTL_BRANCHEN;
-	bad(fd, &cfg, "BranchEn");
-	base(&cfg);
-	cfg.ctl = 0;
-	bad(fd, &cfg, "no branches");
-	base(&cfg);
-	cfg.output = PT_OUTPUT_TOPA;
-	bad(fd, &cfg, "an output");
-	base(&cfg);
-	cfg.cr3_match = 0x1000;
-	bad(fd, &cfg, "a CR3");
-	base(&cfg);
-	cfg.addr[0].end = 0x1000;
-	bad(fd, &cfg, "an address range");
-	base(&cfg);
-	cfg.reserved[1] = 1;
-	bad(fd, &cfg, "a reserved field");
-	base(&cfg);
-	cfg.mode = 7;
-	bad(fd, &cfg, "mode 7");
-	base(&cfg);
-	cfg.watermark = 4096;
-	bad(fd, &cfg, "a flight watermark");
-	base(&cfg);
-	cfg.mode = PT_MODE_STREAM;
-	cfg.watermark = 128 << 10;
-	bad(fd, &cfg, "a watermark beyond the buffer");
+	for (i = 0; i < ARRAY_SIZE(bad_cfgs); i++)
+		bad(fd, i);
 	memset(&cr3, 0, sizeof(cr3));
 	cr3.size = sizeof(cr3);
 	cr3.how = PT_CR3_BY_PID;
