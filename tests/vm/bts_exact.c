@@ -10,7 +10,9 @@
  * model's ground truth (exact/truth_cpu0) for that process: each pair of
  * consecutive instructions where the second is not the one after the
  * first in memory (lengths from the program's ELF file, capstone), and
- * for each SYSCALL a record to the kernel's entry_SYSCALL_64.
+ * for each SYSCALL a record to the kernel's entry_SYSCALL_64; and
+ * 'pt-trace decode' of cpu0.bts prints a line per record, naming the
+ * program's functions.
  * icl only (the model's profiles do not change BTS in exact mode).
  * Exit 0 pass, 77 skip, 1 fail.
  */
@@ -146,6 +148,29 @@ static size_t truth_branches(const char *truth, long pid, csh cs,
 }
 
 /*
+ * pt-trace decode of the recording: a line per record, the program's
+ * branches named from its symbols through the sideband (libdwfl).
+ */
+static void decoded(const char *pt, size_t nrec)
+{
+	char cmd[256], *out, *p;
+	size_t len, lines = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s decode " OUT "/cpu0.bts >" OUT ".dec 2>&1",
+		 pt);
+	CHECK(system(cmd) == 0, "decode of cpu0.bts failed");
+	out = slurp(OUT ".dec", &len);
+	REQUIRE(out, "no decode output");
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK(lines == nrec, "decode printed %zu lines for %zu records", lines, nrec);
+	CHECK(strstr(out, " fib+") && strstr(out, " table+") &&
+	      strstr(out, "(bts_exact_prog) =>"),
+	      "decode did not name the program's functions: %.300s", out);
+	free(out);
+}
+
+/*
  * Record the program with BTS in @mode and compare its records with the
  * truth.  With a command, record starts BTS before its first
  * instruction, in stream mode too.
@@ -207,6 +232,7 @@ static void run(const char *pt, const char *mode, csh cs, __u64 entry)
 	CHECK(ninsn > 100, "%s: only %zu instructions in the truth", mode, ninsn);
 	CHECK(got == nexp, "%s: %zu of the program's records for %zu branches",
 	      mode, got, nexp);
+	decoded(pt, nrec);
 	for (i = 0; ptt_failures && i < nrec && i < 8; i++)
 		printf("PTT-INFO record %zu: %llx -> %llx\n", i,
 		       (unsigned long long)rec[i].from,
