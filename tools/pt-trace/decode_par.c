@@ -56,7 +56,7 @@ int dpar_has_pip(const uint8_t *buf, uint64_t start, uint64_t end)
 {
 	static const uint8_t pip[2] = { 2, 0x43 };
 
-	return memmem(buf + start, end - start, pip, sizeof(pip)) != NULL;
+	return !!memmem(buf + start, end - start, pip, sizeof(pip));
 }
 
 /* The IP of the FUP in the PSB+ at @buf[off], from a packet decoder. */
@@ -198,7 +198,9 @@ static void *dpar_worker(void *arg)
 		int ret;
 
 		pthread_mutex_lock(&d->lock);
-		while (d->next < d->nsegs && d->next >= __atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) + d->ahead)
+		while (d->next < d->nsegs &&
+		       d->next >= __atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) +
+				  d->ahead)
 			pthread_cond_wait(&d->moved, &d->lock);
 		if (d->next >= d->nsegs || d->ret) {
 			pthread_mutex_unlock(&d->lock);

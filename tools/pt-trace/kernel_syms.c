@@ -75,8 +75,10 @@ int ksyms_load(struct kernel_syms *ks, const char *path)
 		mod[0] = 0;
 		n = sscanf(line, "%llx %c %511s [%255[^]]]", &a, &type, name,
 			   mod);
-		/* text, and weak text (W: a __weak function such as
-		 * uprobe_get_swbp_addr); not data */
+		/*
+		 * text, and weak text (W: a __weak function such as
+		 * uprobe_get_swbp_addr); not data
+		 */
 		if (n < 3 || !a || !type || !strchr("tTwW", type))
 			continue;
 		if (mod[0]) {
