@@ -28,9 +28,8 @@ s0=$!
 taskset -c 1 nice -n 19 sh -c 'while :; do :; done' &
 s1=$!
 
+EXACT_AFTER_RECORD="kill $s0 $s1; wait $s0 $s1 2>/dev/null"
 exact_follow exact_threads
-kill $s0 $s1
-wait $s0 $s1 2>/dev/null
 
 pids=$(exact_pids | tr '\n' ' ')
 [ "$pids" = "$PID " ] || exact_fail "processes in the truth: $pids(want only $PID)"

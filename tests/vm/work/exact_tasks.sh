@@ -7,8 +7,10 @@
 #
 # exact_follow PROG [RECORD-OPTIONS...] sets D (its directory, with
 # rec/, all = every truth instruction line merged by TSC) and PID (the
-# program's pid, from the sideband).  exact_thread TID WHAT compares one
-# thread.  exact_pids: the processes of the truth, one a line.
+# program's pid, from the sideband); EXACT_AFTER_RECORD, if set, is
+# evaluated once the recorder exited (e.g. to stop other processes).
+# exact_thread TID WHAT compares one thread.  exact_pids: the processes
+# of the truth, one a line.
 
 exact_follow() {
 	prog=$1
@@ -24,6 +26,8 @@ exact_follow() {
 	fi
 	grep -q "^$prog " "$D/rec.out" || exact_fail "$prog did not run to its end: $(cat "$D/rec.out")"
 	tr=$(date +%s)
+	# What the test runs beside the program is done with.
+	[ -z "$EXACT_AFTER_RECORD" ] || eval "$EXACT_AFTER_RECORD"
 	exact_truth "$D"
 	PID=$(sed -n 's/^pid=//p' "$D/rec/sideband.txt")
 	[ -n "$PID" ] || exact_fail "$prog: no pid= in the sideband"
@@ -34,15 +38,12 @@ exact_follow() {
 		exact_fail "$prog: decode exited $?: $(head -n 5 "$D/dec.err")"
 	t1=$(date +%s)
 	# "PID TID TIME IP" (IP as 16 hex digits, TIME zero-padded).
-	awk '{
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /^[0-9]+\/[0-9]+$/ && $(i + 2) ~ /:$/)
-				break
-		if (i > NF)
-			next
-		split($i, w, "/")
-		split(substr($(i + 2), 1, length($(i + 2)) - 1), ts, ".")
-		ip = sprintf("%16s", $(i + 3))
+	# (COMM PID/TID [CPU] SEC.NSEC: IP ...; the programs' comms have no
+	# blank)
+	awk '$2 ~ /^[0-9]+\/[0-9]+$/ && $4 ~ /:$/ {
+		split($2, w, "/")
+		split(substr($4, 1, length($4) - 1), ts, ".")
+		ip = sprintf("%16s", $5)
 		gsub(/ /, "0", ip)
 		printf "%d %d %012d.%s %s\n", w[1], w[2], ts[1], ts[2], ip
 	}' "$D/perf" >"$D/got"

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
+#include <unistd.h>
 
 unsigned long sink[2];	/* global: the loops' stores stay */
 
@@ -66,6 +66,6 @@ int main(void)
 	work(0, 100);
 	if (pthread_join(t, &ret) || ret)
 		return 1;
-	printf("exact_threads %lu %lu\n", sink[0], sink[1]);
-	return 0;
+	/* write(), not stdio: fewer instructions to step and decode. */
+	return write(1, "exact_threads done\n", 19) != 19;
 }
