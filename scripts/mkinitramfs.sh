@@ -53,8 +53,8 @@ for f in "$ROOT"/tests/vm/*.c "$ROOT"/tests/vm/*.sh; do
 	[ -z "$s" ] || echo "$n $s" >>ptt/timeouts
 done
 # Traced programs of tests (tests/vm/work/NAME.c -> /ptt/work/NAME):
-# exact_static* statically linked, bts_* static without libc, the others
-# PIEs with libc; and the
+# exact_static* statically linked, bts_* and exact_nolibc* static without
+# libc (their own _start), the others PIEs with libc; and the
 # tests' shell libraries (tests/vm/work/*.sh, sourced, not tests).
 mkdir -p ptt/work
 for f in "$ROOT"/tests/vm/work/*.c; do
@@ -62,7 +62,7 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	n=$(basename "$f" .c)
 	case $n in
 	exact_static*|exact_threads*) gcc -static -pthread -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
-	bts_*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
+	bts_* | exact_nolibc*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
 		-Werror -o "ptt/work/$n" "$f" ;;
 	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
 	esac

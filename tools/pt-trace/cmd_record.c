@@ -82,6 +82,8 @@ struct rec_opts {
 	int psb;
 	uint32_t psb_freq;
 	int ptw, pwr;
+	int disretc;		/* --no-ret-compression: DisRETC=1 */
+	int by_cr3;		/* --cr3-filter: the target by its CR3 */
 	int nranges;
 	struct { uint64_t a, b; uint32_t cfg; } range[PT_TRACE_MAX_ADDR_RANGES];
 	uint64_t bufsize;
@@ -93,6 +95,7 @@ struct rec_opts {
 	int mode_set;		/* -m given */
 	int snapshot;		/* -S: flight, a snapshot at each SIGUSR2 */
 	const char *stop_sym;	/* --stop-at SYMBOL */
+	const char *filter_sym;	/* --filter SYMBOL */
 	int stop_armed;		/* a TraceStop range is programmed */
 	pid_t target;		/* the process traced (command or -p) */
 	int following;		/* the driver follows target's tasks */
@@ -128,14 +131,22 @@ static void rec_usage(FILE *f)
 	      "  -d, --duration SEC      stop after SEC seconds\n"
 	      "  -p, --pid PID           follow this process and its threads\n"
 	      "      --cr3 VALUE         trace only this CR3\n"
+	      "      --cr3-filter        COMMAND or -p PID by its CR3 (the hardware's\n"
+	      "                          CR3 filter) instead of following its tasks:\n"
+	      "                          its address space on the CPUs of -C, all\n"
+	      "                          its threads, not the children it forks\n"
 	      "  -u, --user              user mode only      -k, --kernel  kernel only\n"
 	      "      --cyc[=THRESH]      cycle-accurate mode (CYC packets)\n"
 	      "      --mtc[=FREQ]        MTC timing packets (default period 3)\n"
 	      "      --no-tsc            no TSC packets (on by default)\n"
 	      "      --psb-period N      PSBFreq encoding: a PSB every 2^(N+11) bytes\n"
 	      "      --ptw               PTWRITE packets (with FUP)\n"
+	      "      --no-ret-compression  DisRETC: every RET a TIP packet, none a\n"
+	      "                          TNT bit (larger traces, any decoder can\n"
+	      "                          start anywhere on the call stack)\n"
 	      "      --power-events      power event trace (PWRE/PWRX/EXSTOP/MWAIT)\n"
-	      "      --filter A-B        trace only inside [A,B] (repeatable)\n"
+	      "      --filter A-B|SYMBOL trace only inside [A,B] (repeatable) or the\n"
+	      "                          function SYMBOL (looked up as --stop-at's)\n"
 	      "      --stop-at A-B|SYMBOL  stop tracing on entering [A,B] or the\n"
 	      "                          function SYMBOL of COMMAND (its executable,\n"
 	      "                          ld.so) or of -p PID (any mapped library);\n"
@@ -294,6 +305,8 @@ static uint64_t rec_ctl(const struct rec_opts *o)
 		ctl |= PT_CTL_PTWEN | PT_CTL_FUPONPTW;
 	if (o->pwr)
 		ctl |= PT_CTL_PWREVTEN;
+	if (o->disretc)
+		ctl |= PT_CTL_DISRETC;
 	return ctl;
 }
 
@@ -383,7 +396,7 @@ static int rec_target_cpu(struct rec_cpu *rc, struct rec_opts *o,
 			return err;
 		}
 	}
-	if (o->target > 0 && !o->all && !o->have_cr3) {
+	if (o->target > 0 && !o->all && !o->have_cr3 && !o->by_cr3) {
 		err = rec_follow(rc, o);
 		if (!err)
 			o->following = 1;
@@ -854,7 +867,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		     int *ncpus)
 {
 	enum { O_CR3 = 256, O_CYC, O_MTC, O_NOTSC, O_PSB, O_PTW, O_PWR,
-	       O_FILTER, O_STOPAT, O_DRAIN, O_BTS };
+	       O_FILTER, O_STOPAT, O_DRAIN, O_BTS, O_NORETC, O_CR3FILT };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "all-tasks", no_argument, NULL, 'a' },
@@ -863,6 +876,8 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cr3", required_argument, NULL, O_CR3 },
+		{ "cr3-filter", no_argument, NULL, O_CR3FILT },
+		{ "no-ret-compression", no_argument, NULL, O_NORETC },
 		{ "user", no_argument, NULL, 'u' },
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "cyc", optional_argument, NULL, O_CYC },
@@ -951,17 +966,27 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		case O_PTW:
 			o->ptw = 1;
 			break;
+		case O_NORETC:
+			o->disretc = 1;
+			break;
+		case O_CR3FILT:
+			o->by_cr3 = 1;
+			break;
 		case O_PWR:
 			o->pwr = 1;
 			break;
 		case O_STOPAT:
 		case O_FILTER:
 			/* not A-B: a function name, resolved at the start */
-			if (c == O_STOPAT && !strchr(optarg + 1, '-') &&
-			    !o->stop_sym &&
+			if (!strchr(optarg + 1, '-') &&
 			    (isalpha((unsigned char)*optarg) ||
 			     *optarg == '_' || *optarg == '.')) {
-				o->stop_sym = optarg;
+				const char **sym = c == O_STOPAT ?
+					&o->stop_sym : &o->filter_sym;
+
+				if (*sym)
+					goto bad;	/* one of each */
+				*sym = optarg;
 				break;
 			}
 			if (o->nranges == PT_TRACE_MAX_ADDR_RANGES ||
@@ -1011,9 +1036,14 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		ptt_err("use either --pid or a COMMAND, not both");
 		return -1;
 	}
-	if (o->stop_sym && !o->pid && !o->cmd) {
-		ptt_err("--stop-at %s: a symbol needs a COMMAND or -p PID to look it up in (or give an address range A-B)",
-			o->stop_sym);
+	if (o->by_cr3 && ((!o->pid && !o->cmd) || o->all)) {
+		ptt_err("--cr3-filter traces a COMMAND or -p PID by its CR3: give one (and no -a; --cr3 VALUE names any other address space)");
+		return -1;
+	}
+	if ((o->stop_sym || o->filter_sym) && !o->pid && !o->cmd) {
+		ptt_err("%s %s: a symbol needs a COMMAND or -p PID to look it up in (or give an address range A-B)",
+			o->stop_sym ? "--stop-at" : "--filter",
+			o->stop_sym ? o->stop_sym : o->filter_sym);
 		return -1;
 	}
 	if ((o->snapshot || o->stop_sym) && o->mode_set &&
@@ -1488,24 +1518,28 @@ static void rec_perf_open(struct rec_run *run, const int *cpus, int n,
 		pcol_synth_maps(&run->perf, o->pid);
 }
 
-/* --stop-at SYMBOL: its range in the target, as one more STOP range. */
-static int rec_resolve_stop(struct rec_opts *o, FILE *sb)
+/*
+ * --filter SYMBOL, --stop-at SYMBOL: its range in the target, as one more
+ * FILTER or STOP range (sideband "filter" or "stop_at").
+ */
+static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
+			   uint32_t cfg)
 {
+	const char *opt = cfg == PT_ADDR_CFG_STOP ? "--stop-at" : "--filter";
 	uint64_t a, b;
 	char file[4096];
 	int err;
 
-	if (!o->stop_sym)
+	if (!sym)
 		return 0;
 	if (o->nranges == PT_TRACE_MAX_ADDR_RANGES) {
-		ptt_err("--stop-at %s: no address range left", o->stop_sym);
+		ptt_err("%s %s: no address range left", opt, sym);
 		return PTT_EXIT_USAGE;
 	}
-	err = rec_symbol_resolve(o->target, o->stop_sym, &a, &b, file,
-				 sizeof(file));
+	err = rec_symbol_resolve(o->target, sym, &a, &b, file, sizeof(file));
 	if (err) {
-		ptt_err("--stop-at %s: %s in the executable mappings of process %d",
-			o->stop_sym, err == -ENOENT ? "no such function" :
+		ptt_err("%s %s: %s in the executable mappings of process %d",
+			opt, sym, err == -ENOENT ? "no such function" :
 			strerror(-err), (int)o->target);
 		if (o->cmd)
 			ptt_err("a COMMAND's functions are looked up at its exec, in its executable and ld.so; for a library's use -p PID once it is loaded, or an address range");
@@ -1513,12 +1547,20 @@ static int rec_resolve_stop(struct rec_opts *o, FILE *sb)
 	}
 	o->range[o->nranges].a = a;
 	o->range[o->nranges].b = b - 1;
-	o->range[o->nranges++].cfg = PT_ADDR_CFG_STOP;
-	ptsb_put(sb, "stop_at", "%s 0x%llx 0x%llx %s", o->stop_sym,
-		 (unsigned long long)a, (unsigned long long)(b - 1), file);
-	fprintf(stderr, "stop at %s: 0x%llx-0x%llx in %s\n", o->stop_sym,
+	o->range[o->nranges++].cfg = cfg;
+	ptsb_put(sb, cfg == PT_ADDR_CFG_STOP ? "stop_at" : "filter",
+		 "%s 0x%llx 0x%llx %s", sym, (unsigned long long)a,
+		 (unsigned long long)(b - 1), file);
+	fprintf(stderr, "%s %s: 0x%llx-0x%llx in %s\n",
+		cfg == PT_ADDR_CFG_STOP ? "stop at" : "filter", sym,
 		(unsigned long long)a, (unsigned long long)(b - 1), file);
 	return 0;
+}
+
+static int rec_resolve_syms(struct rec_opts *o, FILE *sb)
+{
+	return rec_resolve_sym(o, sb, o->filter_sym, PT_ADDR_CFG_FILTER) ?:
+	       rec_resolve_sym(o, sb, o->stop_sym, PT_ADDR_CFG_STOP);
 }
 
 /*
@@ -1537,7 +1579,8 @@ static int rec_start_all(struct rec_cpu *rcs, int n, struct rec_opts *o,
 	for (i = 0; i < o->nranges; i++)
 		if (o->range[i].cfg == PT_ADDR_CFG_STOP)
 			o->stop_armed = 1;
-	if (o->target > 0 && !o->all && !o->following && !o->have_cr3)
+	if (o->target > 0 && !o->all && !o->following && !o->have_cr3 &&
+	    !o->by_cr3)
 		ptt_warn("this pt_trace cannot follow a process across CPUs (PT_TRACE_IOC_FOLLOW: ENOTTY, a driver from before it): tracing process %d by its CR3 on every CPU, without the children it forks",
 			 (int)o->target);
 	rec_sample_tsc(rcs, n, 0);
@@ -1580,7 +1623,7 @@ static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 		return PTT_EXIT_USAGE;
 	}
 	ptt_maps_write(run->sb, run->child, &run->maps);
-	ret = rec_resolve_stop(o, run->sb);
+	ret = rec_resolve_syms(o, run->sb);
 	if (!ret)
 		ret = rec_start_all(rcs, n, o, caps, run->sb);
 	/* BTS too before the command's first instruction. */
@@ -1806,7 +1849,7 @@ int cmd_record(int argc, char **argv)
 			ptsb_put(run.sb, "pid", "%d", (int)o.pid);
 			ptt_maps_write(run.sb, o.pid, &run.maps);
 		}
-		ret = rec_resolve_stop(&o, run.sb);
+		ret = rec_resolve_syms(&o, run.sb);
 		if (!ret) {
 			rec_perf_open(&run, cpus, ncpus, &o);
 			ret = rec_start_all(rcs, ncpus, &o, &caps, run.sb);

@@ -119,11 +119,98 @@ static void pt_exact_psb(struct pt_model_state *s, struct pt_pkt_buf *b,
 	(*psbs)++;
 }
 
-/* Lazily: TIP.PGE where user code (re)starts, before its first insn. */
+/*
+ * The address ranges at the IP of one instruction (36.2.4.3): FilterEn
+ * is 1 when no ADDRn_CFG is 1 or the IP lies in one of those ranges;
+ * stop when it lies in an ADDRn_CFG=2 range.  Silicon applies them to
+ * the IP of each instruction, so does the stepper.
+ */
+static bool pt_exact_range(const struct pt_model_regs *r, u64 ip, bool *stop)
+{
+	unsigned int n, nr = pt_mp_nr_ranges(pt_model_prof);
+	bool any = false, in = false;
+
+	*stop = false;
+	for (n = 0; n < nr; n++) {
+		u64 cfg = (r->ctl & PT_CTL_ADDR_CFG_MASK(n)) >>
+			  PT_CTL_ADDR_CFG_SHIFT(n);
+		bool hit = ip >= r->addr[n][0] && ip <= r->addr[n][1];
+
+		if (cfg == PT_ADDR_CFG_FILTER) {
+			any = true;
+			in |= hit;
+		} else if (cfg == PT_ADDR_CFG_STOP && hit) {
+			*stop = true;
+		}
+	}
+	return !any || in;
+}
+
+static bool pt_exact_filter_en(const struct pt_model_regs *r, u64 ip)
+{
+	bool stop;
+
+	return pt_exact_range(r, ip, &stop);
+}
+
+/* Does the instruction leave user mode (CPL filtering wins)? */
+static bool pt_exact_leaves_user(const struct pt_insn *in, u64 next)
+{
+	switch (in->cls) {
+	case PT_INSN_SYSCALL:
+	case PT_INSN_SYSENTER:
+	case PT_INSN_INT:
+	case PT_INSN_INT3:
+	case PT_INSN_INT1:
+	case PT_INSN_UD:
+	case PT_INSN_SYSRET:
+	case PT_INSN_SYSEXIT:
+	case PT_INSN_INVALID:
+		return true;
+	default:
+		return (s64)next < 0;
+	}
+}
+
+/*
+ * Lazily: TIP.PGE where user code (re)starts or comes back into a filter
+ * range, before its first traced instruction.
+ */
 static void pt_exact_enter(struct pt_model_state *s, struct pt_pkt_buf *b)
 {
-	if (!s->x.enc.in)
+	if (!s->x.enc.in && pt_exact_filter_en(&s->regs, s->x.pending))
 		pt_exact_enc_enter(&s->x.enc, b, s->x.pending);
+}
+
+/*
+ * The pending instruction retired and the next one is at @next: its
+ * packets under the address ranges.  Returns true when @next lies in a
+ * TraceStop range: the trace stopped (TIP.PGD if PacketEn was 1, then
+ * TraceStop, fup-tip_pgd-stop.ptt and tip_pgd-stop.ptt).
+ */
+static bool pt_exact_retire(struct pt_model_state *s, struct pt_pkt_buf *b,
+			    const struct pt_insn *in, u64 next)
+{
+	struct pt_model_exact *x = &s->x;
+	bool stop, next_en = pt_exact_range(&s->regs, next, &stop);
+
+	if (stop && !pt_exact_leaves_user(in, next)) {
+		if (x->enc.in) {
+			pt_exact_enc_insn_stop(&x->enc, b, x->pending, in,
+					       next);
+		} else {
+			pt_exact_enc_flush(&x->enc, b);
+			pt_pkt_stop(b);
+		}
+		return true;
+	}
+	if (!x->enc.in)
+		return false;	/* outside the filter ranges: not traced */
+	if (!next_en && !pt_exact_leaves_user(in, next))
+		pt_exact_enc_insn_filtered(&x->enc, b, x->pending, in, next);
+	else
+		pt_exact_enc_insn(&x->enc, b, x->pending, in, next);
+	return false;
 }
 
 static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
@@ -133,7 +220,7 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	struct pt_model_regs *r = &s->regs;
 	struct pt_model_exact *x = &s->x;
 	struct pt_pkt_buf b;
-	bool discard = false;
+	bool discard = false, stop = false;
 	u32 mark = 0;
 
 	a->encoded = false;
@@ -147,9 +234,20 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		return -ENODEV;
 	pt_model_held_store(s);
 	if (!(r->status & PT_STATUS_TRIGGEREN)) {
-		/* TraceStop: nothing more; a full STOP region or error: lost. */
-		if (s->trace_stopped ||
-		    !(r->status & (PT_STATUS_STOPPED | PT_STATUS_ERROR)))
+		/*
+		 * TraceStop: no packet more, but the task still runs and is
+		 * stepped: the truth goes on, so a test sees where the trace
+		 * stopped in what ran.  A full STOP region or error: lost.
+		 */
+		if (s->trace_stopped) {
+			a->insn_ip = x->pending;
+			a->encoded = a->ev == PT_EXACT_STEP ||
+				     a->ev == PT_EXACT_SYSCALL;
+			if (a->ev != PT_EXACT_OUT)
+				x->pending = a->ip;
+			return 0;
+		}
+		if (!(r->status & (PT_STATUS_STOPPED | PT_STATUS_ERROR)))
 			return 0;
 		discard = true;
 	}
@@ -164,6 +262,8 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	} else if (s->need_timing) {
 		struct pt_ctx c = { .ip = x->pending, .user = true };
 
+		/* Pending TNT bits first, as before PSB+ (none after init). */
+		pt_exact_enc_flush(&x->enc, &b);
 		pt_model_timing(&b, r, &c);
 		s->need_timing = false;
 	}
@@ -173,7 +273,7 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	case PT_EXACT_SYSCALL:
 		pt_exact_enter(s, &b);
 		a->insn_ip = x->pending;
-		pt_exact_enc_insn(&x->enc, &b, x->pending, a->in, a->ip);
+		stop = pt_exact_retire(s, &b, a->in, a->ip);
 		a->encoded = true;
 		x->pending = a->ip;
 		break;
@@ -199,6 +299,7 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	s->last_ip = b.last_ip;
 	a->packets = b.packets;
 	if (discard) {
+		s->trace_stopped |= stop;
 		s->psb_cnt += b.len - mark;
 		a->out.lost = b.len;
 		return 0;
@@ -211,6 +312,12 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	pt_model_account_bytecnt(s, b.len - mark);
 	if (a->out.pmi)
 		r->global_status |= PT_GLOBAL_STATUS_TOPA_PMI;
+	if (stop) {
+		/* As the generator: after the packets that announce it. */
+		r->status |= PT_STATUS_STOPPED;
+		r->status &= ~(PT_STATUS_TRIGGEREN | PT_STATUS_FILTEREN);
+		s->trace_stopped = true;
+	}
 	return 0;
 }
 

@@ -359,7 +359,18 @@ u32 pt_exact_enc_insn_filtered(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 		e->insns++;
 		return 0;
 	}
-	n = pt_exact_ip_seq(e, b, false, 0, PT_PKT_TIP_PGD, next, false);
+	/*
+	 * A branch out of the range: TIP.PGD(target), bound to the branch.
+	 * A linear step out of it: no branch to bind an IP to; libipt binds
+	 * TIP.PGD with an IP only to a branch and would decode on past the
+	 * range's end, so FUP(next) + TIP.PGD(suppressed), as a linear
+	 * disable (linear-fup-tip_pgd.ptt, fup-tip_pgd-stop.ptt).
+	 */
+	if (pt_exact_is_branch(in->cls))
+		n = pt_exact_ip_seq(e, b, false, 0, PT_PKT_TIP_PGD, next,
+				    false);
+	else
+		n = pt_exact_ip_seq(e, b, true, next, PT_PKT_TIP_PGD, 0, true);
 	if (e->nofit)
 		return 0;
 	if ((in->cls == PT_INSN_CALL && in->rel) || in->cls == PT_INSN_CALL_IND)

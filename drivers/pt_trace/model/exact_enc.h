@@ -92,12 +92,13 @@ u32 pt_exact_enc_psb_end(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip);
 /*
  * IP filtering (ADDRn_CFG=1): the instruction at ip, inside the traced
  * ranges, retired and the next one, at next, is outside them (and still
- * in user mode).  Its own TNT bit or TIP is replaced by TIP.PGD(next)
- * (libipt tip_pgd-direct_jump, -indirect_jump, -tnt_taken,
- * -tnt_not_taken.ptt; a linear exit alike); a call still pushes, a RET
- * pops nothing.  Sets in=false; pt_exact_enc_enter() where the flow comes
- * back into a range.  A syscall and the like still go through
- * pt_exact_enc_insn(): leaving user mode wins.
+ * in user mode).  A branch's own TNT bit or TIP is replaced by
+ * TIP.PGD(next) (libipt tip_pgd-direct_jump, -indirect_jump, -tnt_taken,
+ * -tnt_not_taken.ptt); a linear exit is FUP(next) + TIP.PGD(suppressed)
+ * (linear-fup-tip_pgd.ptt); a call still pushes, a RET pops nothing.
+ * Sets in=false; pt_exact_enc_enter() where the flow comes back into a
+ * range.  A syscall and the like still go through pt_exact_enc_insn():
+ * leaving user mode wins.
  */
 u32 pt_exact_enc_insn_filtered(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 			       u64 ip, const struct pt_insn *in, u64 next);

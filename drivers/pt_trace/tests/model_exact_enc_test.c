@@ -349,6 +349,31 @@ static void pt_exact_misuse_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.len, 0U);
 }
 
+/*
+ * A linear step out of a filter range (the range ends before the next
+ * instruction): no branch to bind TIP.PGD(IP) to, so FUP(next) +
+ * TIP.PGD(suppressed), as linear-fup-tip_pgd.ptt; libipt stops there.
+ */
+static void pt_exact_filter_linear_test(struct kunit *test)
+{
+	static const u8 want[] = {
+		0x3d, 0x01, 0x00,		/* FUP(1: l1+1) */
+		0x01,				/* TIP.PGD(0) */
+	};
+	struct pt_insn nop = pt_mk(PT_INSN_OTHER, 1, 0);
+	struct pt_exact_enc e;
+	struct pt_pkt_buf b;
+	u8 buf[64];
+
+	pt_entered(&e, &pt_cfg, &b, buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn_filtered(&e, &b, L1, &nop,
+							 L1 + 1), 4U);
+	KUNIT_EXPECT_FALSE(test, e.in);
+	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
+	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, e.insns, 1ULL);
+}
+
 static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_syscall_test),
 	KUNIT_CASE(pt_exact_int_test),
@@ -357,6 +382,7 @@ static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_stack_test),
 	KUNIT_CASE(pt_exact_nofit_test),
 	KUNIT_CASE(pt_exact_filter_stop_test),
+	KUNIT_CASE(pt_exact_filter_linear_test),
 	KUNIT_CASE_PARAM(pt_exact_misuse_test, pt_exact_entry_gen_params),
 	{}
 };

@@ -108,3 +108,33 @@ exact_finish() {
 	[ $exact_rc = 0 ] && rm -rf "$OUT"
 	exit $exact_rc
 }
+
+# exact_rec PROG NAME [RECORD-OPTIONS...]: record /ptt/work/PROG (with the
+# arguments in $EXACT_ARGS) on cpu0 into $OUT/NAME (d), its truth in
+# $d/truth.N, the IPs of its process in $d/truth (all it executed), the
+# decoded IPs in $d/got; pid is its pid.  Unlike exact_run it compares
+# nothing: the test says which part of the truth the configuration
+# traces.
+exact_rec() {
+	prog=$1 d=$OUT/$2
+	shift 2
+	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return 1; }
+	mkdir -p "$d"
+	exact_drain
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	if ! taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "/ptt/work/$prog" $EXACT_ARGS >"$d/rec.out" 2>&1; then
+		cat "$d/rec.out"
+		exact_fail "$prog ($*): record exited non-zero"
+	fi
+	tr=$(date +%s)
+	exact_truth "$d"
+	pid=$(sed -n 's/^pid=//p' "$d/rec/sideband.txt")
+	[ -n "$pid" ] || { exact_fail "$prog ($*): no pid= in the sideband"; return 1; }
+	exact_ips "$d/truth.0" "$pid" >"$d/truth"
+	"$PT" decode --format=ip "$d/rec/cpu0.pt" >"$d/got" 2>"$d/dec.err" ||
+		exact_fail "$prog ($*): decode exited $?: $(head -n 5 "$d/dec.err")"
+	echo "PTT-INFO $prog $*: record $((tr - t0)) s, decode $(($(date +%s) - tr)) s, $(wc -l <"$d/truth") instructions"
+	sed "s/^/$prog decode: /" "$d/dec.err" | head -n 5
+	return 0
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The traced program of tests/vm/exact_filter.sh, exact_cr3.sh,
+ * exact_disretc.sh and exact_stream.sh, built without libc
+ * (scripts/mkinitramfs.sh: exact_nolibc* static with -nostdlib), so the
+ * exact model steps a few thousand instructions of its own, not libc's
+ * start-up, and the tests stay short.  Each round has a jump table,
+ * recursion (RETs to compress), calls through function pointers, and
+ * in_hot(), the tests' IP filter range: main enters it by direct and
+ * indirect calls and leaves it by its returns; inside, a loop of
+ * conditional branches leaves it and comes back by calls to two
+ * functions outside.  stop_here() is the TraceStop target: main calls it
+ * after the rounds, and work follows that a stopped trace must not show.
+ * argv[1]: the number of rounds (default 1); argv[2]: the calls through
+ * function pointers in each (default 20; many make a dense trace);
+ * argv[3]: milliseconds to sleep between rounds (default 0).  The last
+ * line written is "exact_nolibc SUM".
+ */
+unsigned long sink;	/* global: its loads and stores stay */
+
+/* Entry: the stack holds argc, argv[]; aligned, then start_c(sp). */
+asm(".globl _start\n"
+	"_start:\n"
+	"	xor %ebp, %ebp\n"
+	"	mov %rsp, %rdi\n"
+	"	and $-16, %rsp\n"
+	"	call start_c\n"
+	"	hlt\n");
+
+static long sys3(long nr, long a, long b, long c)
+{
+	long ret;
+
+	asm volatile ("syscall"
+		      : "=a" (ret)
+		      : "a" (nr), "D" (a), "S" (b), "d" (c)
+		      : "rcx", "r11", "memory");
+	return ret;
+}
+
+static unsigned long __attribute__((noipa)) fib(unsigned int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+static unsigned long __attribute__((noipa)) table(unsigned int i)
+{
+	/* Dense cases: a jump table (an indirect jmp). */
+	switch (i % 8) {
+	case 0: return sink + 3;
+	case 1: return sink ^ 5;
+	case 2: return sink * 7;
+	case 3: return sink - 11;
+	case 4: return sink + 13;
+	case 5: return sink | 17;
+	case 6: return sink & 19;
+	default: return sink >> 1;
+	}
+}
+
+static unsigned long add1(unsigned long x) { return x + 1; }
+static unsigned long dbl(unsigned long x) { return x * 2; }
+static unsigned long (*const ops[])(unsigned long) = { add1, dbl };
+
+static unsigned long __attribute__((noipa)) out_leaf(unsigned long x)
+{
+	return x * 3 + 1;
+}
+
+static unsigned long __attribute__((noipa)) in_leaf(unsigned long x)
+{
+	return x ^ (x >> 2);
+}
+
+static unsigned long __attribute__((noipa)) in_hot(unsigned int n)
+{
+	unsigned long v = sink;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (v & 1)
+			v = out_leaf(v);	/* leaves the range, comes back */
+		else
+			v = in_leaf(v);		/* the same, another way */
+	}
+	return v;
+}
+
+static unsigned long (*const hot_ptr)(unsigned int) = in_hot;
+
+static void __attribute__((noipa)) stop_here(void)
+{
+	sink++;
+}
+
+static unsigned int atou(const char *s)
+{
+	unsigned int v = 0;
+
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (unsigned int)(*s++ - '0');
+	return v;
+}
+
+static void __attribute__((noipa)) one_round(unsigned int calls)
+{
+	unsigned int i;
+
+	for (i = 0; i < 40; i++)
+		sink += table(i);
+	sink += fib(10);
+	for (i = 0; i < calls; i++)
+		sink = ops[(sink >> 3) & 1](sink);
+	for (i = 0; i < 20; i++) {
+		sink += in_hot(i & 7);		/* a direct call into it */
+		sink = out_leaf(sink);
+		sink += hot_ptr(3);		/* an indirect call into it */
+	}
+}
+
+/* Called by _start only; it never returns. */
+void start_c(unsigned long *sp)
+{
+	char **argv = (char **)(sp + 1);
+	unsigned int i, rounds = sp[0] > 1 ? atou(argv[1]) : 1;
+	unsigned int calls = sp[0] > 2 ? atou(argv[2]) : 20;
+	long pause[2] = { 0, sp[0] > 3 ? atou(argv[3]) * 1000000L : 0 };
+	static const char name[] = "exact_nolibc ";
+	char msg[40];
+	unsigned long v;
+	int n = sizeof(name) - 1, d;
+
+	for (i = 0; i < rounds; i++) {
+		if (i && pause[1])
+			sys3(35, (long)pause, 0, 0);	/* nanosleep */
+		one_round(calls);
+	}
+	stop_here();
+	for (i = 0; i < 50; i++)	/* a stopped trace shows none of it */
+		sink = out_leaf(sink);
+	for (d = 0; d < n; d++)
+		msg[d] = name[d];
+	for (v = sink, d = 1; v >= 10; v /= 10)
+		d++;
+	for (v = sink, i = n + d; i > (unsigned int)n; v /= 10)
+		msg[--i] = (char)('0' + v % 10);
+	n += d;
+	msg[n++] = '\n';
+	sys3(1, 1, (long)msg, n);	/* write */
+	for (;;)
+		sys3(231, 0, 0, 0);	/* exit_group */
+}
