@@ -383,6 +383,13 @@ void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
  * in one pass: in PSB+ the TSC comes before the VMCS and PIP that repeat
  * the context it is in.
  */
+/* A TSC packet's value in host time, in the context (@nr, @vmcs). */
+static uint64_t dvmx_mark_host(const struct decode_vmx *d, int nr,
+			       uint64_t vmcs, uint64_t tsc)
+{
+	return nr ? vmx_guest_to_host(d->tsc, d->ntsc, vmcs, tsc) : tsc;
+}
+
 void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
 		   size_t len, struct dvmx_marks *out)
 {
@@ -390,8 +397,8 @@ void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
 	struct pt_packet_decoder *dec;
 	struct pt_config cfg;
 	struct pt_packet pkt;
-	size_t cap = 0;
-	int nr = 0;
+	size_t cap = 0, pend = SIZE_MAX;
+	int nr = 0, in_psb = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!d->ntsc)
@@ -421,6 +428,20 @@ void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
 			vmcs = pkt.payload.vmcs.base;
 		else if (pkt.type == ppt_pip)
 			nr = pkt.payload.pip.nr;
+		else if (pkt.type == ppt_psb)
+			in_psb = 1;
+		/*
+		 * A TSC in PSB+ is of the context the PSB+'s own VMCS and PIP
+		 * (after it) name: the first PSB+ of a trace may lie in a
+		 * guest, with no PIP before it.
+		 */
+		if (pkt.type == ppt_psbend) {
+			if (pend < out->n)
+				out->m[pend].host = dvmx_mark_host(d, nr, vmcs,
+								   out->m[pend].raw);
+			pend = SIZE_MAX;
+			in_psb = 0;
+		}
 		if (pkt.type != ppt_tsc)
 			continue;
 		if (out->n == cap) {
@@ -432,11 +453,12 @@ void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
 				break;
 			out->m = m;
 		}
+		if (in_psb)
+			pend = out->n;
 		out->m[out->n].off = off;
 		out->m[out->n].raw = pkt.payload.tsc.tsc;
-		out->m[out->n++].host = nr ?
-			vmx_guest_to_host(d->tsc, d->ntsc, vmcs, pkt.payload.tsc.tsc) :
-			pkt.payload.tsc.tsc;
+		out->m[out->n++].host = dvmx_mark_host(d, nr, vmcs,
+						       pkt.payload.tsc.tsc);
 	}
 	pt_pkt_free_decoder(dec);
 }

@@ -1,0 +1,193 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ptt-timeout: 90
+# pt-trace decode's VMX contexts (decode_vmx.c) on a trace the model's
+# guests make through the driver (model.rst "Guests"; model_vmx=1,
+# system-wide: VM A at 0x100000000000 with the host's own CR3, VM B at
+# 0x08040000), each guest's code a raw --guest-image (0x74 bytes: jz,
+# which walks the guest's TNTs), recorded with MTC and a fake KVM debugfs
+# (PTT_KVM_DEBUGFS: one vCPU with the model's TSC offset 2^40 and ratio
+# 1.5, in KVM's files):
+#  - the unfiltered decode has instructions of both VMs;
+#  - --host-only has no guest IP, --guest-only only guest IPs, and the
+#    two together are the unfiltered listing;
+#  - --vmcs A only VM A's IPs, --vmcs B only VM B's: VM A's CR3 is the
+#    host's, only its VMCS keeps it apart;
+#  - --summary: a host context and both guests (their TSC ticks are not
+#    checked: the model's clock hardly moves within a stretch between
+#    two decode errors, and tests/host/run's vmx-decode counts them);
+#  - without --guest-image no guest IP at all (never the host's code);
+#  - sideband.txt has the fake vCPU's kvm.vcpu line, and decode --tsc,
+#    with no --guest-tsc, puts every guest instruction's time between
+#    the host instructions' around it, give or take one MTC period (guest
+#    TSC packets converted with the recorded offset/ratio, MTC unscaled);
+#    with --guest-tsc VMCS:0:0 (no conversion) they lie 2^40 off; all
+#    within the host TSC span (where no host instruction decodes: the
+#    debug kernel has no /proc/kcore, so no kernel text is recorded).
+# Table 36-48 (host-only tracing) is vmx_host_only's.  icl only: bdw
+# cannot trace in VMX operation, min has no VMX.
+M=/sys/kernel/debug/pt_trace/model
+P=/sys/module/pt_trace_model/parameters
+OUT=/tmp/vmx_decode.$$
+fail=0
+bad() {
+	echo "FAIL: $*" >&2
+	fail=1
+}
+PT=$(command -v pt-trace)
+for p in "$PT" /ptt/bin/pt-trace ./tools/build/pt-trace; do
+	[ -n "$p" ] && [ -x "$p" ] && PT=$p && break
+done
+[ -x "$PT" ] || { echo "SKIP: pt-trace not found" >&2; exit 77; }
+[ "$PTT_PROFILE" = "" ] || [ "$PTT_PROFILE" = icl ] ||
+	{ echo "SKIP: icl only (bdw cannot trace in VMX operation, min has no VMX)" >&2; exit 77; }
+[ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
+[ "$(cat /sys/kernel/pt_trace/vmx/trace_in_vmx 2>/dev/null)" = 1 ] ||
+	{ echo "SKIP: no tracing in VMX operation on this profile" >&2; exit 77; }
+[ -w $P/model_vmx ] || { echo "FAIL: the model cannot run guests" >&2; exit 1; }
+TB=$(cat $P/model_tick_bytes)
+cleanup() {
+	echo "$TB" >$P/model_tick_bytes
+	echo 0 >$P/model_vmx
+	echo 0 >$P/model_vmx_tsc_offset
+	echo 0 >$P/model_vmx_tsc_ratio
+	echo "0 off" >$M/vmx
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+mkdir -p "$OUT"
+A=0x12345000 B=0x6789a000
+head -c 65536 /dev/zero | tr '\000' '\164' >"$OUT/guest.bin"
+GI="--guest-image $A:$OUT/guest.bin@0x100000000000 --guest-image $B:$OUT/guest.bin@0x08040000"
+# Every pt-trace run is bounded: a stuck one would hold the runner's pipe.
+pt() { timeout 20 "$PT" "$@"; }
+
+OFF=1099511627776	# 2^40
+RATIO=422212465065984	# 1.5 * 2^48
+K="$OUT/kvm/1234-12/vcpu0"
+mkdir -p "$K"
+echo $OFF >"$K/tsc-offset"
+echo $((RATIO >> 8)) >"$K/tsc-scaling-ratio"	# in 40 fraction bits
+echo 40 >"$K/tsc-scaling-ratio-frac-bits"
+echo $OFF >$P/model_vmx_tsc_offset
+echo $RATIO >$P/model_vmx_tsc_ratio
+echo "0 on" >$M/vmx
+echo 1 >$P/model_vmx
+# 3000 bytes a tick: PSBs (every 8 KiB) drift across the visits of both
+# VMs (2048 would put them in the same phase of the A, A, B, B cycle).
+echo 3000 >$P/model_tick_bytes
+PTT_KVM_DEBUGFS="$OUT/kvm" pt record -a -C 0 -d 1 -b 256K -m flight --psb-period 2 --mtc \
+	-o "$OUT/rec" 2>"$OUT/rec.err" ||
+	{ cat "$OUT/rec.err" >&2; bad "record exited non-zero"; exit 1; }
+echo 0 >$P/model_vmx
+echo "0 off" >$M/vmx
+SB="$OUT/rec/sideband.txt"
+grep -qx "kvm.vcpu=1234-12/vcpu0 tsc_offset=$OFF tsc_ratio=$((RATIO >> 8)) frac_bits=40" "$SB" ||
+	bad "sideband.txt lacks the fake vCPU: $(grep '^kvm' "$SB" | tr '\n' ' ')"
+
+# IPs (16 hex digits a line) by where they lie: a, b or h(ost).
+classify() {
+	awk '{ if (substr($1, 1, 12) == "000010000000") print "a";
+	       else if (substr($1, 1, 12) == "000000000804") print "b";
+	       else print "h" }' "$1" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }'
+}
+dec() {
+	pt decode --format=ip "$@" "$OUT/rec/cpu0.pt" 2>>"$OUT/dec.err"
+}
+pt decode --format=raw --tsc $GI "$OUT/rec/cpu0.pt" >"$OUT/tsc" 2>>"$OUT/dec.err"
+awk '/^[0-9a-f]+  [0-9a-f]+ / { print $2 }' "$OUT/tsc" >"$OUT/all"
+dec $GI --host-only >"$OUT/host"
+dec $GI --guest-only >"$OUT/guest"
+dec $GI --vmcs $A >"$OUT/a"
+dec $GI --vmcs $B >"$OUT/b"
+dec >"$OUT/noimg"
+pt decode -q --summary $GI "$OUT/rec/cpu0.pt" >"$OUT/sum" 2>>"$OUT/dec.err"
+for f in all host guest a b noimg; do
+	echo "PTT-INFO $f: $(classify "$OUT/$f")"
+done
+grep '^#' "$OUT/sum" | sed 's/^/PTT-INFO /'
+all=$(classify "$OUT/all")
+case "$all" in *a=*) ;; *) bad "no instruction of VM A decoded: $all" ;; esac
+case "$all" in *b=*) ;; *) bad "no instruction of VM B decoded: $all" ;; esac
+case "$(classify "$OUT/host")" in *a=*|*b=*) bad "--host-only has guest IPs: $(classify "$OUT/host")" ;; esac
+case "$(classify "$OUT/guest")" in *h=*) bad "--guest-only has host IPs: $(classify "$OUT/guest")" ;; esac
+[ "$(classify "$OUT/a")" = "a=$(grep -c '^000010000000' "$OUT/all") " ] ||
+	bad "--vmcs A: $(classify "$OUT/a"), not all of VM A's and only them"
+[ "$(classify "$OUT/b")" = "b=$(grep -c '^000000000804' "$OUT/all") " ] ||
+	bad "--vmcs B: $(classify "$OUT/b"), not all of VM B's and only them"
+n_all=$(wc -l <"$OUT/all") n_h=$(wc -l <"$OUT/host") n_g=$(wc -l <"$OUT/guest")
+[ "$n_all" = $((n_h + n_g)) ] || bad "host $n_h + guest $n_g instructions, the whole listing $n_all"
+case "$(classify "$OUT/noimg")" in *a=*|*b=*) bad "guest IPs without --guest-image: $(classify "$OUT/noimg")" ;; esac
+grep -q '^# guest   0x0000000012345000 .* [1-9][0-9]* ' "$OUT/sum" || bad "--summary: no VM A context"
+grep -q '^# guest   0x000000006789a000 0x0000000076543000 ' "$OUT/sum" || bad "--summary: no VM B context"
+grep -q '^# host ' "$OUT/sum" || bad "--summary: no host context"
+
+# --tsc: the guests' times in host time.  Each guest line between the
+# host lines before and after it, one MTC period of slack (2^mtc_freq
+# crystal ticks, cpuid15.ebx/eax TSC ticks each).
+mtc=$(sed -n 's/^mtc_freq=//p' "$SB") eax=$(sed -n 's/^cpuid15.eax=//p' "$SB") ebx=$(sed -n 's/^cpuid15.ebx=//p' "$SB")
+case "$mtc$eax$ebx" in
+*[!0-9]* | "") per=0 ;;
+*) [ "$eax" -gt 0 ] && per=$(((1 << mtc) * ebx / eax)) || per=0 ;;
+esac
+echo "PTT-INFO MTC period $per TSC ticks (mtc_freq=$mtc cpuid15=$eax/$ebx)"
+[ "$per" -gt 0 ] || bad "no MTC period in the sideband (mtc_freq, cpuid15.eax/ebx)"
+between() {
+	awk -v per="$per" '
+	function hex(s,  i, v) { v = 0; s = tolower(s)
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v }
+	/^[0-9a-f]+  [0-9a-f]+ / {
+		t = hex($1); g = substr($2, 1, 12) == "000010000000" || substr($2, 1, 12) == "000000000804"
+		if (!g) {
+			for (i = 0; i < np; i++) if (pend[i] > t + per && bad++ < 3)
+				printf "PTT-INFO guest at %s, host %s after at %s\n", pend[i], $2, t > "/dev/stderr"
+			np = 0; last = t; have = 1; hosts++
+		} else {
+			guests++
+			if (have && t < last - per && bad++ < 3)
+				printf "PTT-INFO guest %s at %s, host before at %s\n", $2, t, last > "/dev/stderr"
+			pend[np++] = t
+		}
+	}
+	END { printf "%d %d %d\n", guests + 0, hosts + 0, bad + 0 }'
+}
+between <"$OUT/tsc" >"$OUT/conv"
+# And all within the host TSC packets' span (--summary's host lines:
+# first .. last), +-10% (a flight ring may begin in a guest, before the
+# first host TSC; unconverted they lie 2^40 away): where the kernel's text is not in the
+# recording (no /proc/kcore, the debug kernel) no host instruction
+# decodes and this is the check that remains.
+span() {
+	awk -v per="$per" -v lo="$(awk '$2 == "host" && $8 != "-" { print $8 }' "$OUT/sum" | sort -n | head -n 1)" \
+		-v hi="$(awk '$2 == "host" && $8 != "-" { print $10 }' "$OUT/sum" | sort -n | tail -n 1)" '
+	function hex(s,  i, v) { v = 0; s = tolower(s)
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v }
+	BEGIN { sl = (hi - lo) / 10 + per }
+	/^[0-9a-f]+  [0-9a-f]+ / {
+		t = hex($1)
+		if (substr($2, 1, 12) == "000010000000" || substr($2, 1, 12) == "000000000804")
+			out += t < lo - sl || t > hi + sl
+	}
+	END { print out + 0 }'
+}
+pt decode --format=raw --tsc $GI --guest-tsc $A:0:0 --guest-tsc $B:0:0 \
+	"$OUT/rec/cpu0.pt" 2>>"$OUT/dec.err" >"$OUT/tsc-raw"
+between <"$OUT/tsc-raw" >"$OUT/raw"
+so=$(span <"$OUT/tsc") sr=$(span <"$OUT/tsc-raw")
+read g h nb <"$OUT/conv"
+echo "PTT-INFO converted: $g guest and $h host lines, $nb guest times outside their host neighbours', $so outside the host span; unconverted: $(cat "$OUT/raw"), $sr outside"
+[ "$g" -gt 0 ] || bad "--tsc: no guest line"
+[ "$so" = 0 ] || bad "$so converted guest times outside the host TSC span (+-10%)"
+[ "$sr" -gt 0 ] || bad "unconverted guest times inside the host TSC span: the offset did nothing"
+if grep -q '^kernel.text=unavailable' "$SB"; then
+	echo "PTT-INFO no kernel text in the recording: no host instruction, neighbours not compared"
+else
+	[ "$h" -gt 0 ] || bad "--tsc: no host line"
+	[ "$nb" = 0 ] || bad "$nb converted guest times not between the host times around them (+-$per)"
+	read g h nb <"$OUT/raw"
+	[ "$nb" -gt 0 ] || bad "unconverted guest times between the host's: the offset did nothing"
+fi
+[ $fail = 0 ] || sed 's/^/dec.err: /' "$OUT/dec.err" | sort | uniq -c | head -n 10 >&2
+exit $fail
