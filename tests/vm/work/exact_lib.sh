@@ -132,9 +132,10 @@ exact_rec() {
 	pid=$(sed -n 's/^pid=//p' "$d/rec/sideband.txt")
 	[ -n "$pid" ] || { exact_fail "$prog ($*): no pid= in the sideband"; return 1; }
 	exact_ips "$d/truth.0" "$pid" >"$d/truth"
-	"$PT" decode --format=ip "$d/rec/cpu0.pt" >"$d/got" 2>"$d/dec.err" ||
+	# EXACT_NODECODE=1: the test decodes as it needs.
+	[ "${EXACT_NODECODE:-0}" = 1 ] || "$PT" decode --format=ip "$d/rec/cpu0.pt" >"$d/got" 2>"$d/dec.err" ||
 		exact_fail "$prog ($*): decode exited $?: $(head -n 5 "$d/dec.err")"
 	echo "PTT-INFO $prog $*: record $((tr - t0)) s, decode $(($(date +%s) - tr)) s, $(wc -l <"$d/truth") instructions"
-	sed "s/^/$prog decode: /" "$d/dec.err" | head -n 5
+	[ ! -f "$d/dec.err" ] || sed "s/^/$prog decode: /" "$d/dec.err" | head -n 5
 	return 0
 }

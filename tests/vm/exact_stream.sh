@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ptt-timeout: 120 (single-stepping under TCG)
+# Streaming in the exact model (model_exact=1): the program without libc
+# of exact_filter (/ptt/work/exact_nolibc) running 3 rounds of 1000 calls
+# through function pointers (a dense trace: DisRETC=1, so each RET is a
+# TIP too) with 0.8 s of sleep between them, recorded with 'pt-trace
+# record -u -m stream' into an 8 KiB ring (the smallest that streams)
+# drained every 0.7 s (a slow reader), with a PSB every 2 KiB.  When the
+# ring fills, the driver holds the trace off until the reader drains
+# and the program runs unstepped meanwhile; after its sleep (longer than
+# the reader's period) it is stepped again.  The recorder writes loss
+# records and the model counts the bytes it could not write.  Then:
+#  - the loss records' bytes are exactly the model's lost_bytes;
+#  - 'decode --format=raw' (each stretch between two loss records decoded
+#    on its own) gives stretches that are each an exact contiguous piece
+#    of the model's truth, in order, with no decode error;
+#  - instructions are missing only where a loss record is: a stretch not
+#    preceded by one starts right after the previous one (the first at
+#    the program's first instruction) and the last one ends at the
+#    program's last instruction unless a loss record follows it.
+#
+# Exit 0 pass, 77 skip, 1 fail.
+
+[ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_stream runs on icl"; exit 77; }
+. /ptt/work/exact_lib.sh
+
+prog=exact_nolibc
+EXACT_ARGS="3 1000 800"
+EXACT_NODECODE=1
+LOST=/sys/kernel/debug/pt_trace/model/lost_bytes
+l0=$(cat $LOST)
+if exact_rec $prog stream -m stream -b 8K --drain-interval 700 --psb-period 0 --no-ret-compression; then
+	l1=$(cat $LOST)
+	grep -q "^$prog " "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"
+	# shellcheck disable=SC2046
+	set -- $("$PT" dump -s "$d/rec/cpu0.pt" | awk -F': ' '
+		$1 == "loss records" { n = $2 } $1 == "lost bytes" { b = $2 }
+		END { print n + 0, b + 0 }')
+	echo "PTT-INFO stream: $1 loss records, $2 bytes lost; the model lost $((l1 - l0))"
+	[ "$1" -gt 0 ] || exact_fail "stream: the slow reader lost nothing: no test of loss"
+	[ "$2" = $((l1 - l0)) ] || exact_fail "stream: the loss records say $2 bytes, the model lost $((l1 - l0))"
+	"$PT" decode --format=raw "$d/rec/cpu0.pt" >"$d/raw" 2>"$d/raw.err" ||
+		exact_fail "stream: decode exited $?: $(head -n 5 "$d/raw.err")"
+	res=$(awk -v tf="$d/truth" '
+		function piece(  k, i, ok) {
+			if (!m)
+				return
+			ns++
+			for (k = pos + 1; k + m - 1 <= n; k++) {
+				if (T[k] != S[1])
+					continue
+				ok = 1
+				for (i = 2; i <= m && ok; i++)
+					ok = T[k + i - 1] == S[i]
+				if (ok)
+					break
+			}
+			if (k + m - 1 > n) {
+				printf "stretch %d (%d instructions from %s) is not in the truth after instruction %d\n", ns, m, S[1], pos
+				bad++
+			} else {
+				if (!gap && k != pos + 1) {
+					printf "stretch %d starts at instruction %d, after %d, with no loss record between\n", ns, k, pos
+					bad++
+				}
+				if (k > pos + 1)
+					missing += k - pos - 1
+				pos = k + m - 1
+			}
+			m = 0
+			gap = 0
+		}
+		BEGIN { while ((getline l < tf) > 0) T[++n] = l }
+		/^\[end of trace\]/ { next }
+		/^\[/ { if ($0 ~ /: loss: /) { piece(); gap = 1; loss++ } else { errs++; print } next }
+		length($1) == 16 { S[++m] = $1 }
+		END {
+			piece()
+			if (!gap && pos != n) {
+				printf "the decode ends at instruction %d of %d, with no loss record after it\n", pos, n
+				bad++
+			}
+			printf "RESULT %d stretches, %d loss lines, %d of %d instructions missing, %d errors, %d bad\n", ns, loss, missing + n - pos, n, errs, bad
+		}' "$d/raw")
+	echo "$res" | grep -v "^RESULT" | head -n 10
+	echo "PTT-INFO stream: $(echo "$res" | sed -n 's/^RESULT //p')"
+	echo "$res" | grep -q "^RESULT .* 0 errors, 0 bad" || exact_fail "stream: the stretches are not exact pieces of the truth"
+	echo "$res" | grep -q "^RESULT 1 stretches" && exact_fail "stream: one stretch only"
+fi
+exact_finish
