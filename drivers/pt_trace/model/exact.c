@@ -153,25 +153,6 @@ static bool pt_exact_filter_en(const struct pt_model_regs *r, u64 ip)
 	return pt_exact_range(r, ip, &stop);
 }
 
-/* Does the instruction leave user mode (CPL filtering wins)? */
-static bool pt_exact_leaves_user(const struct pt_insn *in, u64 next)
-{
-	switch (in->cls) {
-	case PT_INSN_SYSCALL:
-	case PT_INSN_SYSENTER:
-	case PT_INSN_INT:
-	case PT_INSN_INT3:
-	case PT_INSN_INT1:
-	case PT_INSN_UD:
-	case PT_INSN_SYSRET:
-	case PT_INSN_SYSEXIT:
-	case PT_INSN_INVALID:
-		return true;
-	default:
-		return (s64)next < 0;
-	}
-}
-
 /*
  * Lazily: TIP.PGE where user code (re)starts or comes back into a filter
  * range, before its first traced instruction.

@@ -34,6 +34,24 @@ static bool pt_exact_is_kernel(u64 ip)
 	return (s64)ip < 0;
 }
 
+bool pt_exact_leaves_user(const struct pt_insn *in, u64 next)
+{
+	switch (in->cls) {
+	case PT_INSN_SYSCALL:
+	case PT_INSN_SYSENTER:
+	case PT_INSN_INT:
+	case PT_INSN_INT3:
+	case PT_INSN_INT1:
+	case PT_INSN_UD:
+	case PT_INSN_SYSRET:
+	case PT_INSN_SYSEXIT:
+	case PT_INSN_INVALID:
+		return true;
+	default:
+		return pt_exact_is_kernel(next);
+	}
+}
+
 /* Where b stood before a call, to undo a sequence that did not fit. */
 struct pt_exact_mark {
 	u32 len;
@@ -310,22 +328,8 @@ u32 pt_exact_enc_insn(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
 		return 0;
 	if (!e->cfg.branch_en) {
 		/* No COFI packets; the filtered-out transitions still count. */
-		switch (in->cls) {
-		case PT_INSN_SYSCALL:
-		case PT_INSN_SYSENTER:
-		case PT_INSN_INT:
-		case PT_INSN_INT3:
-		case PT_INSN_INT1:
-		case PT_INSN_UD:
-		case PT_INSN_SYSRET:
-		case PT_INSN_SYSEXIT:
-		case PT_INSN_INVALID:
+		if (pt_exact_leaves_user(in, next))
 			e->in = false;
-			break;
-		default:
-			if (pt_exact_is_kernel(next))
-				e->in = false;
-		}
 		e->insns++;
 		return 0;
 	}

@@ -74,6 +74,11 @@ u32 pt_exact_enc_enter(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip);
 u32 pt_exact_enc_insn(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip,
 		      const struct pt_insn *in, u64 next);
 /*
+ * Does the instruction leave user mode (to @next in the kernel, or by a
+ * class that always does)?  CPL filtering then wins over IP filtering.
+ */
+bool pt_exact_leaves_user(const struct pt_insn *in, u64 next);
+/*
  * Asynchronous leave (interrupt, exception, preemption) before the
  * instruction at ip executed: pending TNT, FUP(ip), TIP.PGD(suppressed).
  */
