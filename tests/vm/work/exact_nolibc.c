@@ -16,7 +16,7 @@
  * argv[3]: milliseconds to sleep between rounds (default 0).  The last
  * line written is "exact_nolibc SUM".
  */
-unsigned long sink;	/* global: its loads and stores stay */
+#include "workload.h"
 
 /* Entry: the stack holds argc, argv[]; aligned, then start_c(sp). */
 asm(".globl _start\n"
@@ -26,41 +26,6 @@ asm(".globl _start\n"
 	"	and $-16, %rsp\n"
 	"	call start_c\n"
 	"	hlt\n");
-
-static long sys3(long nr, long a, long b, long c)
-{
-	long ret;
-
-	asm volatile ("syscall"
-		      : "=a" (ret)
-		      : "a" (nr), "D" (a), "S" (b), "d" (c)
-		      : "rcx", "r11", "memory");
-	return ret;
-}
-
-static unsigned long __attribute__((noipa)) fib(unsigned int n)
-{
-	return n < 2 ? n : fib(n - 1) + fib(n - 2);
-}
-
-static unsigned long __attribute__((noipa)) table(unsigned int i)
-{
-	/* Dense cases: a jump table (an indirect jmp). */
-	switch (i % 8) {
-	case 0: return sink + 3;
-	case 1: return sink ^ 5;
-	case 2: return sink * 7;
-	case 3: return sink - 11;
-	case 4: return sink + 13;
-	case 5: return sink | 17;
-	case 6: return sink & 19;
-	default: return sink >> 1;
-	}
-}
-
-static unsigned long add1(unsigned long x) { return x + 1; }
-static unsigned long dbl(unsigned long x) { return x * 2; }
-static unsigned long (*const ops[])(unsigned long) = { add1, dbl };
 
 static unsigned long __attribute__((noipa)) out_leaf(unsigned long x)
 {

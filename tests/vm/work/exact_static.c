@@ -9,32 +9,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-unsigned long sink;	/* global: its loads and stores stay */
+#include "workload.h"
+
 static jmp_buf env;
-
-static unsigned long __attribute__((noipa)) fib(unsigned int n)
-{
-	return n < 2 ? n : fib(n - 1) + fib(n - 2);
-}
-
-static unsigned long __attribute__((noipa)) table(unsigned int i)
-{
-	/* Dense cases: a jump table (an indirect jmp). */
-	switch (i % 8) {
-	case 0: return sink + 3;
-	case 1: return sink ^ 5;
-	case 2: return sink * 7;
-	case 3: return sink - 11;
-	case 4: return sink + 13;
-	case 5: return sink | 17;
-	case 6: return sink & 19;
-	default: return sink >> 1;
-	}
-}
-
-static unsigned long add1(unsigned long x) { return x + 1; }
-static unsigned long dbl(unsigned long x) { return x * 2; }
-static unsigned long (*const ops[])(unsigned long) = { add1, dbl };
 
 /* Every path that returns recurses: it ends in longjmp, on purpose. */
 #pragma GCC diagnostic ignored "-Winfinite-recursion"

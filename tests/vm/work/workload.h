@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The branchy functions the exact-model tests' programs share
+ * (exact_static.c, exact_nolibc.c, bts_exact_prog.c): recursion (nested
+ * returns to compress), a jump table (an indirect jmp) and calls through
+ * function pointers (indirect calls), so a trace has every kind of branch.
+ * noipa keeps each a real call; each program includes this once and uses
+ * what it needs.  sys3() is the raw system call of the programs built
+ * without libc.
+ */
+#ifndef PTT_WORKLOAD_H
+#define PTT_WORKLOAD_H
+
+#define WORK_FN static __attribute__((noipa, unused))
+
+unsigned long sink;	/* global: its loads and stores stay */
+
+WORK_FN unsigned long fib(unsigned int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+WORK_FN unsigned long table(unsigned int i)
+{
+	/* Dense cases: a jump table (an indirect jmp). */
+	switch (i % 8) {
+	case 0: return sink + 3;
+	case 1: return sink ^ 5;
+	case 2: return sink * 7;
+	case 3: return sink - 11;
+	case 4: return sink + 13;
+	case 5: return sink | 17;
+	case 6: return sink & 19;
+	default: return sink >> 1;
+	}
+}
+
+WORK_FN unsigned long add1(unsigned long x) { return x + 1; }
+WORK_FN unsigned long dbl(unsigned long x) { return x * 2; }
+static unsigned long (*const ops[])(unsigned long) __attribute__((unused)) = {
+	add1, dbl
+};
+
+WORK_FN long sys3(long nr, long a, long b, long c)
+{
+	long ret;
+
+	asm volatile ("syscall"
+		      : "=a" (ret)
+		      : "a" (nr), "D" (a), "S" (b), "d" (c)
+		      : "rcx", "r11", "memory");
+	return ret;
+}
+
+#endif
