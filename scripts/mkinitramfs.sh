@@ -26,6 +26,7 @@ install -m755 "$ROOT"/scripts/guest/*.sh ptt/
 install -m644 "$mods/pt_trace.ko" "$mods/pt_trace_model.ko" ptt/
 gcc -static -O2 -Wall -Wextra -Werror -o bin/ptt-insmod "$ROOT/scripts/guest/ptt-insmod.c"
 gcc -static -O2 -Wall -Wextra -Werror -o bin/ptt-perf-hold "$ROOT/scripts/guest/ptt-perf-hold.c"
+gcc -static -O2 -Wall -Wextra -Werror -o bin/ptt-run "$ROOT/scripts/guest/ptt-run.c"
 
 # The installed layout for tests/vm/install_*: the udev rule and the
 # modprobe.d file where make install puts them, the group they name, and

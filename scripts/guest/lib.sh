@@ -49,9 +49,11 @@ run_test() {
 	mkdir -p "$PTT_OUT"
 	echo "PTT-START $p/$t"
 	start=$(cut -d' ' -f1 /proc/uptime)
-	# The exit status leaves the pipe through a file.
+	# The exit status leaves the pipe through a file.  ptt-run, not
+	# busybox timeout: a stuck child of the test would hold the pipe open
+	# and hang the whole VM run (see scripts/guest/ptt-run.c).
 	(
-		cd "$PTT_OUT" && timeout "$to" "/ptt/tests/$t" </dev/null
+		cd "$PTT_OUT" && ptt-run "$to" "/ptt/tests/$t" </dev/null
 		echo $? >/tmp/rc
 	) 2>&1 | sed 's/^/  | /'
 	rc=$(cat /tmp/rc)
@@ -62,7 +64,8 @@ run_test() {
 	case $rc in
 	0) result PASS "$p/$t" ;;
 	77) result SKIP "$p/$t" ;;
-	124 | 143) result FAIL "$p/$t" "timeout after ${to}s" ;;
+	124) result FAIL "$p/$t" "timeout after ${to}s, its process group killed" ;;
+	125) result FAIL "$p/$t" "could not start" ;;
 	*) result FAIL "$p/$t" "exit $rc" ;;
 	esac
 }
