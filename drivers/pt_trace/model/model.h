@@ -24,6 +24,7 @@
 #include "../hw.h"
 #include "packets.h"
 #include "exact.h"
+#include "vmx_enc.h"
 
 struct bts_ds_area;
 struct dentry;
@@ -263,15 +264,6 @@ struct pt_model_stats {
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
 	enum pt_model_operr last_operr;
-};
-
-/* What a tick saw of the interrupted context, or a simulated guest's. */
-struct pt_ctx {
-	u64 ip;
-	u64 cr3;
-	bool user;
-	bool csl;		/* 64-bit code segment */
-	bool guest;		/* VMX non-root, traced (model_vmx=1): PIP.NR */
 };
 
 /* model_vmx (vmx.c): the VMCS this CPU has loaded (0: none yet). */

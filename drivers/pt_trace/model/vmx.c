@@ -8,6 +8,8 @@
  * host IP.  What the trace shows of it depends on how the (simulated)
  * VMM set up PT (SDM Vol. 3C 36.5.2):
  *
+ * The packets of the transitions are vmx_enc.c's, shared with tests/host:
+ *
  *   1 system-wide: the guest is traced like the host.  VMPTRLD sends VMCS
  *     (TriggerEn && ContextEn, 36.4.2.15); the entry is a far branch:
  *     PIP(guest CR3, NR=1), MODE.Exec when CS.L changes, TIP(guest IP)
@@ -34,6 +36,7 @@
 
 #include "../regs.h"
 #include "model.h"
+#include "vmx_enc.h"
 
 static unsigned int pt_model_vmx;
 static long pt_model_vmx_tsc_offset;
@@ -118,9 +121,7 @@ void pt_model_vmx_enter(struct pt_model_state *s, struct pt_pkt_buf *b,
 
 	vm = &pt_model_vms[(s->vmx.visits++ >> 1) % ARRAY_SIZE(pt_model_vms)];
 	if (s->vmx.vmcs != vm->vmcs) {
-		/* VMCS: TriggerEn && ContextEn (Table 36-34). */
-		if (host_ctx_en)
-			pt_pkt_vmcs(b, vm->vmcs);
+		pt_vmx_enc_vmptrld(b, host_ctx_en, vm->vmcs);
 		s->vmx.vmcs = vm->vmcs;
 	}
 	s->lfsr ^= s->lfsr << 7;
@@ -131,32 +132,22 @@ void pt_model_vmx_enter(struct pt_model_state *s, struct pt_pkt_buf *b,
 	g->guest = true;
 }
 
-static void pt_vmx_mode_exec(struct pt_pkt_buf *b, const struct pt_ctx *c)
+/* The encoder's view of this CPU in @mode (vmx_enc.h). */
+static void pt_vmx_enc_load(struct pt_vmx_enc *e, unsigned int mode,
+			    const struct pt_model_state *s)
 {
-	pt_pkt_mode_exec(b, c->csl, !c->csl);
+	e->os = s->regs.ctl & PT_CTL_OS;
+	e->branch_en = s->regs.ctl & PT_CTL_BRANCHEN;
+	e->host_only = mode == PT_MODEL_VMX_HOST;
+	e->packet_en = s->packet_en;
+	e->last_cr3 = s->last_cr3;
 }
 
-/*
- * The far transfer of an entry or exit, from @from to @to, when PT sees
- * both sides: TIP(to) with MODE.Exec first if CS.L changes, TIP.PGE
- * (always after MODE.Exec) when PacketEn comes on, TIP.PGD(to) when it
- * goes off.
- */
-static void pt_vmx_transfer(struct pt_model_state *s, struct pt_pkt_buf *b,
-			    const struct pt_ctx *from, const struct pt_ctx *to,
-			    bool to_pe)
+static void pt_vmx_enc_store(const struct pt_vmx_enc *e,
+			     struct pt_model_state *s)
 {
-	if (to_pe && s->packet_en) {
-		if (to->csl != from->csl)
-			pt_vmx_mode_exec(b, to);
-		pt_pkt_ip(b, PT_PKT_TIP, to->ip, false);
-	} else if (to_pe) {
-		pt_vmx_mode_exec(b, to);
-		pt_pkt_ip(b, PT_PKT_TIP_PGE, to->ip, false);
-	} else if (s->packet_en) {
-		pt_pkt_ip(b, PT_PKT_TIP_PGD, to->ip, false);
-	}
-	s->packet_en = to_pe;
+	s->packet_en = e->packet_en;
+	s->last_cr3 = e->last_cr3;
 }
 
 /*
@@ -167,24 +158,15 @@ bool pt_model_vmx_entry(unsigned int mode, struct pt_model_state *s,
 			struct pt_pkt_buf *b, const struct pt_ctx *host,
 			const struct pt_ctx *g, bool g_ctx_en, bool g_pe)
 {
-	u64 ctl = s->regs.ctl;
+	struct pt_vmx_enc e;
+	bool traced;
 
-	if (!(ctl & PT_CTL_BRANCHEN))
-		g_pe = false;
-	if (mode == PT_MODEL_VMX_HOST) {
-		if (s->packet_en)
-			pt_pkt_ip(b, PT_PKT_TIP_PGD, 0, true);
-		s->packet_en = false;
-		return false;
-	}
-	/* A CR3 load: PIP when OS=1 and ContextEn after it (Table 36-50). */
-	if ((ctl & PT_CTL_OS) && g_ctx_en) {
-		pt_pkt_pip(b, g->cr3, true);
-		s->last_cr3 = g->cr3;
-	}
-	s->seen_cr3 = g->cr3;
-	pt_vmx_transfer(s, b, host, g, g_pe);
-	return true;
+	pt_vmx_enc_load(&e, mode, s);
+	traced = pt_vmx_enc_entry(&e, b, host, g, g_ctx_en, g_pe);
+	pt_vmx_enc_store(&e, s);
+	if (traced)
+		s->seen_cr3 = g->cr3;
+	return traced;
 }
 
 /* The packets of the VM exit from @g back to @host. */
@@ -192,25 +174,11 @@ void pt_model_vmx_exit(unsigned int mode, struct pt_model_state *s,
 		       struct pt_pkt_buf *b, const struct pt_ctx *host,
 		       const struct pt_ctx *g, bool h_ctx_en, bool h_pe)
 {
-	u64 ctl = s->regs.ctl;
+	struct pt_vmx_enc e;
 
-	if (!(ctl & PT_CTL_BRANCHEN))
-		h_pe = false;
-	if (mode == PT_MODEL_VMX_HOST) {
-		if (h_pe) {
-			if (g->csl != host->csl)
-				pt_vmx_mode_exec(b, host);
-			pt_pkt_ip(b, PT_PKT_TIP_PGE, host->ip, false);
-		}
-		s->packet_en = h_pe;
-		return;
-	}
-	if (s->packet_en)
-		pt_pkt_ip(b, PT_PKT_FUP, g->ip, false);
-	if ((ctl & PT_CTL_OS) && h_ctx_en) {
-		pt_pkt_pip(b, host->cr3, false);
-		s->last_cr3 = host->cr3;
-	}
-	s->seen_cr3 = host->cr3;
-	pt_vmx_transfer(s, b, g, host, h_pe);
+	pt_vmx_enc_load(&e, mode, s);
+	pt_vmx_enc_exit(&e, b, host, g, h_ctx_en, h_pe);
+	pt_vmx_enc_store(&e, s);
+	if (mode != PT_MODEL_VMX_HOST)
+		s->seen_cr3 = host->cr3;
 }
