@@ -8,7 +8,7 @@
 # lines: user branches named from the program through the sideband's
 # map (libdwfl), kernel ones from the kallsyms copy, an unknown address
 # as [unknown], the gap where it lies; -q's counts; and the refusals
-# (PT-only options, .bts mixed with .pt).  Prints PTT-RESULT lines.
+# (PT-only options, .bts mixed with .pt); --calls: the call tree.  Prints PTT-RESULT lines.
 #
 # usage: bts_decode.sh PT-TRACE TMPDIR
 
@@ -72,8 +72,8 @@ if [ $rc = 0 ] && [ "$(cat "$T/out")" = "5 branches, 1 gaps: 2 branches lost" ];
 else fail bts-decode-quiet "rc $rc: $(head -c 200 "$T/out") $(head -c 200 "$T/err")"; fi
 
 bad=""
-"$PT" decode --calls "$T/rec/cpu0.bts" >/dev/null 2>"$T/err"
-[ $? = 1 ] && grep -q "list of branches" "$T/err" || bad+=" calls"
+"$PT" decode --timeline "$T/tl.json" "$T/rec/cpu0.bts" >/dev/null 2>"$T/err"
+[ $? = 1 ] && grep -q "list of branches" "$T/err" || bad+=" timeline"
 : >"$T/rec/cpu0.pt"
 "$PT" decode "$T/rec/cpu0.bts" "$T/rec/cpu0.pt" >/dev/null 2>"$T/err"
 [ $? = 1 ] && grep -q "not both" "$T/err" || bad+=" mixed"
@@ -81,3 +81,82 @@ bad=""
 "$PT" decode "$T/rec/cpu1.bts" >/dev/null 2>"$T/err"
 [ $? = 2 ] || bad+=" empty"
 if [ -z "$bad" ]; then pass bts-decode-errors; else fail bts-decode-errors "$bad"; fi
+
+# --- --calls: the call tree of a fabricated recording whose tree is known.
+# The program's calls nest main > f1 > f2, main > f3; an interrupt at f3's
+# nop goes into a traced kernel handler (kernel.text holds its bytes: a
+# jmp, then iretq back to the nop); main's syscall is an untraced kernel
+# visit (the next record is user code again); after a gap the tree
+# restarts at main's last call; one branch from an address no file holds.
+C=$T/calls
+mkdir -p "$C"
+cat >"$C/prog.S" <<'S'
+	.text
+	.globl main, f1, f2, f3
+main:	call f1
+	call f3
+	syscall
+	call f2
+	hlt
+f1:	call f2
+	jmp .Lj
+	nop
+.Lj:	ret
+f2:	ret
+f3:	nop
+	ret
+S
+if ! cc -nostdlib -no-pie -static -Wl,-emain -o "$C/prog" "$C/prog.S" 2>"$T/cc.err"; then
+	skip bts-decode-calls "cannot build the program: $(head -c 100 "$T/cc.err")"
+	exit 0
+fi
+sym() { nm "$C/prog" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
+main=$(sym main) f1=$(sym f1) f2=$(sym f2) f3=$(sym f3)
+read -r off va fsz < <(readelf -lW "$C/prog" |
+	awk '$1 == "LOAD" && / R?W?E / { print $2, $3, $5; exit }')
+printf 'ffffffff81000000 T asm_irq\nffffffff81000100 t do_irq\n' >"$C/kallsyms"
+# nop at the entry, jmp entry+0x10 -> do_irq+4, iretq at do_irq+4
+python3 - "$C/ktext" <<'PY'
+import sys
+b = bytearray(b"\x90" * 0x200)
+b[0x10:0x15] = b"\xe9\xef\x00\x00\x00"
+b[0x104:0x106] = b"\x48\xcf"
+open(sys.argv[1], "wb").write(b)
+PY
+{
+	echo "pt-trace-sideband=1"
+	printf 'map=0x%x 0x%x 0x%x %s\n' $((va)) $((va + fsz)) $((off)) "$C/prog"
+	echo "kernel.kallsyms=kallsyms"
+	echo "kernel.text=ffffffff81000000 200 ktext"
+} >"$C/sideband.txt"
+python3 - "$C/cpu0.bts" $((main)) $((f1)) $((f2)) $((f3)) <<'PY'
+import struct, sys
+m, f1, f2, f3 = (int(a) for a in sys.argv[2:6])
+k = 0xffffffff81000000
+recs = [(m, f1), (f1, f2), (f2, f1 + 5),
+        (f1 + 5, f1 + 8), (f1 + 8, m + 5), (m + 5, f3),
+        (f3, k), (k + 0x10, k + 0x104), (k + 0x104, f3),
+        (f3 + 1, m + 10), (m + 10, k),
+        (m + 12, f2), (0x10, 0x20)]
+with open(sys.argv[1], "wb") as f:
+    for r in recs:
+        f.write(struct.pack("<QQQ", r[0], r[1], 0))
+PY
+# the gap: before the 12th record (offset 11 * 24)
+printf 'pt-trace-loss 1\ncpu 0\nloss 0 312 264 48 100 200 1000 2000 no_space,bytes_known\nend 1 0\n' \
+	>"$C/cpu0.bts.loss"
+{
+	printf '%016x main\n' $((main))
+	printf '  %016x f1\n' $((f1))
+	printf '    %016x f2\n' $((f2))
+	printf '  %016x f3\n' $((f3))
+	printf '    %016x asm_irq\n' 0xffffffff81000000
+	echo "[000]  [lost 2 branches: the stream's ring was full]"
+	printf '%016x main+0xc\n' $((main + 12))
+	printf '  %016x f2\n' $((f2))
+} >"$C/exp"
+"$PT" decode --calls "$C/cpu0.bts" >"$C/out" 2>"$C/err"; rc=$?
+if [ $rc = 0 ] && cmp -s "$C/out" "$C/exp" &&
+   grep -q "1 of 13 branches are in no file given" "$C/err"; then
+	pass bts-decode-calls
+else fail bts-decode-calls "rc $rc: $(diff "$C/exp" "$C/out" | head -8 | tr '\n' '|') $(head -c 300 "$C/err")"; fi

@@ -23,6 +23,7 @@
 #include <linux/pt_trace.h>
 
 #include "bts_dump.h"
+#include "call_tree.h"
 #include "decode_aspace.h"
 #include "decode_bts.h"
 #include "decode_filter.h"
@@ -92,11 +93,7 @@ struct decode_trace {
 	/* the stretch being decoded */
 	uint64_t base;		/* its file offset */
 	uint64_t dropped;	/* bytes dropped somewhere in it */
-	/* the call tree */
-	int depth;
-	int pending_call;
-	int restart;		/* the next instruction is a new root */
-	uint64_t call_next;
+	struct call_tree ct;	/* --calls */
 	/* whose code runs: the CPU's switch records, in TSC order */
 	struct das_proc *cur;	/* its address space */
 	const struct das_switch *sw;
@@ -105,7 +102,6 @@ struct decode_trace {
 	uint64_t sw_until;	/* its end: past it, decode_follow() looks */
 	int pid, tid;		/* -1 while unknown */
 	char comm[16];		/* "" while unknown */
-	int resume;		/* --calls: a thread's tree goes on here */
 	uint64_t last_cr3;	/* of the last PIP, when cr3_fresh */
 	int cr3_fresh;		/* a PIP since the last switch record */
 	int enable_timing;	/* a CBR outside PSB+ since tracing stopped */
@@ -168,8 +164,10 @@ static void decode_usage(FILE *f)
 	      "symbolized from the same sideband and --elf files (user addresses in\n"
 	      "the recorded command's address space: a record names no process), the\n"
 	      "kernel's from the recording's kallsyms, and the gaps of cpuN.bts.loss\n"
-	      "(stream mode) where they lie.  BTS records carry no time: --calls,\n"
-	      "--timeline, --format, --events and the filters but -C are for PT.\n"
+	      "(stream mode) where they lie.  --calls prints the call tree as for PT,\n"
+	      "one per file: a record is a call or return by the instruction at its\n"
+	      "FROM (read from those files).  BTS records carry no time: --timeline,\n"
+	      "--format, --events and the filters but -C are for PT.\n"
 	      "\n"
 	      "options:\n"
 	      "      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
@@ -257,6 +255,7 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "  pt-trace decode --host-only --summary out/cpu0.pt\n"
 	      "  pt-trace decode out/cpu0.bts               # record --bts\n"
+	      "  pt-trace decode --calls out/cpu0.bts\n"
 	      "  pt-trace decode --vmcs 0x12345000 \\\n"
 	      "                  --guest-image 0x12345000:guest-vmlinux out/cpu0.pt\n"
 	      "\n"
@@ -350,8 +349,7 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 		tl_error(&t->track, offset, why, tsc, have_tsc);
 	}
 	/* The stack after the resync is unknown: the tree restarts. */
-	t->restart = 1;
-	t->pending_call = 0;
+	ct_restart(&t->ct);
 }
 
 /* The filters: whether this instruction is shown; *w says who ran it. */
@@ -392,30 +390,19 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	}
 	if (t->hidden) {
 		t->hidden = 0;
-		t->restart = 1;
+		ct_restart(&t->ct);
 	}
 	t->stats.shown++;
-	if (o->calls) {
-		if (t->restart) {
-			t->depth = 0;
-			decode_print_call(&c->ob, st, insn->ip, 0);
-		} else if (t->pending_call && insn->ip != t->call_next) {
-			decode_print_call(&c->ob, st, insn->ip, ++t->depth);
-		} else if (t->resume) {
-			decode_print_call(&c->ob, st, insn->ip, t->depth);
-		}
-	} else if (!o->quiet) {
+	if (o->calls)
+		ct_insn(&t->ct, &c->ob, st, insn->ip);
+	else if (!o->quiet)
 		decode_print_insn(&c->ob, &c->o.fmt, st, insn, tsc,
 				  &who);
-	}
-	t->restart = 0;
-	t->resume = 0;
-	t->pending_call = insn->iclass == ptic_call ||
-			  insn->iclass == ptic_far_call;
-	t->call_next = insn->ip + insn->size;
-	if ((insn->iclass == ptic_return || insn->iclass == ptic_far_return) &&
-	    t->depth > 0)
-		t->depth--;
+	ct_after(&t->ct, insn->iclass == ptic_call ||
+		 insn->iclass == ptic_far_call ? CT_CALL :
+		 insn->iclass == ptic_return ||
+		 insn->iclass == ptic_far_return ? CT_RETURN : CT_OTHER,
+		 insn->ip + insn->size);
 	if (c->tl.f)
 		tl_insn(&t->track, st, insn, tsc, have_tsc);
 }
@@ -471,16 +458,9 @@ static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
 
 	th = t->tid >= 0 ? decode_thread(c, t->tid) : NULL;
 	if (th)
-		th->depth = t->restart ? -1 : t->depth;
+		th->depth = ct_suspend(&t->ct);
 	th = decode_thread(c, s->tid);
-	t->pending_call = 0;
-	if (th && th->depth >= 0) {
-		t->depth = th->depth;
-		t->restart = 0;
-		t->resume = 1;
-	} else {
-		t->restart = 1;
-	}
+	ct_resume(&t->ct, th ? th->depth : -1);
 	t->hidden = 0;
 	if (dflt_task(&c->o.filter, s->pid, s->tid))
 		ob_printf(&c->ob, "[thread %s %d/%d, cpu %d]\n", s->comm,
@@ -823,9 +803,7 @@ static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
 			  "trace lost here, decoding restarts at the PSB after the gap");
 	if (c->tl.f)
 		tl_gap(&t->track, r);
-	t->restart = 1;
-	t->pending_call = 0;
-	t->depth = 0;
+	ct_lost(&t->ct);
 }
 
 /* One stretch [start, end) of a trace, with its own decoder. */
@@ -869,7 +847,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s)
 	w->t.seg_last = s->last;
 	w->t.seg_has_ip = s->has_next_ip;
 	w->t.seg_ip = s->next_ip;
-	w->t.restart = 1;
+	ct_restart(&w->t.ct);
 	return decode_stretch_one(&w->c, &w->t, s->start, s->end);
 }
 
@@ -972,7 +950,7 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 		ob_printf(&c->ob,
 			  "[loss: %llu more records were overwritten before the recorder read them: where they lie is unknown]\n",
 			  (unsigned long long)t->lf.lapped);
-	t->restart = 1;
+	ct_restart(&t->ct);
 	dvmx_scan_tsc(&c->vmx, t->buf, t->len, &t->marks);
 	for (;;) {
 		end = decode_stretch_end(t, start, &i);
@@ -1282,11 +1260,11 @@ static int decode_bts_files(struct decode_ctx *c, char **paths)
 	struct decode_bts_stats st, sum = { 0 };
 	int i, ret = PTT_EXIT_OK;
 
-	if (c->o.calls || c->o.timeline || c->o.events || c->o.fmt_given ||
+	if (c->o.timeline || c->o.events || c->o.fmt_given ||
 	    c->o.filter.npid || c->o.filter.ntid || c->o.filter.have_time ||
 	    c->vmx.summary || c->vmx.nsel || c->vmx.host_only ||
 	    c->vmx.guest_only) {
-		ptt_err("a BTS file (.bts) is decoded as a list of branches: --calls, --timeline, --format, --events, --pid, --tid, --time and the VMX options are for PT traces (.pt)");
+		ptt_err("a BTS file (.bts) is decoded as a list of branches or a call tree (--calls): --timeline, --format, --events, --pid, --tid, --time and the VMX options need the times, processes and packets of PT traces (.pt)");
 		return PTT_EXIT_USAGE;
 	}
 	for (i = 0; i < c->ntraces; i++)
@@ -1317,8 +1295,11 @@ static int decode_bts_files(struct decode_ctx *c, char **paths)
 		if (!c->o.no_loss)
 			ret = ptt_load_loss(paths[i], c->o.loss_path, &lf, &have);
 		if (!ret) {
+			if (c->o.calls && !c->o.quiet && c->ntraces > 1)
+				ob_printf(&c->ob, "[trace %s, cpu %d]\n",
+					  paths[i], cpu);
 			decode_bts(&c->as, buf, len, cpu, have ? &lf : NULL,
-				   c->o.quiet, &c->ob, &st);
+				   c->o.quiet, c->o.calls, &c->ob, &st);
 			if (st.partial)
 				ptt_warn("%s: %llu bytes after the last whole 24-byte record",
 					 paths[i], (unsigned long long)st.partial);
@@ -1326,6 +1307,7 @@ static int decode_bts_files(struct decode_ctx *c, char **paths)
 			sum.gaps += st.gaps;
 			sum.lost += st.lost;
 			sum.unknown += st.unknown;
+			sum.unread += st.unread;
 		}
 		ptl_free(&lf);
 		if (buf)
@@ -1341,6 +1323,10 @@ static int decode_bts_files(struct decode_ctx *c, char **paths)
 		ob_puts(&c->ob, "\n");
 	}
 	ob_free(&c->ob);
+	if (!ret && sum.unread)
+		ptt_warn("--calls: the instructions of %llu of %llu branches are in no file given (the recording's sideband maps, kernel.text, --elf): they are neither calls nor returns in the tree",
+			 (unsigned long long)sum.unread,
+			 (unsigned long long)sum.records);
 	if (!ret && !sum.records) {
 		ptt_err("no BTS record in the file(s) given");
 		ret = PTT_EXIT_INPUT;

@@ -696,3 +696,17 @@ void das_free(struct decode_aspaces *a)
 	free(a->warned);
 	memset(a, 0, sizeof(*a));
 }
+
+int das_read(const struct decode_aspaces *a, const struct das_proc *p,
+	     uint64_t addr, uint8_t *buf, size_t len)
+{
+	int i, n;
+
+	/* The kernel's bytes: the recording's kernel.text and modules. */
+	for (i = 0; a->isc && a->kisid[i]; i++) {
+		n = pt_iscache_read(a->isc, buf, len, a->kisid[i], addr);
+		if (n > 0)
+			return n;
+	}
+	return p ? elf_symtab_read(&p->st, addr, buf, len) : -ENOENT;
+}

@@ -128,6 +128,14 @@ int das_add_elf(struct pt_image *image, struct elf_symtab *st,
  */
 int das_tsc_ns(const struct decode_aspaces *a, uint64_t tsc, uint64_t *ns);
 
+/*
+ * Up to @len bytes of code at @addr in @p's address space (the kernel's
+ * from the recording's copies, user code from @p's files): the count
+ * read, or a negative number where nothing has them.
+ */
+int das_read(const struct decode_aspaces *a, const struct das_proc *p,
+	     uint64_t addr, uint8_t *buf, size_t len);
+
 /* A record's time as TSC: 0 or -ENODATA (no way to convert). */
 struct ptpsb_header;
 int das_record_tsc(const struct ptpsb_header *h, const struct ptsb *sb,

@@ -15,11 +15,28 @@
  * [unknown]), and there are no timestamps to print.  In stream mode the
  * records that found the ring full are a gap (cpuN.bts.loss), printed
  * where they were lost.
+ *
+ * --calls builds the call tree PT's --calls prints (call_tree.c, the
+ * same code): a record is a call when the instruction at its from is a
+ * call (call, far call, syscall, int n), a return when it is a ret (ret,
+ * far ret, iret, sysret); its to is the next instruction that runs.  The
+ * instruction is read from the recording's files (das_read()) and
+ * classified by capstone; one that no file holds counts as neither (a
+ * warning says how many).  A record whose from is no branch at all is an
+ * interrupt or exception (the SDM stores those too, from the interrupted
+ * instruction to the handler): a call, which the handler's iret returns
+ * from.  A record from user code into the kernel followed by user code
+ * again is a kernel visit that was not traced (-u, BTS_OFF_OS: the
+ * return to user is not stored): as PT's user-only tree, it is no
+ * call.  One tree per file (CPU): records carry no time, so they cannot
+ * be put on the threads of the switch records.
  */
 #include <string.h>
 
+#include <capstone/capstone.h>
 #include <linux/pt_trace.h>
 
+#include "call_tree.h"
 #include "decode_aspace.h"
 #include "decode_bts.h"
 #include "elf_image.h"
@@ -40,10 +57,54 @@ static void dbts_addr(struct outbuf *ob, struct das_proc *p, uint64_t a)
 	ob_printf(ob, " (%s)", s->dso ? s->dso : "[unknown]");
 }
 
+static int dbts_kernel(uint64_t a)
+{
+	return a >= 0xffff800000000000ULL;
+}
+
+/*
+ * What the instruction at @from does to the call stack; *@next is the
+ * address after it.  -1: no file holds it.
+ */
+static int dbts_kind(struct decode_aspaces *as, struct das_proc *p, csh cs,
+		     cs_insn *ci, uint64_t from, uint64_t *next)
+{
+	uint8_t code[16];
+	const uint8_t *c = code;
+	uint64_t ip = from;
+	size_t size;
+	int n = ci ? das_read(as, p, from, code, sizeof(code)) : -1;
+
+	if (n <= 0)
+		return -1;
+	size = (size_t)n;
+	if (!cs_disasm_iter(cs, &c, &size, &ip, ci))
+		return -1;
+	*next = from + ci->size;
+	switch (ci->id) {
+	case X86_INS_CALL: case X86_INS_LCALL: case X86_INS_SYSCALL:
+	case X86_INS_SYSENTER: case X86_INS_INT: case X86_INS_INT3:
+	case X86_INS_INTO:
+		return CT_CALL;
+	case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
+	case X86_INS_IRET: case X86_INS_IRETD: case X86_INS_IRETQ:
+	case X86_INS_SYSRET: case X86_INS_SYSEXIT:
+		return CT_RETURN;
+	}
+	if (cs_insn_group(cs, ci, CS_GRP_JUMP))
+		return CT_OTHER;
+	/*
+	 * No branch: an interrupt or exception stopped it; the handler's
+	 * iret comes back to it.
+	 */
+	*next = from;
+	return CT_CALL;
+}
+
 /* The gaps whose file offset is @off, before the record there. */
 static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 		      int cpu, int quiet, struct outbuf *ob,
-		      struct decode_bts_stats *st)
+		      struct decode_bts_stats *st, struct call_tree *ct)
 {
 	static const char lost[] =
 		"[%03d]  [lost %llu branches: the stream's ring was full]\n";
@@ -52,6 +113,7 @@ static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 		const struct ptl_record *r = &lf->rec[*at];
 
 		st->gaps++;
+		ct_lost(ct);
 		if (r->bytes_known)
 			st->lost += r->bytes / PT_BTS_RECORD_SIZE;
 		else
@@ -67,28 +129,77 @@ static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 	}
 }
 
+/* One record in the call tree; @nx is the next one (NULL at the end). */
+static void dbts_call(struct decode_aspaces *as, struct das_proc *p, csh cs,
+		      cs_insn *ci, struct call_tree *ct, struct outbuf *ob,
+		      const struct pt_trace_bts_record *r,
+		      const struct pt_trace_bts_record *nx,
+		      struct decode_bts_stats *st)
+{
+	const struct elf_symtab *sym = p ? &p->st : NULL;
+	uint64_t next = 0;
+	int kind = dbts_kind(as, p, cs, ci, r->from, &next);
+
+	if (kind < 0) {
+		st->unread++;
+		kind = CT_OTHER;
+	}
+	ct_insn(ct, ob, sym, r->from);
+	if (!dbts_kernel(r->from) && dbts_kernel(r->to) &&
+	    (!nx || !dbts_kernel(nx->from))) {
+		/* An untraced kernel visit: back where it left. */
+		ct_after(ct, CT_OTHER, 0);
+		return;
+	}
+	ct_after(ct, kind, next);
+	ct_insn(ct, ob, sym, r->to);
+}
+
 void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
-		int cpu, const struct ptl_file *lf, int quiet,
+		int cpu, const struct ptl_file *lf, int quiet, int calls,
 		struct outbuf *ob, struct decode_bts_stats *st)
 {
 	struct das_proc *p = das_use(as, das_find(as, as->main_pid));
 	size_t n = len / PT_BTS_RECORD_SIZE, i, at = 0;
+	struct call_tree ct = { 0 };
+	cs_insn *ci = NULL;
+	csh cs = 0;
 
 	memset(st, 0, sizeof(*st));
+	ct_restart(&ct);
+	if (calls && !quiet) {
+		/* Without capstone every branch is unread (counted). */
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK &&
+		    cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) == CS_ERR_OK)
+			ci = cs_malloc(cs);
+	}
 	for (i = 0; i < n; i++) {
-		struct pt_trace_bts_record r;
+		struct pt_trace_bts_record r, nx;
 
 		memcpy(&r, buf + i * PT_BTS_RECORD_SIZE, sizeof(r));
-		dbts_gaps(lf, &at, i * PT_BTS_RECORD_SIZE, cpu, quiet, ob, st);
+		dbts_gaps(lf, &at, i * PT_BTS_RECORD_SIZE, cpu, quiet, ob, st,
+			  &ct);
 		st->records++;
 		if (quiet)
 			continue;
+		if (calls) {
+			if (i + 1 < n)
+				memcpy(&nx, buf + (i + 1) * PT_BTS_RECORD_SIZE,
+				       sizeof(nx));
+			dbts_call(as, p, cs, ci, &ct, ob, &r,
+				  i + 1 < n ? &nx : NULL, st);
+			continue;
+		}
 		ob_printf(ob, "[%03d]  ", cpu);
 		dbts_addr(ob, p, r.from);
 		ob_puts(ob, " => ");
 		dbts_addr(ob, p, r.to);
 		ob_puts(ob, "\n");
 	}
-	dbts_gaps(lf, &at, UINT64_MAX, cpu, quiet, ob, st);
+	dbts_gaps(lf, &at, UINT64_MAX, cpu, quiet, ob, st, &ct);
 	st->partial = len % PT_BTS_RECORD_SIZE;
+	if (ci)
+		cs_free(ci, 1);
+	if (cs)
+		cs_close(&cs);
 }

@@ -19,6 +19,7 @@ struct decode_bts_stats {
 	uint64_t lost;		/* branches in them */
 	uint64_t unknown;	/* gaps of unknown size */
 	uint64_t partial;	/* bytes after the last whole record */
+	uint64_t unread;	/* --calls: branches no file holds */
 };
 
 /*
@@ -26,10 +27,11 @@ struct decode_bts_stats {
  * gaps of @lf (its cpuN.bts.loss, or NULL) where they are; only the
  * counts with @quiet.  @as gives symbols: user addresses in the
  * recorded command's address space (BTS records say nothing of the
- * process), kernel ones from the recording's kallsyms.
+ * process), kernel ones from the recording's kallsyms.  With @calls the
+ * call tree instead of the branches (call_tree.h).
  */
 void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
-		int cpu, const struct ptl_file *lf, int quiet,
+		int cpu, const struct ptl_file *lf, int quiet, int calls,
 		struct outbuf *ob, struct decode_bts_stats *st);
 
 #endif /* PT_TRACE_DECODE_BTS_H */

@@ -44,6 +44,7 @@
 #define ei_module	__typeof__(dwfl_addrmodule(NULL, 0))
 #define ei_line		__typeof__(dwfl_module_getsrc(NULL, 0))
 #define ei_die		__typeof__(*dwfl_module_addrdie(NULL, 0, (void *)1))
+#define ei_data		__typeof__(*elf_getdata_rawchunk(NULL, 0, 0, ELF_T_BYTE))
 #define ei_attr		__typeof__(*dwarf_attr_integrate((void *)1, 0, (void *)1))
 
 /* One ELF file open with libelf, with its size for range checks. */
@@ -560,6 +561,46 @@ int elf_symtab_find(struct elf_symtab *st, const char *name,
 	*start = f.start;
 	*end = f.end;
 	return 0;
+}
+
+int elf_symtab_read(const struct elf_symtab *st, uint64_t addr,
+		    uint8_t *buf, size_t len)
+{
+	uint64_t bias = 0, v;
+	ei_module mod;
+	ei_elf elf;
+	ei_phdr ph;
+	size_t i, phnum, n;
+	int ret = -ENOENT;
+	ei_data *d;
+
+	if (!st->dwfl || !len)
+		return -ENOENT;
+	pthread_mutex_lock(&ei_lock);
+	mod = dwfl_addrmodule(st->dwfl, addr);
+	elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		goto out;
+	v = addr - bias;
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    v < ph.p_vaddr || v - ph.p_vaddr >= ph.p_filesz)
+			continue;
+		n = ph.p_filesz - (v - ph.p_vaddr);
+		if (n > len)
+			n = len;
+		d = elf_getdata_rawchunk(elf, (int64_t)(ph.p_offset + v -
+							ph.p_vaddr),
+					 n, ELF_T_BYTE);
+		if (d && d->d_buf) {
+			memcpy(buf, d->d_buf, n);
+			ret = (int)n;
+		}
+		break;
+	}
+out:
+	pthread_mutex_unlock(&ei_lock);
+	return ret;
 }
 
 void elf_symtab_free(struct elf_symtab *st)

@@ -87,6 +87,13 @@ int elf_symtab_line(const struct elf_symtab *st, uint64_t addr,
  */
 int elf_symtab_find(struct elf_symtab *st, const char *name,
 		    uint64_t *start, uint64_t *end);
+/*
+ * Up to @len bytes of code at @addr from the file of the module that
+ * holds it (its PT_LOAD segments as libdwfl placed them): the count
+ * read, or -ENOENT where no file of @st has bytes.
+ */
+int elf_symtab_read(const struct elf_symtab *st, uint64_t addr,
+		    uint8_t *buf, size_t len);
 void elf_symtab_free(struct elf_symtab *st);
 
 #endif /* PT_TRACE_ELF_IMAGE_H */
