@@ -11,6 +11,13 @@
  * by vmx_enc.c between the host's vmresume and its next instruction.
  * Writes into DIR:
  *   system.pt, host-only.pt     the traces (system-wide, Table 36-48);
+ *   nopip.pt                    system-wide with the model's quirk
+ *                               vmx_entry_no_pip: no PIP at VM entries;
+ *   nopip.warn                  for each entry into a traced guest there,
+ *       the offsets the visit's packets span, entry to exit ("FIRST
+ *       END"): decode must warn naming an offset in it (libipt's
+ *       position, which reads ahead of the entry) and still split the
+ *       contexts as in system.pt (it knows the entry from the vmresume);
  *   guest-a.bin, guest-b.bin    the guests' code, at 0x401000;
  *   T.all, T.host, T.guest, T.a, T.b   for each trace T, the instruction
  *       addresses `pt-trace decode --format=ip` must print with no
@@ -37,6 +44,7 @@ static u8 tbuf[1 << 16];
 static struct pt_pkt_buf b;
 static FILE *exp_f[L_NR];
 static struct pt_vmx_enc e;
+static FILE *warn_f;
 
 static const struct pt_ctx host_at_exit = {
 	.ip = 0x401006, .cr3 = HOST_CR3, .csl = true,
@@ -76,8 +84,12 @@ static void row(int vm, bool g_ctx_en, bool g_pe)
 
 	g.csl = vm == 'A';
 	g.cr3 = vm == 'A' ? HOST_CR3 : CR3_B;
+	u32 at, warn = 0;
+
 	pt_vmx_enc_vmptrld(&b, true, vm == 'A' ? VMCS_A : VMCS_B);
+	at = b.len;
 	if (pt_vmx_enc_entry(&e, &b, &host, &g, g_ctx_en, g_pe) && g_pe) {
+		warn = warn_f && e.no_entry_pip;
 		/* A: nop, nop; B: dec %eax, nop (32-bit) */
 		gip[0] = 0x401000;
 		gip[1] = 0x401001;
@@ -85,10 +97,13 @@ static void row(int vm, bool g_ctx_en, bool g_pe)
 		g.ip = 0x401002;
 	}
 	pt_vmx_enc_exit(&e, &b, &host_at_exit, &g, true, true);
+	if (warn)
+		fprintf(warn_f, "%u %u\n", at, b.len);
 	host_to_vmresume(false);
 }
 
-static int trace(const char *dir, const char *name, bool host_only)
+static int trace(const char *dir, const char *name, bool host_only,
+		 bool no_entry_pip)
 {
 	char path[4096];
 	FILE *f;
@@ -105,6 +120,14 @@ static int trace(const char *dir, const char *name, bool host_only)
 	e.os = true;
 	e.branch_en = true;
 	e.host_only = host_only;
+	e.no_entry_pip = no_entry_pip;
+	warn_f = NULL;
+	if (no_entry_pip) {
+		snprintf(path, sizeof(path), "%s/%s.warn", dir, name);
+		warn_f = fopen(path, "w");
+		if (!warn_f)
+			return -1;
+	}
 	pt_pkt_psb(&b);
 	pt_pkt_vmcs(&b, VMCS_NONE);
 	pt_pkt_pip(&b, HOST_CR3, false);
@@ -123,6 +146,8 @@ static int trace(const char *dir, const char *name, bool host_only)
 	pt_pkt_ip(&b, PT_PKT_TIP_PGD, 0, true);
 	for (l = 0; l < L_NR; l++)
 		fclose(exp_f[l]);
+	if (warn_f)
+		fclose(warn_f);
 	snprintf(path, sizeof(path), "%s/%s.pt", dir, name);
 	f = fopen(path, "w");
 	if (!f || fwrite(b.buf, 1, b.len, f) != b.len || fclose(f))
@@ -149,8 +174,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vmx_table DIR\n");
 		return 2;
 	}
-	if (trace(argv[1], "system", false) ||
-	    trace(argv[1], "host-only", true) ||
+	if (trace(argv[1], "system", false, false) ||
+	    trace(argv[1], "host-only", true, false) ||
+	    trace(argv[1], "nopip", false, true) ||
 	    put(argv[1], "guest-a.bin", ga, sizeof(ga)) ||
 	    put(argv[1], "guest-b.bin", gb, sizeof(gb))) {
 		perror(argv[1]);

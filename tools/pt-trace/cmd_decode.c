@@ -660,6 +660,22 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * A VM entry whose events are taken and brought no PIP: the next
+ * instruction is the guest's (dvmx_check_entry() says so on stderr).
+ */
+static int decode_vmx_entry(struct decode_ctx *c, struct decode_trace *t,
+			    struct pt_insn_decoder *dec)
+{
+	uint64_t off = 0;
+
+	pt_insn_get_offset(dec, &off);
+	if (dvmx_check_entry(&c->vmx, off + t->base) &&
+	    pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+		return -1;
+	return 0;
+}
+
+/*
  * The end of a segment that is not the stretch's last (decode --jobs):
  * its packets are used up, and the code goes on without packets (a
  * decoder reading on would be in the next PSB+ by now) up to the IP the
@@ -740,9 +756,15 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			}
 			if (t->sw_until != UINT64_MAX)
 				decode_follow(c, t, dec);
+			if (c->vmx.entry_pending && decode_vmx_entry(c, t, dec) < 0) {
+				status = -pte_internal;
+				break;
+			}
 			status = pt_insn_next(dec, &insn, sizeof(insn));
-			if (insn.iclass != ptic_error)
+			if (insn.iclass != ptic_error) {
 				decode_insn(c, t, dec, &insn);
+				dvmx_after_insn(&c->vmx, &insn);
+			}
 			if (!(t->stats.insns & 0xffff) && !t->in_seg)
 				decode_drop_behind(t, dec);
 			if (status < 0)
@@ -1760,6 +1782,9 @@ out_vmx:
 	if (c.vmx.nr_no_vmcs)
 		ptt_warn("%llu guest PIPs (NR=1) came with no VMCS loaded (none since the PSB, or the all-ones base): their context has no VMCS",
 			 (unsigned long long)c.vmx.nr_no_vmcs);
+	if (c.vmx.nr_no_pip > 10)
+		ptt_warn("%llu VM entries had no PIP (the first 10 are named above): their guests' contexts are inferred",
+			 (unsigned long long)c.vmx.nr_no_pip);
 	if (c.vmx.no_image)
 		ptt_warn("%llu decode errors in guests without code: give --guest-image VMCS:PATH[@ADDR] (pt-trace contexts lists the guests' VMCS)",
 			 (unsigned long long)c.vmx.no_image);

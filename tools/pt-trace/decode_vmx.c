@@ -259,6 +259,7 @@ static int dvmx_selected(const struct decode_vmx *d)
 
 void dvmx_sync(struct decode_vmx *d)
 {
+	d->entry_pending = 0;
 	d->have_prev = 0;	/* a gap or an error: no time across it */
 	d->cur = -1;
 	d->vmcs = VMX_VMCS_NONE;
@@ -271,6 +272,12 @@ int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
 	uint64_t cr3;
 
 	switch (ev->type) {
+	case ptev_disabled:
+	case ptev_async_disabled:
+	case ptev_overflow:
+		/* no guest code follows the entry in this trace */
+		d->entry_pending = 0;
+		return 0;
 	case ptev_vmcs:
 	case ptev_async_vmcs:
 		d->vmcs = ev->type == ptev_vmcs ? ev->variant.vmcs.base :
@@ -292,9 +299,61 @@ int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
 	default:
 		return 0;
 	}
+	d->entry_pending = 0;
 	if (nr && d->vmcs == VMX_VMCS_NONE)
 		d->nr_no_vmcs++;
 	d->cur = vmx_ctx_get(d->ctx, nr ? d->vmcs : 0, nr, cr3);
+	d->sel_cur = dvmx_selected(d);
+	return d->cur != old;
+}
+
+/* VMLAUNCH (0f 01 c2) and VMRESUME (0f 01 c3). */
+static int dvmx_is_entry(const struct pt_insn *insn)
+{
+	return insn->size == 3 && insn->raw[0] == 0x0f &&
+	       insn->raw[1] == 0x01 &&
+	       (insn->raw[2] == 0xc2 || insn->raw[2] == 0xc3);
+}
+
+void dvmx_after_insn(struct decode_vmx *d, const struct pt_insn *insn)
+{
+	d->entry_pending = 0;
+	if (d->cur >= 0 && !d->ctx->ctx[d->cur].nr && dvmx_is_entry(insn)) {
+		d->entry_pending = 1;
+		d->entry_ip = insn->ip;
+	}
+}
+
+/* The warnings of entries without PIP, one line each, up to this many. */
+#define DVMX_NO_PIP_WARN	10
+
+int dvmx_check_entry(struct decode_vmx *d, uint64_t off)
+{
+	uint64_t cr3 = VMX_CR3_UNKNOWN;
+	int old = d->cur;
+	unsigned int i;
+	char c3[24];
+
+	if (!d->entry_pending)
+		return 0;
+	d->entry_pending = 0;
+	/* The guest's CR3 when it last ran with this VMCS, if it did. */
+	for (i = d->ctx->n; i-- > 0;)
+		if (d->ctx->ctx[i].nr && d->ctx->ctx[i].vmcs == d->vmcs &&
+		    d->ctx->ctx[i].cr3 != VMX_CR3_UNKNOWN) {
+			cr3 = d->ctx->ctx[i].cr3;
+			break;
+		}
+	if (cr3 == VMX_CR3_UNKNOWN)
+		strcpy(c3, "unknown");
+	else
+		snprintf(c3, sizeof(c3), "0x%llx", (unsigned long long)cr3);
+	if (d->nr_no_pip++ < DVMX_NO_PIP_WARN)
+		ptt_warn("offset 0x%llx: the VM entry at 0x%llx has no PIP: the code after it taken as the guest's of VMCS 0x%llx, CR3 %s (inferred)",
+			 (unsigned long long)off,
+			 (unsigned long long)d->entry_ip,
+			 (unsigned long long)d->vmcs, c3);
+	d->cur = vmx_ctx_get(d->ctx, d->vmcs, 1, cr3);
 	d->sel_cur = dvmx_selected(d);
 	return d->cur != old;
 }
@@ -520,8 +579,11 @@ void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob)
 		else
 			ob_printf(ob, "# guest   0x%016llx",
 				  (unsigned long long)c->vmcs);
-		ob_printf(ob, " 0x%016llx %12llu %14llu %10llu  ",
-			  (unsigned long long)c->cr3,
+		if (c->cr3 == VMX_CR3_UNKNOWN)
+			ob_printf(ob, " %-18s", "unknown");
+		else
+			ob_printf(ob, " 0x%016llx", (unsigned long long)c->cr3);
+		ob_printf(ob, " %12llu %14llu %10llu  ",
 			  (unsigned long long)c->insns,
 			  (unsigned long long)c->ticks,
 			  (unsigned long long)c->packets);

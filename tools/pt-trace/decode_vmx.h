@@ -51,6 +51,13 @@ struct decode_vmx {
 	uint64_t shown;		/* instructions the filter let through */
 	uint64_t nr_no_vmcs;	/* guest PIPs with no VMCS loaded */
 	uint64_t no_image;	/* "no memory mapped" in a guest without code */
+	/*
+	 * A VM entry (VMLAUNCH/VMRESUME) decoded in the host whose PIP has
+	 * not come yet: the next instruction is the guest's all the same.
+	 */
+	int entry_pending;
+	uint64_t entry_ip;
+	uint64_t nr_no_pip;	/* entries without PIP, context inferred */
 };
 
 /*
@@ -98,6 +105,20 @@ const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
  * before is its context's (--summary).
  */
 int dvmx_insn(struct decode_vmx *d, uint64_t tsc, int have_tsc);
+/*
+ * After each decoded instruction: is it a VM entry from the host?  Then
+ * the guest's context is due with the entry's PIP (dvmx_event()).
+ */
+void dvmx_after_insn(struct decode_vmx *d, const struct pt_insn *insn);
+/*
+ * Before the next instruction, its events taken: a VM entry whose PIP
+ * did not come (SDM 36.5.2.5: a VMM that emulated the guest's MOV CR3
+ * without writing the PIP, or a CPU that drops it) would leave the
+ * guest's code taken for the host's.  Warns naming the trace offset
+ * @off, then enters the guest of the loaded VMCS with the CR3 it last
+ * had.  Returns 1 when the context changed (set the image again).
+ */
+int dvmx_check_entry(struct decode_vmx *d, uint64_t off);
 /* The packet pass of --summary over one trace: packets and TSC spans. */
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len);
 /* The TSC packets of a trace (nothing without --guest-tsc). */

@@ -12,6 +12,8 @@
 
 #define VMX_CTX_MAX		256
 #define VMX_VMCS_NONE		0x000ffffffffff000ULL	/* none loaded */
+/* A guest context entered without PIP: its CR3 is not known. */
+#define VMX_CR3_UNKNOWN		(~0ULL)
 /*
  * A vmx_guest_tsc for every guest without one of its own: the recording's
  * KVM offset and ratio when all its vCPUs have the same (KVM's debugfs

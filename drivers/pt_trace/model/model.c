@@ -679,7 +679,7 @@ static int __init pt_model_module_init(void)
 
 	pt_model_prof = pt_model_profile_find(model_profile);
 	if (!pt_model_prof) {
-		pr_err("unknown model_profile '%s' (icl, bdw, min)\n",
+		pr_err("unknown model_profile '%s' (icl, bdw, min, icl-nopip)\n",
 		       model_profile);
 		return -EINVAL;
 	}

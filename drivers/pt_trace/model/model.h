@@ -39,6 +39,8 @@ struct pt_model_profile {
 	bool branchen_always_on;	/* BDM106: BranchEn=0 with TraceEn #GPs */
 	/* IA32_VMX_MISC, read only when CPUID.1:ECX.VMX (bit 5) is set. */
 	u64 vmx_misc;
+	/* model_vmx=1: VM entries send no PIP (vmx_enc.h, no_entry_pip). */
+	bool vmx_entry_no_pip;
 	/* Bits IA32_PERF_GLOBAL_STATUS_RESET (0x390) accepts; others #GP. */
 	u64 gsr_valid;
 	/* IA32_MISC_ENABLE as read (BTS/PEBS unavailable bits; bts.c). */

@@ -31,40 +31,40 @@
 				 BIT_ULL(55) | BIT_ULL(62) | BIT_ULL(63))
 #define PT_GSR_V4(gp, fixed)	(PT_GSR_V3(gp, fixed) | GENMASK_ULL(61, 58))
 
+/*
+ * Ice Lake client (i7-1065G7): family 6 model 0x7e stepping 5 (CPUID.1:EAX
+ * = 0x706e5), max basic leaf 0x1b (public CPUID dumps of that part).
+ * Leaf 0x14: QEMU's Icelake CPU model (target/i386/cpu.c,
+ * INTEL_PT_MINIMAL_EBX 0xf, _ECX 0x7, 2 address ranges, MTC bitmap 0x249,
+ * CYC bitmap 0x1fff, PSB bitmap 0x3f) plus EBX[4] PTWRITE and EBX[5] power
+ * event trace, which Ice Lake client enumerates (public CPUID dumps; not
+ * re-verified on silicon here).
+ * Leaf 0x15: TSC/crystal 62/2, 38.4 MHz crystal (Ice Lake client CPUID
+ * dumps).  CBR 13 = 1.3 GHz base clock.
+ * VMX with PT in VMX operation (VMX_MISC[14]=1).
+ * DS with DS-CPL (BTS_OFF_OS/USR): every Core since Nehalem.
+ * 8 GP counters (4 per thread with HT), 4 fixed.
+ */
+#define PT_PROFILE_ICL							\
+	.leaf0 = { 0x1b, PT_INTEL_EBX, PT_INTEL_ECX, PT_INTEL_EDX },	\
+	.leaf1 = { 0x000706e5, 0, PT_LEAF1_VMX | BTS_CPUID1_ECX_DS_CPL,	\
+		   BTS_CPUID1_EDX_DS },					\
+	.leaf7 = { 0, PT_LEAF7_PT, 0, 0 },				\
+	.leaf14 = {							\
+		{ 0x00000001, 0x0000003f, 0x00000007, 0 },		\
+		{ 0x02490002, 0x003f1fff, 0, 0 },			\
+	},								\
+	.leaf15 = { 0x00000002, 0x0000003e, 0x0249f000, 0 },		\
+	.phys_bits = 39,						\
+	.cbr = 13,							\
+	.vmx_misc = PT_VMX_MISC_PT,					\
+	.gsr_valid = PT_GSR_V4(8, 4)
+
 const struct pt_model_profile pt_model_profiles[] = {
 	{
-		/*
-		 * Ice Lake client (i7-1065G7): family 6 model 0x7e
-		 * stepping 5 (CPUID.1:EAX = 0x706e5), max basic leaf 0x1b
-		 * (public CPUID dumps of that part).
-		 * Leaf 0x14: QEMU's Icelake CPU model (target/i386/cpu.c,
-		 * INTEL_PT_MINIMAL_EBX 0xf, _ECX 0x7, 2 address ranges,
-		 * MTC bitmap 0x249, CYC bitmap 0x1fff, PSB bitmap 0x3f) plus
-		 * EBX[4] PTWRITE and EBX[5] power event trace, which Ice
-		 * Lake client enumerates (public CPUID dumps; not
-		 * re-verified on silicon here).
-		 * Leaf 0x15: TSC/crystal 62/2, 38.4 MHz crystal (Ice Lake
-		 * client CPUID dumps).  CBR 13 = 1.3 GHz base clock.
-		 */
 		.name = "icl",
 		.desc = "Ice Lake client, full featured",
-		.leaf0 = { 0x1b, PT_INTEL_EBX, PT_INTEL_ECX, PT_INTEL_EDX },
-		/* VMX with PT in VMX operation (VMX_MISC[14]=1). */
-		/* DS with DS-CPL (BTS_OFF_OS/USR): every Core since Nehalem. */
-		.leaf1 = { 0x000706e5, 0,
-			   PT_LEAF1_VMX | BTS_CPUID1_ECX_DS_CPL,
-			   BTS_CPUID1_EDX_DS },
-		.leaf7 = { 0, PT_LEAF7_PT, 0, 0 },
-		.leaf14 = {
-			{ 0x00000001, 0x0000003f, 0x00000007, 0 },
-			{ 0x02490002, 0x003f1fff, 0, 0 },
-		},
-		.leaf15 = { 0x00000002, 0x0000003e, 0x0249f000, 0 },
-		.phys_bits = 39,
-		.cbr = 13,
-		.vmx_misc = PT_VMX_MISC_PT,
-		/* 8 GP counters (4 per thread with HT), 4 fixed. */
-		.gsr_valid = PT_GSR_V4(8, 4),
+		PT_PROFILE_ICL,
 	},
 	{
 		/*
@@ -132,6 +132,19 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.cbr = 32,
 		/* No VMX; a Skylake-like arch perfmon v4. */
 		.gsr_valid = PT_GSR_V4(4, 3),
+	},
+	{
+		/*
+		 * Ice Lake client whose VM entries send no PIP: SDM
+		 * 36.5.2.5's missing PIP (a guest's MOV CR3 that exits to
+		 * a VMM that does not write the PIP), played on every entry
+		 * under model_vmx=1.  Not among the VM runner's default
+		 * profiles: for the decoder's tests (vmx_nopip).
+		 */
+		.name = "icl-nopip",
+		.desc = "Ice Lake client, VM entries without PIP",
+		PT_PROFILE_ICL,
+		.vmx_entry_no_pip = true,
 	},
 };
 

@@ -139,6 +139,7 @@ static void pt_vmx_enc_load(struct pt_vmx_enc *e, unsigned int mode,
 	e->os = s->regs.ctl & PT_CTL_OS;
 	e->branch_en = s->regs.ctl & PT_CTL_BRANCHEN;
 	e->host_only = mode == PT_MODEL_VMX_HOST;
+	e->no_entry_pip = pt_model_prof->vmx_entry_no_pip;
 	e->packet_en = s->packet_en;
 	e->last_cr3 = s->last_cr3;
 }

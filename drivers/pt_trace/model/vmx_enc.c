@@ -56,8 +56,11 @@ bool pt_vmx_enc_entry(struct pt_vmx_enc *e, struct pt_pkt_buf *b,
 		e->packet_en = false;
 		return false;
 	}
-	/* A CR3 load: PIP when OS=1 and ContextEn after it (Table 36-50). */
-	if (e->os && g_ctx_en) {
+	/*
+	 * A CR3 load: PIP when OS=1 and ContextEn after it (Table 36-50),
+	 * unless the profile's quirk drops it.
+	 */
+	if (e->os && g_ctx_en && !e->no_entry_pip) {
 		pt_pkt_pip(b, g->cr3, true);
 		e->last_cr3 = g->cr3;
 	}

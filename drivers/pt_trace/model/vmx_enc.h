@@ -24,6 +24,13 @@ struct pt_vmx_enc {
 	bool os;
 	bool branch_en;
 	bool host_only;		/* Table 36-48: guests not traced */
+	/*
+	 * The profile quirk vmx_entry_no_pip: VM entries send no PIP, as
+	 * when a VMM resumes a guest after emulating its MOV CR3 and does
+	 * not write the missing PIP (SDM 36.5.2.5).  A decoder that keys
+	 * contexts on PIP.NR must notice the entry itself.
+	 */
+	bool no_entry_pip;
 	/* The state: PacketEn now, the CR3 the last PIP announced. */
 	bool packet_en;
 	u64 last_cr3;
