@@ -99,6 +99,7 @@ struct rec_opts {
 	int stop_armed;		/* a TraceStop range is programmed */
 	pid_t target;		/* the process traced (command or -p) */
 	int following;		/* the driver follows target's tasks */
+	int no_inherit;		/* --no-inherit: not what target forks */
 	int bts;		/* --bts: DIR/cpuN.bts beside cpuN.pt */
 };
 
@@ -130,6 +131,9 @@ static void rec_usage(FILE *f)
 	      "  -C, --cpu LIST          CPUs, e.g. 0 or 0,2-3 (default: all)\n"
 	      "  -d, --duration SEC      stop after SEC seconds\n"
 	      "  -p, --pid PID           follow this process and its threads\n"
+	      "      --no-inherit        follow COMMAND's or PID's threads only, not\n"
+	      "                          the processes it forks (perf's --no-inherit;\n"
+	      "                          threads are always followed)\n"
 	      "      --cr3 VALUE         trace only this CR3\n"
 	      "      --cr3-filter        COMMAND or -p PID by its CR3 (the hardware's\n"
 	      "                          CR3 filter) instead of following its tasks:\n"
@@ -367,10 +371,15 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
  */
 static int rec_follow(struct rec_cpu *rc, const struct rec_opts *o)
 {
-	struct pt_trace_follow f = { .size = sizeof(f), .pid = o->target,
-				     .flags = PT_FOLLOW_INHERIT };
+	struct pt_trace_follow f = { .size = sizeof(f), .pid = o->target };
 
-	/* its threads and, as perf record's inherit, what it forks */
+	/*
+	 * Its threads and, as perf record's inherit, what it forks; with
+	 * --no-inherit its threads only (the driver always follows every
+	 * thread of a followed process: a process is what CMD names).
+	 */
+	if (!o->no_inherit)
+		f.flags = PT_FOLLOW_INHERIT;
 	return ioctl(rc->fd, PT_TRACE_IOC_FOLLOW, &f) ? -errno : 0;
 }
 
@@ -867,7 +876,8 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		     int *ncpus)
 {
 	enum { O_CR3 = 256, O_CYC, O_MTC, O_NOTSC, O_PSB, O_PTW, O_PWR,
-	       O_FILTER, O_STOPAT, O_DRAIN, O_BTS, O_NORETC, O_CR3FILT };
+	       O_FILTER, O_STOPAT, O_DRAIN, O_BTS, O_NORETC, O_CR3FILT,
+	       O_NOINHERIT };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "all-tasks", no_argument, NULL, 'a' },
@@ -877,6 +887,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cr3", required_argument, NULL, O_CR3 },
 		{ "cr3-filter", no_argument, NULL, O_CR3FILT },
+		{ "no-inherit", no_argument, NULL, O_NOINHERIT },
 		{ "no-ret-compression", no_argument, NULL, O_NORETC },
 		{ "user", no_argument, NULL, 'u' },
 		{ "kernel", no_argument, NULL, 'k' },
@@ -972,6 +983,9 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		case O_CR3FILT:
 			o->by_cr3 = 1;
 			break;
+		case O_NOINHERIT:
+			o->no_inherit = 1;
+			break;
 		case O_PWR:
 			o->pwr = 1;
 			break;
@@ -1038,6 +1052,11 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 	}
 	if (o->by_cr3 && ((!o->pid && !o->cmd) || o->all)) {
 		ptt_err("--cr3-filter traces a COMMAND or -p PID by its CR3: give one (and no -a; --cr3 VALUE names any other address space)");
+		return -1;
+	}
+	if (o->no_inherit && ((!o->pid && !o->cmd) || o->all || o->have_cr3 ||
+			      o->by_cr3)) {
+		ptt_err("--no-inherit follows a COMMAND or -p PID without its children: give one (without -a, --cr3 or --cr3-filter, which never trace the children)");
 		return -1;
 	}
 	if ((o->stop_sym || o->filter_sym) && !o->pid && !o->cmd) {
