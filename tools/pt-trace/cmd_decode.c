@@ -503,7 +503,8 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 			     struct pt_insn_decoder *dec,
 			     const struct das_switch *s)
 {
-	struct das_proc *p = das_use(&c->as, das_find(&c->as, s->pid));
+	struct das_proc *p = das_use(&c->as, das_find_at(&c->as, s->pid,
+							 s->tsc));
 
 	if (c->o.calls && s->tid != t->tid)
 		decode_calls_switch(c, t, s);
@@ -621,6 +622,44 @@ static void decode_pip(struct decode_ctx *c, struct decode_trace *t,
 	}
 }
 
+/*
+ * A TIP.PGE in a run of a process that execs later in that run (its
+ * program has a next one): is this the new program's first instruction?
+ * User-mode tracing stops at the exec's syscall and starts again at the
+ * new program's entry with no timing packet between, so the time alone
+ * cannot tell; the entry point can.  The new program is taken at the
+ * first enable at its entry (the executable's or ld.so's, as mapped
+ * after the exec) or at a time past the exec record's.
+ */
+static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
+			struct pt_insn_decoder *dec, uint64_t ip)
+{
+	uint32_t lost_mtc, lost_cyc;
+	uint64_t tsc;
+	int i, have_time = -1;
+
+	while (t->cur->next && t->cur->pid == t->pid) {
+		struct das_proc *n = das_use(&c->as, t->cur->next);
+		int at_entry = 0;
+
+		if (!n)
+			return;
+		for (i = 0; i < n->nentry; i++)
+			at_entry |= n->entry[i] == ip;
+		if (have_time < 0)
+			have_time = !decode_time(t, dec, &tsc, &lost_mtc,
+						 &lost_cyc);
+		if (!at_entry && !(have_time && n->exec_time &&
+				   tsc >= n->exec_tsc))
+			return;
+		t->cur = n;
+		pt_insn_set_image(dec, dvmx_image(&c->vmx, n->image));
+		/* the process has the new program's name from here on */
+		if (n->comm[0] && t->pid == n->pid)
+			snprintf(t->comm, sizeof(t->comm), "%s", n->comm);
+	}
+}
+
 /* Take the pending events; returns the decoder's status after them. */
 static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			 struct pt_insn_decoder *dec, int status)
@@ -646,6 +685,8 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			t->enable_timing = 1;
 		else if (ev.type == ptev_enabled && t->enable_timing)
 			decode_follow_enable(c, t, dec);
+		if (ev.type == ptev_enabled)
+			decode_exec(c, t, dec, ev.variant.enabled.ip);
 		if (ev.type == ptev_enabled || ev.type == ptev_disabled ||
 		    ev.type == ptev_async_disabled)
 			t->enable_timing = 0;

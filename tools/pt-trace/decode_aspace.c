@@ -6,9 +6,11 @@
  * executable mappings as the kernel had them: a fork copies the parent's
  * list (a new process starts with its parent's mappings and perf records
  * only what it maps after), an exec (COMM with the exec flag, written
- * before the new program's mmaps) empties it.  A process's mappings are
- * those it ever had: libipt's image lets a later mapping replace the
- * overlapped part of an earlier one, as the kernel did.
+ * before the new program's mmaps) starts another das_proc for the pid,
+ * the next program, empty, and keeps the old one for the code that ran
+ * before the exec.  A program's mappings are those it ever had: libipt's
+ * image lets a later mapping replace the overlapped part of an earlier
+ * one, as the kernel did.
  *
  * Images are made when a process's code is first decoded: a system-wide
  * recording names many processes, most of which run no traced code.
@@ -115,7 +117,8 @@ static void das_proc_free(struct das_proc *p)
 	elf_symtab_free(&p->st);
 }
 
-static struct das_proc *das_lookup(const struct decode_aspaces *a, int pid)
+/* The process's first program (a->proc holds those), or NULL. */
+static struct das_proc *das_first(const struct decode_aspaces *a, int pid)
 {
 	size_t i;
 
@@ -123,6 +126,38 @@ static struct das_proc *das_lookup(const struct decode_aspaces *a, int pid)
 		if (a->proc[i]->pid == pid)
 			return a->proc[i];
 	return NULL;
+}
+
+/* Its program now, as far as the walk went: the last one. */
+static struct das_proc *das_lookup(const struct decode_aspaces *a, int pid)
+{
+	struct das_proc *p = das_first(a, pid);
+
+	while (p && p->next)
+		p = p->next;
+	return p;
+}
+
+/*
+ * An exec of the process whose program is @p (record time @time): the
+ * next program starts empty; @p stays for the code before the exec.
+ */
+static int das_exec(struct das_proc *p, const struct ptpsb_file *f,
+		    const struct ptsb *sb, double hz, uint64_t time,
+		    const char *comm)
+{
+	struct das_proc *n;
+
+	if (!p->nmaps)
+		return 0;	/* nothing ran there that anyone saw */
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->pid = p->pid;
+	n->exec_time = !das_record_tsc(&f->hdr, sb, hz, time, &n->exec_tsc);
+	snprintf(n->comm, sizeof(n->comm), "%s", comm);
+	p->next = n;
+	return 0;
 }
 
 static struct das_proc *das_get(struct decode_aspaces *a, int pid)
@@ -298,8 +333,21 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 			if (ev->misc & PERF_RECORD_MISC_COMM_EXEC) {
 				p = das_lookup(a, (int)ev->bpid);
 				if (p)
-					das_proc_clear(p);
+					err = das_exec(p, f, sb, hz, ev->time,
+						       ev->name);
 			}
+			break;
+		case PERF_RECORD_EXIT:
+			/*
+			 * The task's last run ends here: perf writes no
+			 * switch-out for it (its events are gone by then),
+			 * and the next task's enable on this CPU comes
+			 * before that task's switch-in record.
+			 */
+			if (ev->cpu != UINT32_MAX && !das_record_tsc(&f->hdr, sb,
+					hz, ev->time, &s.tsc))
+				das_switch_out(a, (int)ev->cpu, (int)ev->tid,
+					       s.tsc);
 			break;
 		case PERF_RECORD_FORK:
 			/* the child has its parent's name until it execs */
@@ -528,6 +576,16 @@ struct das_proc *das_find(struct decode_aspaces *a, int pid)
 	return p && p->nmaps ? p : &a->dflt;
 }
 
+struct das_proc *das_find_at(struct decode_aspaces *a, int pid, uint64_t tsc)
+{
+	struct das_proc *p = das_first(a, pid);
+
+	/* An exec at an unknown time: the program after it. */
+	while (p && p->next && (!p->next->exec_time || p->next->exec_tsc <= tsc))
+		p = p->next;
+	return p && p->nmaps ? p : &a->dflt;
+}
+
 const struct das_switch *das_switches(const struct decode_aspaces *a, int cpu,
 				      size_t *n)
 {
@@ -670,8 +728,16 @@ struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
 	if (p != &a->dflt && p->pid == a->main_pid)
 		for (i = 0; i < a->dflt.nmaps; i++)
 			das_load_map(a, p, &a->dflt.maps[i]);
-	for (i = 0; i < p->nmaps; i++)
+	for (i = 0; i < p->nmaps; i++) {
 		das_load_map(a, p, &p->maps[i]);
+		/* where an exec lands: the executable's or ld.so's entry */
+		if (p->maps[i].path[0] == '/' &&
+		    p->nentry < (int)ARRAY_SIZE(p->entry) &&
+		    !elf_image_map_entry(p->maps[i].path, p->maps[i].start,
+					 p->maps[i].end, p->maps[i].pgoff,
+					 &p->entry[p->nentry]))
+			p->nentry++;
+	}
 	elf_symtab_finish(&p->st);
 	return p;
 }
@@ -682,8 +748,13 @@ void das_free(struct decode_aspaces *a)
 
 	das_proc_free(&a->dflt);
 	for (i = 0; i < a->nproc; i++) {
-		das_proc_free(a->proc[i]);
-		free(a->proc[i]);
+		struct das_proc *p = a->proc[i], *n;
+
+		for (; p; p = n) {
+			n = p->next;
+			das_proc_free(p);
+			free(p);
+		}
 	}
 	free(a->proc);
 	for (i = 0; i < a->ncpu; i++)

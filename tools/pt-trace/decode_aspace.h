@@ -23,7 +23,11 @@
 struct ptsb;
 struct das_map;
 
-/* A process: its mappings, and its image once something ran there. */
+/*
+ * A process's program: its mappings, and its image once something ran
+ * there.  An exec starts another program in the same process: the next
+ * das_proc of the pid (@next), from the exec record's time on.
+ */
 struct das_proc {
 	int pid;		/* -1: the default address space */
 	struct das_map *maps;
@@ -31,6 +35,12 @@ struct das_proc {
 	int built;		/* image and st made (das_proc_image()) */
 	struct pt_image *image;
 	struct elf_symtab st;
+	struct das_proc *next;	/* the program the process execs next */
+	uint64_t exec_tsc;	/* the exec that started this one, when */
+	int exec_time;		/* exec_tsc is known (a record time as TSC) */
+	char comm[16];		/* its name from the exec on ("": unknown) */
+	uint64_t entry[4];	/* where it starts: executable's, ld.so's */
+	int nentry;		/* entry points found (das_use()) */
 };
 
 /*
@@ -94,6 +104,9 @@ void das_free(struct decode_aspaces *a);
 
 /* The process @pid's address space: its own, or the default. */
 struct das_proc *das_find(struct decode_aspaces *a, int pid);
+/* The same, as it was at @tsc: the program it ran then (exec). */
+struct das_proc *das_find_at(struct decode_aspaces *a, int pid,
+			     uint64_t tsc);
 /*
  * Its image and symbols, made on first use (files read, warnings for
  * missing files and changed build-ids once each).  NULL when out of

@@ -320,6 +320,26 @@ out:
 	return err;
 }
 
+int elf_image_map_entry(const char *path, uint64_t start, uint64_t end,
+			uint64_t pgoff, uint64_t *entry)
+{
+	struct ei_file f;
+	uint64_t bias;
+	ei_ehdr eh;
+	int err = ei_open(&f, path);
+
+	if (!err && (!gelf_getehdr(f.elf, &eh) ||
+		     ei_map_bias(&f, start, pgoff, &bias)))
+		err = -ENOENT;
+	if (!err) {
+		*entry = eh.e_entry + bias;
+		if (*entry < start || *entry >= end)
+			err = -ENOENT;
+	}
+	ei_close(&f);
+	return err;
+}
+
 void elf_symtab_finish(struct elf_symtab *st)
 {
 	if (st->finished)

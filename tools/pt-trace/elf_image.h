@@ -66,6 +66,15 @@ int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
  */
 int elf_image_build_id(const char *path, uint8_t *id, size_t max);
 
+/*
+ * The entry point (e_entry) of @path as mapped at [@start, @end) from
+ * file offset @pgoff (the load bias that mapping implies): 0 and
+ * *@entry when the entry is inside the mapping, -ENOENT when it is not,
+ * or -errno (-ENOEXEC: not ELF).
+ */
+int elf_image_map_entry(const char *path, uint64_t start, uint64_t end,
+			uint64_t pgoff, uint64_t *entry);
+
 /* The lowest p_vaddr of the PT_LOAD segments, for FILE:BASE loading. */
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr);
 
