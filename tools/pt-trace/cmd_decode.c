@@ -951,6 +951,9 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	ob_flush(&c->ob);	/* what came before the stretch goes first */
 	for (i = 0; i < n; i++) {
 		w[i].c = *c;
+		/* its own caches and disassembler (decode_fmt_init() below) */
+		w[i].c.o.fmt.lc = NULL;
+		w[i].c.o.fmt.ci = NULL;
 		w[i].t = *t;
 		memset(&w[i].t.stats, 0, sizeof(w[i].t.stats));
 		w[i].t.in_seg = 1;

@@ -127,6 +127,13 @@ struct decode_fmt {
 	size_t cs;		/* capstone handle (csh) */
 	struct cs_insn *ci;	/* its instruction, set when open */
 	enum pt_exec_mode cs_mode;
+	/* set up by decode_fmt_init(), one per decoding thread: */
+	struct decode_lcache *lc;	/* recent lines by IP (decode_print.c) */
+	/* perf's "comm pid/tid [cpu] " columns of the last line, its task */
+	char who_text[104];
+	size_t who_len;		/* 0: none yet */
+	char who_name[17];
+	int who_pid, who_tid, who_cpu;
 };
 
 /*
@@ -141,7 +148,10 @@ struct decode_who {
 	uint64_t ns;		/* the recording's time (das_tsc_ns()) */
 };
 
-/* Opens the disassembler for --insn: 0 or -1. */
+/*
+ * Sets up @f's caches and the disassembler for --insn: 0 or -1.  A copy
+ * of a decode_fmt (another thread's) is set up again before use.
+ */
 int decode_fmt_init(struct decode_fmt *f);
 void decode_fmt_free(struct decode_fmt *f);
 void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
