@@ -23,7 +23,9 @@
  * - exec resets the flags (start_thread()): sys_exit of execve re-arms;
  * - signal delivery clears TF for the handler: a signal_deliver probe
  *   queues a task_work that runs after the frame is built and resumes at
- *   the handler's first instruction (TF set again);
+ *   the handler's first instruction (TF set again); a signal raised by
+ *   an exception of the pending instruction is BTS's record of that
+ *   exception (bts_exact.c);
  * - fork copies the parent's flags: the child's TF is cleared in the
  *   fork probe, before it runs (an untraced child would die of SIGTRAP);
  * - pt_regs are touched only in the task's own context (the notifier,
@@ -366,13 +368,38 @@ static void pt_exact_signal_work(struct callback_head *w)
 	atomic_dec(&pt_exact_works);
 }
 
+/*
+ * A signal the kernel raised for an exception of the user instruction
+ * that was pending, whose handler set thread.trap_nr: a fault's signal
+ * from the kernel (si_code > 0: not kill() or a timer) while the task
+ * was not in a system call (a signal at a syscall's return is none of
+ * its instruction's exceptions).
+ */
+static bool pt_exact_fault_signal(struct pt_model_cpu *st, int sig,
+				  const struct kernel_siginfo *info)
+{
+	if (!info || info->si_code <= 0 || st->xsyscall)
+		return false;
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+	       sig == SIGFPE || sig == SIGTRAP;
+}
+
 static void pt_exact_signal(void *data, int sig, struct kernel_siginfo *info,
 			    struct k_sigaction *ka)
 {
 	struct callback_head *w;
+	struct pt_model_cpu *st;
+	unsigned long flags;
 
-	if (pt_exact_find(current) < 0 || ka->sa.sa_handler == SIG_IGN ||
-	    ka->sa.sa_handler == SIG_DFL)
+	if (pt_exact_find(current) < 0)
+		return;
+	/* BTS stores the exception whatever the signal's disposition. */
+	local_irq_save(flags);
+	st = this_cpu_ptr(pt_model_cpus);
+	if (pt_exact_fault_signal(st, sig, info))
+		pt_model_bts_exact_exception(st, current->thread.trap_nr);
+	local_irq_restore(flags);
+	if (ka->sa.sa_handler == SIG_IGN || ka->sa.sa_handler == SIG_DFL)
 		return;
 	w = kmalloc(sizeof(*w), GFP_ATOMIC);
 	if (!w)

@@ -262,6 +262,7 @@ struct pt_model_stats {
 	atomic64_t bts_ds_errors;	/* DS area unreadable or its layout wrong */
 	atomic64_t bts_pti_faults;	/* a user-mode record under PTI */
 	atomic64_t bts_exact_busy;	/* a stepped branch found the stage full */
+	atomic64_t bts_exact_exceptions;	/* records of user exceptions */
 	u32 last_gp_msr;
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
@@ -360,6 +361,11 @@ struct pt_model_cpu {
 	 * own copy in its state, x.pending; BTS, bts_exact.c, uses this).
 	 */
 	u64 xpending;
+	/*
+	 * It entered the kernel by SYSCALL (set there, cleared by the next
+	 * step): a signal at its return is no exception of xpending.
+	 */
+	bool xsyscall;
 	struct pt_model_stats stats;
 };
 
@@ -480,6 +486,11 @@ void pt_model_bts_selftest_init(struct dentry *dir);
 bool pt_model_bts_exact(struct pt_model_cpu *st);
 bool pt_model_bts_exact_insn(struct pt_model_cpu *st, enum pt_exact_ev ev,
 			     u64 from, const struct pt_insn *in, u64 next);
+/*
+ * The stepped task's pending instruction raised exception @vec (a fault,
+ * or the trap of INT3/INTO): its record into the IDT's handler.  IRQs off.
+ */
+void pt_model_bts_exact_exception(struct pt_model_cpu *st, unsigned int vec);
 /* bts_rules.c: the DS area's BTS fields are a valid buffer. */
 bool pt_model_bts_layout_ok(const struct bts_ds_area *ds);
 

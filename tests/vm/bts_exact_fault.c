@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bts_exact_fault (issue 15): what BTS stores for an exception in user
+ * code, user branches only (-u: BTS_OFF_OS), with the exact model
+ * (model/bts_exact.c).  /ptt/work/bts_fault_prog (no libc) executes a
+ * ud2 whose SIGILL handler steps over it.  The SDM stores a BTM for
+ * taken branches, interrupts and exceptions and skips those with CPL 0
+ * under BTS_OFF_OS, so cpu0.bts must hold, consecutively:
+ *
+ *   ud2 -> asm_exc_invalid_op             the exception, from CPL 3
+ *   handler's ret -> restorer             (no record into the handler:
+ *                                          the kernel's return is CPL 0)
+ *   restorer's syscall -> entry_SYSCALL_64  rt_sigreturn
+ *   the ret after ud2 -> its caller       (again no record of the return)
+ *
+ * and no record from a kernel address or into the handler.
+ * icl only.  Exit 0 pass, 77 skip, 1 fail.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+
+#include "bts_common.h"
+
+#define PROG "/ptt/work/bts_fault_prog"
+#define PARAM "/sys/module/pt_trace_model/parameters/model_exact"
+#define OUT "/tmp/bts_exact_fault"
+
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap + 1);
+	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap)
+			buf = realloc(buf, (cap *= 2) + 1);
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static __u64 kallsym(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256], sym[200];
+	unsigned long long a;
+	char t;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %199s", &a, &t, sym) == 3 &&
+		    !strcmp(sym, name)) {
+			fclose(f);
+			return a;
+		}
+	if (f)
+		fclose(f);
+	return 0;
+}
+
+int main(void)
+{
+	const char *prof = getenv("PTT_PROFILE") ? getenv("PTT_PROFILE") : "icl";
+	const char *pt = getenv("PT_TRACE");
+	unsigned long long ud2, handler, restorer;
+	__u64 exc, entry;
+	char old[8] = "0", cmd[512], *log, *s;
+	long long before;
+	struct bts_rec *r;
+	size_t len, n, i, at = 0, found = 0;
+	FILE *f;
+
+	if (strcmp(prof, "icl"))
+		SKIP("bts_exact_fault runs on icl");
+	bts_require();
+	if (bts_pti())
+		SKIP("user-mode BTS is refused under PTI");
+	if (!pt || access(pt, X_OK))
+		pt = "/ptt/bin/pt-trace";
+	if (access(pt, X_OK) || access(PROG, X_OK))
+		SKIP("pt-trace or %s missing", PROG);
+	exc = kallsym("asm_exc_invalid_op");
+	entry = kallsym("entry_SYSCALL_64");
+	REQUIRE(exc && entry, "no asm_exc_invalid_op or entry_SYSCALL_64 in /proc/kallsyms");
+
+	ptt_read_str(PARAM, old, sizeof(old));
+	f = fopen(PARAM, "w");
+	REQUIRE(f && fputs("1", f) >= 0 && !fclose(f), "cannot set model_exact=1");
+	ptt_pin_cpu(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
+	before = bts_model("bts_exact_exceptions");
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
+		 " >" OUT ".log 2>&1", pt);
+	CHECK(system(cmd) == 0, "record failed");
+	f = fopen(PARAM, "w");
+	if (f) {
+		fputs(old, f);
+		fclose(f);
+	}
+	log = slurp(OUT ".log", &len);
+	REQUIRE(log, "no log");
+	s = strstr(log, "ud2=");
+	REQUIRE(s && strstr(log, "bts_fault_prog done") &&
+		sscanf(s, "ud2=%llx handler=%llx restorer=%llx", &ud2, &handler,
+		       &restorer) == 3, "the program did not run: %.300s", log);
+	r = slurp(OUT "/cpu0.bts", &len);
+	REQUIRE(r, "no cpu0.bts: %.300s", log);
+	n = len / BTS_REC;
+	for (i = 0; i < n; i++) {
+		CHECK(!bts_kernel_addr(r[i].from),
+		      "record %zu from the kernel (%llx -> %llx) with -u", i,
+		      (unsigned long long)r[i].from, (unsigned long long)r[i].to);
+		CHECK(r[i].to != handler,
+		      "record %zu into the handler (%llx -> %llx): the return to user mode is CPL 0",
+		      i, (unsigned long long)r[i].from, (unsigned long long)r[i].to);
+		if (r[i].from == ud2) {
+			found++;
+			at = i;
+		}
+	}
+	printf("PTT-INFO %zu records; ud2 %llx handler %llx restorer %llx; asm_exc_invalid_op %llx\n",
+	       n, ud2, handler, restorer, (unsigned long long)exc);
+	REQUIRE(found == 1, "%zu records from the ud2 at %llx, expected 1 (to asm_exc_invalid_op)",
+		found, ud2);
+	CHECK(r[at].to == exc, "the ud2's record goes to %llx, not asm_exc_invalid_op %llx",
+	      (unsigned long long)r[at].to, (unsigned long long)exc);
+	REQUIRE(at + 3 < n, "only %zu records after the ud2's", n - at - 1);
+	CHECK(r[at + 1].from >= handler && r[at + 1].from < handler + 32 &&
+	      r[at + 1].to == restorer,
+	      "after the exception: %llx -> %llx, not the handler's ret to the restorer",
+	      (unsigned long long)r[at + 1].from, (unsigned long long)r[at + 1].to);
+	CHECK(r[at + 2].from == restorer + 5 && r[at + 2].to == entry,
+	      "then %llx -> %llx, not rt_sigreturn's syscall to entry_SYSCALL_64",
+	      (unsigned long long)r[at + 2].from, (unsigned long long)r[at + 2].to);
+	CHECK(r[at + 3].from == ud2 + 2,
+	      "then %llx -> %llx, not the ret after the ud2 (no record of the return to user mode)",
+	      (unsigned long long)r[at + 3].from, (unsigned long long)r[at + 3].to);
+	CHECK(bts_model("bts_exact_exceptions") > before,
+	      "the model counted no exception record");
+	for (i = at > 2 ? at - 2 : 0; ptt_failures && i < n && i < at + 6; i++)
+		printf("PTT-INFO record %zu: %llx -> %llx\n", i,
+		       (unsigned long long)r[i].from, (unsigned long long)r[i].to);
+	free(r);
+	free(log);
+	if (!ptt_failures)
+		system("rm -rf " OUT " " OUT ".log");
+	return ptt_done();
+}
