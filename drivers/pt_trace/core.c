@@ -37,6 +37,7 @@
 #include "core.h"
 #include "follow.h"
 #include "hw.h"
+#include "vmx_status.h"
 #include "pmi.h"
 #include "source.h"
 #include "stream.h"
@@ -487,6 +488,7 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 	st->offset = pc->offset;
 	st->rtit_status = pc->rtit_status;
 	st->starts = pc->starts;
+	st->vmx = pt_vmx_status(pc->cpu);
 	if (pc->cfg.mode == PT_MODE_STREAM && pc->buf) {
 		struct pt_stream *s = &pc->stream;
 

@@ -64,6 +64,13 @@ struct pt_hw_ops {
 	 */
 	bool (*vmx_on)(void);
 	/*
+	 * Optional.  Do guests run on the calling CPU with PT on in VMX
+	 * non-root (their code in the trace)?  Silicon cannot say (NULL):
+	 * only the hypervisor knows when it enters a guest and how it set
+	 * PT up.  The model answers from model_vmx.  IRQs off.
+	 */
+	bool (*vmx_guests_traced)(void);
+	/*
 	 * Optional.  Bytes of trace the calling CPU produced but could not
 	 * write (output stopped or in error), a running count since load.
 	 * Silicon keeps no such count (NULL); the model does, so streaming

@@ -101,6 +101,37 @@ static void info_print_caps(const struct pt_trace_caps *c, int cpu)
 	       c->cpuid_14[1][1], c->cpuid_14[1][2], c->cpuid_14[1][3]);
 }
 
+/*
+ * The device's CPU under VMX now (GET_STATUS's vmx, since status size
+ * 120): whether PT may run in VMX operation, so that a hypervisor can
+ * trace host-only or guest-only; whether the CPU is in VMX operation;
+ * whether guests run there with PT on in VMX non-root.
+ */
+static void info_print_vmx_status(const struct pt_trace_status *st, int cpu)
+{
+	char name[32];
+	uint32_t v = st->vmx;
+
+	snprintf(name, sizeof(name), "vmx on cpu %d", cpu);
+	if (st->size < PT_TRACE_STATUS_SIZE_VER1) {
+		printf("  %-22s not reported (a driver older than status size %d)\n",
+		       name, PT_TRACE_STATUS_SIZE_VER1);
+		return;
+	}
+	if (!(v & PT_STATUS_VMX_PRESENT)) {
+		printf("  %-22s no VMX\n", name);
+		return;
+	}
+	printf("  %-22s host-only/guest-only tracing %s, VMX operation %s, guests traced now %s\n",
+	       name,
+	       v & PT_STATUS_VMX_TRACE_OK ? "possible (IA32_VMX_MISC[14]=1)" :
+					    "impossible (IA32_VMX_MISC[14]=0)",
+	       v & PT_STATUS_VMX_ON ? "on" : "off",
+	       v & PT_STATUS_VMX_GUESTS_TRACED ? "yes" :
+	       v & PT_STATUS_VMX_GUESTS_UNKNOWN ? "unknown (the hypervisor's to say)" :
+						  "no");
+}
+
 static int info_sysfs(void)
 {
 	struct dirent *de;
@@ -144,6 +175,7 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct pt_trace_status st;
 	struct pt_trace_caps caps;
 	int c, cpu = -1, first_err = 0, i, n;
 	uint32_t v;
@@ -180,15 +212,18 @@ int cmd_info(int argc, char **argv)
 			continue;
 		}
 		err = ptdev_get_caps(fd, &caps);
+		if (!err)
+			err = ptdev_get_status(fd, &st);
 		close(fd);
 		if (err) {
-			ptt_err("/dev/pt%d: GET_CAPS: %s", i,
+			ptt_err("/dev/pt%d: GET_CAPS/GET_STATUS: %s", i,
 				ptdev_why(err, i, PTDEV_OTHER));
 			return PTT_EXIT_DEVICE;
 		}
 		info_print_caps(&caps, i);
 		printf("  devices                /dev/pt0 .. /dev/pt%d\n",
 		       n - 1);
+		info_print_vmx_status(&st, i);
 		vmx_info_print();
 		bts_info_print();
 		return PTT_EXIT_OK;

@@ -574,6 +574,15 @@ static bool pt_model_vmx_on(void)
 	return READ_ONCE(this_cpu_ptr(pt_model_cpus)->active)->regs.vmxe;
 }
 
+/* model_vmx=1 (system-wide) on a CPU the vmx hook put in VMX operation. */
+static bool pt_model_vmx_guests_traced(void)
+{
+	const struct pt_model_state *s;
+
+	s = READ_ONCE(this_cpu_ptr(pt_model_cpus)->active);
+	return pt_model_vmx_mode(&s->regs) == PT_MODEL_VMX_SYSTEM;
+}
+
 /* The driver's "unmask LVTPC": the next PMI may be delivered. */
 static void pt_model_pmi_rearm(void)
 {
@@ -668,6 +677,7 @@ const struct pt_hw_ops pt_model_hw_ops = {
 	.wrmsr		= pt_model_wrmsr,
 	.pmi_rearm	= pt_model_pmi_rearm,
 	.vmx_on		= pt_model_vmx_on,
+	.vmx_guests_traced = pt_model_vmx_guests_traced,
 	.lost_bytes	= pt_model_lost_bytes,
 };
 EXPORT_SYMBOL_GPL(pt_model_hw_ops);

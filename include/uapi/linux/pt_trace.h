@@ -232,9 +232,33 @@ struct pt_trace_status {
 	__u64 stops;			/* times the hardware stopped (ToPA STOP) */
 	__u64 lost_ns;			/* time not traced, over all gaps */
 	__u64 errors;			/* RTIT_STATUS.Error seen */
+	/* Since size 120 (PT_TRACE_STATUS_SIZE_VER1). */
+	__u32 vmx;			/* PT_STATUS_VMX_*: this CPU, now */
+	__u32 reserved0;		/* 0 */
 };
 
 #define PT_TRACE_STATUS_SIZE_VER0	112	/* the streaming fields included */
+#define PT_TRACE_STATUS_SIZE_VER1	120	/* + vmx */
+
+/*
+ * struct pt_trace_status.vmx: the VMX situation of the device's CPU when
+ * GET_STATUS ran (abi.rst, "GET_STATUS").
+ */
+#define PT_STATUS_VMX_PRESENT		(1U << 0)	/* CPUID.1:ECX.VMX */
+/*
+ * IA32_VMX_MISC[14]: PT may run in VMX operation, so a VMM can trace
+ * host-only or guest-only (SDM 36.5.2); without it START fails there.
+ */
+#define PT_STATUS_VMX_TRACE_OK		(1U << 1)
+#define PT_STATUS_VMX_ON		(1U << 2)	/* CR4.VMXE now */
+/* Guests run on the CPU with PT on in VMX non-root (our trace has them). */
+#define PT_STATUS_VMX_GUESTS_TRACED	(1U << 3)
+/*
+ * VMX is on and the backend cannot tell whether guests run traced (on
+ * silicon only the hypervisor knows; kvm_intel's pt_mode says how it
+ * sets PT up): GUESTS_TRACED is then never set.
+ */
+#define PT_STATUS_VMX_GUESTS_UNKNOWN	(1U << 4)
 
 /*
  * mmap layout: the control page at offset PT_TRACE_MMAP_CTRL_OFFSET (one
