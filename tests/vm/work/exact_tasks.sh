@@ -5,18 +5,41 @@
 # stream mode, not pinned), merge the model's ground truth of all CPUs by
 # TSC and compare each thread's decoded flow with it.
 #
-# exact_follow PROG [RECORD-OPTIONS...] sets D (its directory, with
-# rec/, all = every truth instruction line merged by TSC) and PID (the
-# program's pid, from the sideband); EXACT_AFTER_RECORD, if set, is
-# evaluated once the recorder exited (e.g. to stop other processes).
-# exact_thread TID WHAT compares one thread.  exact_pids: the processes
-# of the truth, one a line.
+# exact_follow PROG [RECORD-OPTIONS...] sets D (its directory, $OUT/PROG
+# or $OUT/$EXACT_NAME, with rec/, all = every truth instruction line
+# merged by TSC) and PID (the program's pid, from the sideband);
+# EXACT_AFTER_RECORD, if set, is evaluated once the recorder exited
+# (e.g. to stop other processes).  exact_thread TID WHAT compares one
+# thread; exact_process PID WHAT decodes one process (decode --pid) and
+# compares each of its threads.  exact_pids: the processes of the
+# truth, one a line.
+
+# exact_perf_parse < DECODE-OUTPUT: decode --format=perf as
+# "PID TID TIME IP COMM" (IP as 16 hex digits, TIME zero-padded).
+# (COMM PID/TID [CPU] SEC.NSEC: IP ...; the programs' comms have no
+# blank)
+exact_perf_parse() {
+	awk '$2 ~ /^[0-9]+\/[0-9]+$/ && $4 ~ /:$/ {
+		split($2, w, "/")
+		split(substr($4, 1, length($4) - 1), ts, ".")
+		ip = sprintf("%16s", $5)
+		gsub(/ /, "0", ip)
+		printf "%d %d %012d.%s %s %s\n", w[1], w[2], ts[1], ts[2], ip, $1
+	}'
+}
+
+# exact_flow TID GOT: the IPs of thread TID in GOT (exact_perf_parse's
+# lines) ordered by their time.
+exact_flow() {
+	awk -v t="$1" '$2 == t { print $3, $4 }' "$2" | sort -s -k1,1 |
+		awk '{ print $2 }'
+}
 
 exact_follow() {
 	prog=$1
 	shift
 	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return; }
-	D=$OUT/$prog
+	D=$OUT/${EXACT_NAME:-$prog}
 	mkdir -p "$D"
 	exact_drain
 	t0=$(date +%s)
@@ -37,16 +60,7 @@ exact_follow() {
 	"$PT" decode --format=perf "$D"/rec/cpu*.pt >"$D/perf" 2>"$D/dec.err" ||
 		exact_fail "$prog: decode exited $?: $(head -n 5 "$D/dec.err")"
 	t1=$(date +%s)
-	# "PID TID TIME IP" (IP as 16 hex digits, TIME zero-padded).
-	# (COMM PID/TID [CPU] SEC.NSEC: IP ...; the programs' comms have no
-	# blank)
-	awk '$2 ~ /^[0-9]+\/[0-9]+$/ && $4 ~ /:$/ {
-		split($2, w, "/")
-		split(substr($4, 1, length($4) - 1), ts, ".")
-		ip = sprintf("%16s", $5)
-		gsub(/ /, "0", ip)
-		printf "%d %d %012d.%s %s\n", w[1], w[2], ts[1], ts[2], ip
-	}' "$D/perf" >"$D/got"
+	exact_perf_parse <"$D/perf" >"$D/got"
 	t2=$(date +%s)
 	echo "PTT-INFO $prog: record $((tr - t0)) s, decode $((t1 - tr)) s, parse $((t2 - t1)) s"
 	sed "s/^/$prog decode: /" "$D/dec.err" | head -n 5
@@ -75,8 +89,24 @@ exact_decoded_pids() {
 # truth.
 exact_thread() {
 	awk -v t="$1" '$4 == t { print $6 }' "$D/all" >"$D/want.$1"
-	awk -v t="$1" '$2 == t { print $3, $4 }' "$D/got" | sort -s -k1,1 |
-		awk '{ print $2 }' >"$D/got.$1"
+	exact_flow "$1" "$D/got" >"$D/got.$1"
 	exact_compare "$D/want.$1" "$D/got.$1" "$2 (tid $1)"
 	echo "PTT-INFO $2 (tid $1): CPUs $(awk -v t="$1" '$4 == t { print $2 }' "$D/all" | sort -u | tr '\n' ' ')"
+}
+
+# exact_process PID WHAT: decode only process PID (decode --pid, all the
+# CPUs' traces) into $D/got.pPID; each of its threads in the truth must
+# be that decode's flow of the thread, and the decode must name no
+# other process.
+exact_process() {
+	"$PT" decode --pid "$1" --format=perf "$D"/rec/cpu*.pt >"$D/perf.p$1" 2>"$D/dec.p$1.err" ||
+		exact_fail "$2: decode --pid $1 exited $?: $(head -n 5 "$D/dec.p$1.err")"
+	exact_perf_parse <"$D/perf.p$1" >"$D/got.p$1"
+	p=$(awk '{ print $1 }' "$D/got.p$1" | sort -u | tr '\n' ' ')
+	[ "$p" = "$1 " ] || exact_fail "$2: decode --pid $1 named the processes $p"
+	for t in $(exact_tids "$1"); do
+		awk -v t="$t" '$4 == t { print $6 }' "$D/all" >"$D/want.p$1.$t"
+		exact_flow "$t" "$D/got.p$1" >"$D/got.p$1.$t"
+		exact_compare "$D/want.p$1.$t" "$D/got.p$1.$t" "$2 (decode --pid $1, tid $t)"
+	done
 }
