@@ -842,6 +842,15 @@ static void pt_pmi_ack(void)
  * have acked the owed PMI's bit ourselves (a flight lap taken at a
  * stop), its NMI still comes, with the bit clear: claimed all the same,
  * only as that one NMI and only within the debt's time.
+ *
+ * On a CPU in VMX operation a KVM guest's ToPA PMI may have set the same
+ * bit before ours was delivered: the one NMI carries both (VM exits
+ * clear TraceEn, so the check above cannot tell).  perf's handler, after
+ * ours, hands a bit 55 to KVM (perf_guest_handle_intel_pt_intr()),
+ * which injects it into the guest, and acknowledges the whole status;
+ * so there the owed NMI is claimed (no unknown NMI) but the bit is left
+ * for it.  Should nothing acknowledge it, the next START that counts
+ * PMIs does, or module exit (pmi.c).
  */
 static int pt_stream_nmi_owed(struct pt_stream *s, bool pmi)
 {
@@ -855,7 +864,7 @@ static int pt_stream_nmi_owed(struct pt_stream *s, bool pmi)
 	}
 	WRITE_ONCE(s->owed_until, 0);
 	WRITE_ONCE(s->owed_nobit, false);
-	if (pmi)
+	if (pmi && !pt_hw->vmx_on())
 		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 			 PT_GLOBAL_STATUS_TOPA_PMI);
 	if (pt_hw->pmi_rearm)
@@ -1107,7 +1116,7 @@ static void pt_flight_lap(struct pt_cpu *pc)
  * and leaves pmi_pending for the second read; either way one PMI.
  * Only with lap PMIs armed: otherwise bit 55 is someone else's.
  */
-static bool pt_flight_take_pmi(struct pt_stream *s)
+static bool pt_flight_take_pmi(struct pt_stream *s, bool ack)
 {
 	bool due = false;
 	u64 gs = 0;
@@ -1116,8 +1125,9 @@ static bool pt_flight_take_pmi(struct pt_stream *s)
 		return false;
 	if (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
 	    (gs & PT_GLOBAL_STATUS_TOPA_PMI)) {
-		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-			 PT_GLOBAL_STATUS_TOPA_PMI);
+		if (ack)
+			pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+				 PT_GLOBAL_STATUS_TOPA_PMI);
 		due = true;
 	}
 	barrier();
@@ -1126,7 +1136,7 @@ static bool pt_flight_take_pmi(struct pt_stream *s)
 		return true;
 	}
 	/* Bit acked here, its NMI not come yet: it is owed (with no bit). */
-	if (due && READ_ONCE(s->owed_until))
+	if (due && ack && READ_ONCE(s->owed_until))
 		WRITE_ONCE(s->owed_nobit, true);
 	return due;
 }
@@ -1172,7 +1182,7 @@ static void pt_flight_settle(struct pt_cpu *pc)
 		if (!READ_ONCE(s->pmi_pending))
 			break;
 		pt_stream_busy_begin(s);
-		if (pt_flight_take_pmi(s))
+		if (pt_flight_take_pmi(s, true))
 			pt_flight_lap(pc);
 	}
 }
@@ -1202,7 +1212,12 @@ int pt_flight_pause(struct pt_cpu *pc, bool live, u64 *status, u64 *base,
 	ret = pt_flight_halt(pc, status, base, mask);
 	if (ret > 0 && !s->error)
 		pt_flight_error(s, *status);
-	if (!ret && !s->error && pt_flight_take_pmi(s)) {
+	/*
+	 * The final stop on a CPU in VMX operation leaves bit 55 set: a
+	 * guest's PMI may share it (pt_stream_nmi_owed()); it is owed.
+	 */
+	if (!ret && !s->error &&
+	    pt_flight_take_pmi(s, live || !pt_hw->vmx_on())) {
 		off = pt_buffer_offset(buf, *base, *mask);
 		/*
 		 * Its PMI not handled.  At the final stop the lap counts if

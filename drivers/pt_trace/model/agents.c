@@ -34,6 +34,10 @@
  *             completed, as silicon sets it), and the NMI from irq_work:
  *             it comes right after the IPI returns (after the final
  *             stop, when it was one).
+ *     guest   as after, and in the same moment a KVM guest's ToPA PMI
+ *             (the foreign agent's, counted as its PMIs are): both set
+ *             the one bit 55 and arrive as one NMI.  Its handler must
+ *             still find the bit (foreign_handled, not foreign_stolen).
  *     start   at the driver's next TraceEn 0->1 on CPU: bit 55 and the
  *             NMI at once, inside its START IPI before it may handle
  *             PMIs, as silicon raises one when the output already sits
@@ -77,7 +81,9 @@
 #define PT_FOREIGN_CTL	(PT_CTL_TOPA | PT_CTL_BRANCHEN | PT_CTL_USER | \
 			 PT_CTL_OS)
 
-enum pt_late_when { PT_LATE_NONE, PT_LATE_STOP, PT_LATE_AFTER, PT_LATE_START };
+enum pt_late_when {
+	PT_LATE_NONE, PT_LATE_STOP, PT_LATE_AFTER, PT_LATE_GUEST, PT_LATE_START
+};
 
 struct pt_agent_cpu {
 	/* The foreign owner: its table [4 KiB region, END -> table]. */
@@ -151,7 +157,8 @@ enum pt_agent_op {
 	PT_OP_FOREIGN_START, PT_OP_FOREIGN_STOP, PT_OP_FOREIGN_SWITCH,
 	PT_OP_FOREIGN_CLEAR,
 	PT_OP_FOREIGN_PMI,
-	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_START,
+	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_GUEST,
+	PT_OP_LATE_START,
 	PT_OP_LATE_NOW,
 	PT_OP_LATE_MASKED, PT_OP_VMX_ON, PT_OP_VMX_OFF,
 };
@@ -193,6 +200,9 @@ static void pt_agent_on_cpu(void *info)
 		break;
 	case PT_OP_LATE_AFTER:
 		WRITE_ONCE(ag->late, PT_LATE_AFTER);
+		break;
+	case PT_OP_LATE_GUEST:
+		WRITE_ONCE(ag->late, PT_LATE_GUEST);
 		break;
 	case PT_OP_LATE_START:
 		WRITE_ONCE(ag->late, PT_LATE_START);
@@ -239,6 +249,12 @@ void pt_model_agents_on_disable(struct pt_model_cpu *st)
 		atomic_inc(&pt_late_raised);
 		pt_model_pmi_raise(st);
 		break;
+	case PT_LATE_GUEST:
+		/* A guest's PMI in the same bit, before ours is delivered. */
+		WRITE_ONCE(ag->active, true);
+		WRITE_ONCE(ag->pmi_outstanding, true);
+		atomic_inc(&pt_foreign_pmis);
+		fallthrough;
 	case PT_LATE_AFTER:
 		/* Raised before the disable completed, delivered late. */
 		pt_model_update(st, pt_raise_fn, NULL, true);
@@ -296,7 +312,7 @@ static const struct {
 	{ "clear", PT_OP_FOREIGN_CLEAR }, { "switch", PT_OP_FOREIGN_SWITCH },
 	{ "pmi", PT_OP_FOREIGN_PMI }, { "off", PT_OP_FOREIGN_OFF },
 	{ "late_stop", PT_OP_LATE_STOP }, { "late_after", PT_OP_LATE_AFTER },
-	{ "late_start", PT_OP_LATE_START },
+	{ "late_guest", PT_OP_LATE_GUEST }, { "late_start", PT_OP_LATE_START },
 	{ "late_now", PT_OP_LATE_NOW }, { "late_masked", PT_OP_LATE_MASKED },
 	{ "vmx_on", PT_OP_VMX_ON }, { "vmx_off", PT_OP_VMX_OFF },
 };

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A KVM guest's ToPA PMI merged with the one we owe (issue 10).  On a
+ * CPU in VMX operation (the model's vmx hook), our final stop owes a PMI
+ * (bit 55 set at TraceEn 1->0, its NMI after the stop IPI) and, before
+ * that NMI is delivered, a guest's PT PMI sets the same bit (the model's
+ * late_pmi "guest": the foreign agent plays KVM behind perf's handler,
+ * which runs after ours and acknowledges the whole status).  One NMI
+ * carries both:
+ *  - ours is claimed (late_pmis + 1, no "NMI received for unknown
+ *    reason");
+ *  - the guest's is not lost: its handler still finds bit 55
+ *    (foreign_handled + 1, foreign_stolen unchanged), as perf's must to
+ *    hand it to KVM.
+ * Then, outside VMX, the same late PMI alone is still claimed.  Streaming (its PMI owed at the halt)
+ * and the ToPA flight recorder with lap PMIs (1 MiB).  icl only: VMX
+ * with PT in VMX operation (VMX_MISC[14]), as KVM's pt_mode=1 needs.
+ */
+#include "coexist_common.h"
+
+#define BIG	(4u << 20)	/* streaming: the INT is 2 MiB away */
+#define LAP	(1u << 20)	/* flight: the lap-PMI floor */
+
+static int cpu;
+
+static int open_mode(unsigned int mode)
+{
+	struct pt_trace_config cfg = { .size = sizeof(cfg) };
+	struct pt_trace_caps caps;
+	int fd;
+
+	if (mode == PT_MODE_STREAM)
+		return st_setup(cpu, BIG, 0, O_NONBLOCK, &caps);
+	fd = ptt_open_cpu(cpu, O_RDWR);
+	REQUIRE(fd >= 0, "open: %s", strerror(errno));
+	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
+	cfg.mode = PT_MODE_FLIGHT;
+	cfg.output = PT_OUTPUT_TOPA;
+	cfg.buffer_size = LAP;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
+		strerror(errno));
+	return fd;
+}
+
+static void merged(unsigned int mode)
+{
+	const char *m = mode == PT_MODE_STREAM ? "stream" : "flight";
+	long long l0 = st_stream_counter(cpu, "late_pmis");
+	long long h0 = st_model("foreign_handled");
+	long long s0 = st_model("foreign_stolen");
+	long mark = cx_log_mark();
+	int fd = open_mode(mode);
+
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	usleep(20000);
+	cx_agent("late_pmi", cpu, "guest");
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	cx_settle();
+	printf("PTT-INFO %s: ours claimed %lld, guest's handled %lld, stolen %lld\n",
+	       m, st_stream_counter(cpu, "late_pmis") - l0,
+	       st_model("foreign_handled") - h0, st_model("foreign_stolen") - s0);
+	CHECK(st_stream_counter(cpu, "late_pmis") == l0 + 1,
+	      "%s: our owed PMI was not claimed", m);
+	CHECK(st_model("foreign_stolen") == s0,
+	      "%s: the guest's PMI merged with ours was acknowledged by us", m);
+	CHECK(st_model("foreign_handled") == h0 + 1,
+	      "%s: the guest's handler did not get its PMI", m);
+	CHECK(!cx_log_has(mark, "NMI received for unknown reason"),
+	      "%s: an NMI was left to nobody", m);
+	cx_agent("foreign", cpu, "off");
+	close(fd);
+	st_restore_model();
+}
+
+/* Outside VMX: ours alone, claimed (and acknowledged by us). */
+static void alone(void)
+{
+	long long l0 = st_stream_counter(cpu, "late_pmis");
+	long mark = cx_log_mark();
+	int fd = open_mode(PT_MODE_STREAM);
+
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	usleep(20000);
+	cx_agent("late_pmi", cpu, "after");
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	cx_settle();
+	CHECK(st_stream_counter(cpu, "late_pmis") == l0 + 1,
+	      "outside VMX: our owed PMI was not claimed");
+	CHECK(!cx_log_has(mark, "NMI received for unknown reason"),
+	      "outside VMX: an NMI was left to nobody");
+	close(fd);
+	st_restore_model();
+}
+
+int main(void)
+{
+	const char *p = getenv("PTT_PROFILE");
+
+	if (p && strcmp(p, "icl"))
+		SKIP("needs VMX with PT in VMX operation: icl only");
+	cpu = cx_cpu();
+	if (st_model("foreign_pmis") < 0)
+		SKIP("the model has no foreign agent");
+	cx_agent("vmx", cpu, "on");
+	merged(PT_MODE_STREAM);
+	merged(PT_MODE_FLIGHT);
+	cx_agent("vmx", cpu, "off");
+	alone();
+	return ptt_done();
+}
