@@ -72,8 +72,8 @@ if [ $rc = 0 ] && [ "$(cat "$T/out")" = "5 branches, 1 gaps: 2 branches lost" ];
 else fail bts-decode-quiet "rc $rc: $(head -c 200 "$T/out") $(head -c 200 "$T/err")"; fi
 
 bad=""
-"$PT" decode --timeline "$T/tl.json" "$T/rec/cpu0.bts" >/dev/null 2>"$T/err"
-[ $? = 1 ] && grep -q "list of branches" "$T/err" || bad+=" timeline"
+"$PT" decode --events "$T/rec/cpu0.bts" >/dev/null 2>"$T/err"
+[ $? = 1 ] && grep -q "list of branches" "$T/err" || bad+=" events"
 : >"$T/rec/cpu0.pt"
 "$PT" decode "$T/rec/cpu0.bts" "$T/rec/cpu0.pt" >/dev/null 2>"$T/err"
 [ $? = 1 ] && grep -q "not both" "$T/err" || bad+=" mixed"
@@ -160,3 +160,28 @@ if [ $rc = 0 ] && cmp -s "$C/out" "$C/exp" &&
    grep -q "1 of 13 branches are in no file given" "$C/err"; then
 	pass bts-decode-calls
 else fail bts-decode-calls "rc $rc: $(diff "$C/exp" "$C/out" | head -8 | tr '\n' '|') $(head -c 300 "$C/err")"; fi
+
+# --- --timeline of the same recording: the clock counts branch ends (no
+# time in BTS); the spans nest as the calls do: f2 in f1 in main, the
+# handler in a kernel span in f3, the untraced syscall a syscall span in
+# main, the gap a "trace lost" span, then f2 again.
+"$PT" decode -q --timeline "$C/tl.json" "$C/cpu0.bts" >"$C/out" 2>"$C/err"; rc=$?
+if [ $rc = 0 ] && python3 - "$C/tl.json" <<'PY' 2>"$C/py.err"
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
+def span(name, i=0):
+    s = [e for e in ev if e["name"] == name][i]
+    return s["ts"], s["ts"] + s["dur"]
+def inside(a, b):
+    assert b[0] <= a[0] and a[1] <= b[1], (a, b)
+names = [e["name"] for e in ev]
+for n in ("main", "f1", "f2", "f3", "kernel", "syscall", "trace lost"):
+    assert n in names, (n, names)
+inside(span("f2"), span("f1")); inside(span("f1"), span("main"))
+inside(span("asm_irq"), span("kernel")); inside(span("kernel"), span("f3"))
+inside(span("f3"), span("main")); inside(span("syscall"), span("main"))
+assert span("f1")[1] <= span("f3")[0]
+assert span("trace lost")[0] >= span("main")[1] and span("f2", 1)[0] >= span("trace lost")[0]
+PY
+then pass bts-decode-timeline
+else fail bts-decode-timeline "rc $rc: $(head -c 300 "$C/py.err") $(head -c 200 "$C/err")"; fi

@@ -166,8 +166,9 @@ static void decode_usage(FILE *f)
 	      "kernel's from the recording's kallsyms, and the gaps of cpuN.bts.loss\n"
 	      "(stream mode) where they lie.  --calls prints the call tree as for PT,\n"
 	      "one per file: a record is a call or return by the instruction at its\n"
-	      "FROM (read from those files).  BTS records carry no time: --timeline,\n"
-	      "--format, --events and the filters but -C are for PT.\n"
+	      "FROM (read from those files).  BTS records carry no time: --timeline\n"
+	      "counts 1 ns per branch source and target; --format, --events and the\n"
+	      "filters but -C are for PT.\n"
 	      "\n"
 	      "options:\n"
 	      "      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
@@ -1320,17 +1321,45 @@ static int decode_bts_cpu(const char *path)
 	return cpu;
 }
 
+/*
+ * --timeline of BTS files: no time in the records, so the clock counts
+ * them (two ticks a record: its source and its target), one track per
+ * file (CPU).
+ */
+static int decode_bts_timeline(struct decode_ctx *c, const struct ptsb *sb)
+{
+	const char *cmd = sb ? ptsb_get(sb, "cmd") : NULL;
+	char name[4200];
+	uint64_t pid;
+	int err;
+
+	snprintf(name, sizeof(name), "pt-trace: %s", cmd ? cmd : "BTS");
+	if (!sb || ptsb_get_u64(sb, "pid", &pid) || pid > INT32_MAX)
+		pid = 0;
+	err = tl_open(&c->tl, c->o.timeline, name, (int)pid);
+	if (err) {
+		ptt_err("cannot create %s: %s", c->o.timeline, strerror(-err));
+		return PTT_EXIT_INPUT;
+	}
+	tl_set_limits(&c->tl, c->o.tl_min_ns, c->o.tl_max);
+	tl_set_clock(&c->tl, 0, "none: BTS records carry no time", 0, 0);
+	ptt_warn("BTS records carry no time: the timeline counts 1 ns per branch source and per branch target");
+	return PTT_EXIT_OK;
+}
+
 /* FILE.bts...: the branches (decode_bts.c), then the counts. */
-static int decode_bts_files(struct decode_ctx *c, char **paths)
+static int decode_bts_files(struct decode_ctx *c, char **paths,
+			    const struct ptsb *sb)
 {
 	struct decode_bts_stats st, sum = { 0 };
+	struct tl_track *track = NULL;
 	int i, ret = PTT_EXIT_OK;
 
-	if (c->o.timeline || c->o.events || c->o.fmt_given ||
+	if (c->o.events || c->o.fmt_given ||
 	    c->o.filter.npid || c->o.filter.ntid || c->o.filter.have_time ||
 	    c->vmx.summary || c->vmx.nsel || c->vmx.host_only ||
 	    c->vmx.guest_only) {
-		ptt_err("a BTS file (.bts) is decoded as a list of branches or a call tree (--calls): --timeline, --format, --events, --pid, --tid, --time and the VMX options need the times, processes and packets of PT traces (.pt)");
+		ptt_err("a BTS file (.bts) is decoded as a list of branches, a call tree (--calls) or a timeline: --format, --events, --pid, --tid, --time and the VMX options need the times, processes and packets of PT traces (.pt)");
 		return PTT_EXIT_USAGE;
 	}
 	for (i = 0; i < c->ntraces; i++)
@@ -1339,8 +1368,21 @@ static int decode_bts_files(struct decode_ctx *c, char **paths)
 				paths[i]);
 			return PTT_EXIT_USAGE;
 		}
+	if (c->o.timeline) {
+		track = calloc(1, sizeof(*track));
+		if (!track) {
+			ptt_err("out of memory");
+			return PTT_EXIT_INTERNAL;
+		}
+		ret = decode_bts_timeline(c, sb);
+		if (ret) {
+			free(track);
+			return ret;
+		}
+	}
 	if (ob_init(&c->ob, STDOUT_FILENO, 1 << 20)) {
 		ptt_err("out of memory");
+		free(track);
 		return PTT_EXIT_INTERNAL;
 	}
 	for (i = 0; i < c->ntraces && !ret; i++) {
@@ -1364,8 +1406,18 @@ static int decode_bts_files(struct decode_ctx *c, char **paths)
 			if (c->o.calls && !c->o.quiet && c->ntraces > 1)
 				ob_printf(&c->ob, "[trace %s, cpu %d]\n",
 					  paths[i], cpu);
+			if (track) {
+				char name[64];
+
+				snprintf(name, sizeof(name), cpu >= 0 ?
+					 "cpu %d" : "file %d", cpu >= 0 ? cpu : i);
+				memset(track, 0, sizeof(*track));
+				tl_track_init(&c->tl, track,
+					      cpu >= 0 ? cpu : 100000 + i, name,
+					      0);
+			}
 			decode_bts(&c->as, buf, len, cpu, have ? &lf : NULL,
-				   c->o.quiet, c->o.calls, &c->ob, &st);
+				   c->o.quiet, c->o.calls, track, &c->ob, &st);
 			if (st.partial)
 				ptt_warn("%s: %llu bytes after the last whole 24-byte record",
 					 paths[i], (unsigned long long)st.partial);
@@ -1389,8 +1441,13 @@ static int decode_bts_files(struct decode_ctx *c, char **paths)
 		ob_puts(&c->ob, "\n");
 	}
 	ob_free(&c->ob);
+	free(track);
+	if (c->tl.f && tl_close(&c->tl) && !ret) {
+		ptt_err("writing %s failed", c->o.timeline);
+		ret = PTT_EXIT_INPUT;
+	}
 	if (!ret && sum.unread)
-		ptt_warn("--calls: the instructions of %llu of %llu branches are in no file given (the recording's sideband maps, kernel.text, --elf): they are neither calls nor returns in the tree",
+		ptt_warn("the instructions of %llu of %llu branches are in no file given (the recording's sideband maps, kernel.text, --elf): they are neither calls nor returns in the tree or timeline",
 			 (unsigned long long)sum.unread,
 			 (unsigned long long)sum.records);
 	if (!ret && !sum.records) {
@@ -1749,7 +1806,7 @@ int cmd_decode(int argc, char **argv)
 		goto out_image;
 	}
 	if (bts_dump_is_bts(argv[optind])) {
-		ret = decode_bts_files(&c, argv + optind);
+		ret = decode_bts_files(&c, argv + optind, have_sb ? &sb : NULL);
 		goto out_image;
 	}
 

@@ -39,6 +39,7 @@
 #include "call_tree.h"
 #include "decode_aspace.h"
 #include "decode_bts.h"
+#include "decode_out.h"
 #include "elf_image.h"
 #include "lossfile.h"
 
@@ -63,11 +64,13 @@ static int dbts_kernel(uint64_t a)
 }
 
 /*
- * What the instruction at @from does to the call stack; *@next is the
- * address after it.  -1: no file holds it.
+ * The instruction at @from as libipt would class it (ptic_other: no
+ * branch at all, an interrupt or exception stopped it), with its
+ * length in *@size; ptic_error where no file holds it.
  */
-static int dbts_kind(struct decode_aspaces *as, struct das_proc *p, csh cs,
-		     cs_insn *ci, uint64_t from, uint64_t *next)
+static enum pt_insn_class dbts_class(struct decode_aspaces *as,
+				     struct das_proc *p, csh cs, cs_insn *ci,
+				     uint64_t from, uint8_t *len)
 {
 	uint8_t code[16];
 	const uint8_t *c = code;
@@ -76,35 +79,32 @@ static int dbts_kind(struct decode_aspaces *as, struct das_proc *p, csh cs,
 	int n = ci ? das_read(as, p, from, code, sizeof(code)) : -1;
 
 	if (n <= 0)
-		return -1;
+		return ptic_error;
 	size = (size_t)n;
 	if (!cs_disasm_iter(cs, &c, &size, &ip, ci))
-		return -1;
-	*next = from + ci->size;
+		return ptic_error;
+	*len = (uint8_t)ci->size;
 	switch (ci->id) {
-	case X86_INS_CALL: case X86_INS_LCALL: case X86_INS_SYSCALL:
-	case X86_INS_SYSENTER: case X86_INS_INT: case X86_INS_INT3:
-	case X86_INS_INTO:
-		return CT_CALL;
-	case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
-	case X86_INS_IRET: case X86_INS_IRETD: case X86_INS_IRETQ:
-	case X86_INS_SYSRET: case X86_INS_SYSEXIT:
-		return CT_RETURN;
+	case X86_INS_CALL:
+		return ptic_call;
+	case X86_INS_LCALL: case X86_INS_SYSCALL: case X86_INS_SYSENTER:
+	case X86_INS_INT: case X86_INS_INT3: case X86_INS_INTO:
+		return ptic_far_call;
+	case X86_INS_RET:
+		return ptic_return;
+	case X86_INS_RETF: case X86_INS_RETFQ: case X86_INS_IRET:
+	case X86_INS_IRETD: case X86_INS_IRETQ: case X86_INS_SYSRET:
+	case X86_INS_SYSEXIT:
+		return ptic_far_return;
 	}
-	if (cs_insn_group(cs, ci, CS_GRP_JUMP))
-		return CT_OTHER;
-	/*
-	 * No branch: an interrupt or exception stopped it; the handler's
-	 * iret comes back to it.
-	 */
-	*next = from;
-	return CT_CALL;
+	return cs_insn_group(cs, ci, CS_GRP_JUMP) ? ptic_jump : ptic_other;
 }
 
 /* The gaps whose file offset is @off, before the record there. */
 static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 		      int cpu, int quiet, struct outbuf *ob,
-		      struct decode_bts_stats *st, struct call_tree *ct)
+		      struct decode_bts_stats *st, struct call_tree *ct,
+		      struct tl_track *tl)
 {
 	static const char lost[] =
 		"[%03d]  [lost %llu branches: the stream's ring was full]\n";
@@ -114,6 +114,8 @@ static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 
 		st->gaps++;
 		ct_lost(ct);
+		if (tl)
+			tl_gap(tl, r);
 		if (r->bytes_known)
 			st->lost += r->bytes / PT_BTS_RECORD_SIZE;
 		else
@@ -129,20 +131,34 @@ static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 	}
 }
 
-/* One record in the call tree; @nx is the next one (NULL at the end). */
-static void dbts_call(struct decode_aspaces *as, struct das_proc *p, csh cs,
-		      cs_insn *ci, struct call_tree *ct, struct outbuf *ob,
-		      const struct pt_trace_bts_record *r,
+/*
+ * One record in the call tree; @nx is the next one (NULL at the end),
+ * @cls and @len its from's (dbts_class()).
+ */
+static void dbts_call(struct das_proc *p, struct call_tree *ct,
+		      struct outbuf *ob, const struct pt_trace_bts_record *r,
 		      const struct pt_trace_bts_record *nx,
-		      struct decode_bts_stats *st)
+		      enum pt_insn_class cls, uint8_t len)
 {
 	const struct elf_symtab *sym = p ? &p->st : NULL;
-	uint64_t next = 0;
-	int kind = dbts_kind(as, p, cs, ci, r->from, &next);
+	uint64_t next = r->from + len;
+	enum ct_branch kind;
 
-	if (kind < 0) {
-		st->unread++;
+	switch (cls) {
+	case ptic_call: case ptic_far_call:
+		kind = CT_CALL;
+		break;
+	case ptic_return: case ptic_far_return:
+		kind = CT_RETURN;
+		break;
+	case ptic_other:
+		/* the handler's iret comes back to the interrupted one */
+		kind = CT_CALL;
+		next = r->from;
+		break;
+	default:
 		kind = CT_OTHER;
+		break;
 	}
 	ct_insn(ct, ob, sym, r->from);
 	if (!dbts_kernel(r->from) && dbts_kernel(r->to) &&
@@ -155,9 +171,34 @@ static void dbts_call(struct decode_aspaces *as, struct das_proc *p, csh cs,
 	ct_insn(ct, ob, sym, r->to);
 }
 
+/*
+ * The timeline's view of a record: its from (class known or not) runs,
+ * then its to, of unknown class (the next record's from says it when it
+ * is the same instruction).  Time counts these: two per record.
+ */
+static void dbts_timeline(struct das_proc *p, struct tl_track *tl,
+			  const struct pt_trace_bts_record *r,
+			  enum pt_insn_class cls, uint8_t len)
+{
+	const struct elf_symtab *sym = p ? &p->st : NULL;
+	struct pt_insn in;
+
+	memset(&in, 0, sizeof(in));
+	in.mode = ptem_64bit;
+	in.ip = r->from;
+	in.size = len;
+	in.iclass = cls == ptic_error ? ptic_other : cls;
+	tl_insn(tl, sym, &in, 0, 0);
+	in.ip = r->to;
+	in.size = 0;
+	in.iclass = ptic_other;
+	tl_insn(tl, sym, &in, 0, 0);
+}
+
 void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 		int cpu, const struct ptl_file *lf, int quiet, int calls,
-		struct outbuf *ob, struct decode_bts_stats *st)
+		struct tl_track *tl, struct outbuf *ob,
+		struct decode_bts_stats *st)
 {
 	struct das_proc *p = das_use(as, das_find(as, as->main_pid));
 	size_t n = len / PT_BTS_RECORD_SIZE, i, at = 0;
@@ -167,7 +208,7 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 
 	memset(st, 0, sizeof(*st));
 	ct_restart(&ct);
-	if (calls && !quiet) {
+	if ((calls && !quiet) || tl) {
 		/* Without capstone every branch is unread (counted). */
 		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK &&
 		    cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON) == CS_ERR_OK)
@@ -178,25 +219,36 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 
 		memcpy(&r, buf + i * PT_BTS_RECORD_SIZE, sizeof(r));
 		dbts_gaps(lf, &at, i * PT_BTS_RECORD_SIZE, cpu, quiet, ob, st,
-			  &ct);
+			  &ct, tl);
 		st->records++;
-		if (quiet)
-			continue;
-		if (calls) {
+		if (ci) {
+			enum pt_insn_class cls;
+			uint8_t ilen = 0;
+
+			cls = dbts_class(as, p, cs, ci, r.from, &ilen);
+			st->unread += cls == ptic_error;
+			if (tl)
+				dbts_timeline(p, tl, &r, cls, ilen);
 			if (i + 1 < n)
 				memcpy(&nx, buf + (i + 1) * PT_BTS_RECORD_SIZE,
 				       sizeof(nx));
-			dbts_call(as, p, cs, ci, &ct, ob, &r,
-				  i + 1 < n ? &nx : NULL, st);
-			continue;
+			if (calls && !quiet)
+				dbts_call(p, &ct, ob, &r, i + 1 < n ? &nx : NULL,
+					  cls, ilen);
+		} else if ((calls && !quiet) || tl) {
+			st->unread++;	/* no capstone */
 		}
+		if (quiet || calls)
+			continue;
 		ob_printf(ob, "[%03d]  ", cpu);
 		dbts_addr(ob, p, r.from);
 		ob_puts(ob, " => ");
 		dbts_addr(ob, p, r.to);
 		ob_puts(ob, "\n");
 	}
-	dbts_gaps(lf, &at, UINT64_MAX, cpu, quiet, ob, st, &ct);
+	dbts_gaps(lf, &at, UINT64_MAX, cpu, quiet, ob, st, &ct, tl);
+	if (tl)
+		tl_track_end(tl);
 	st->partial = len % PT_BTS_RECORD_SIZE;
 	if (ci)
 		cs_free(ci, 1);

@@ -12,6 +12,7 @@
 
 struct decode_aspaces;
 struct ptl_file;
+struct tl_track;
 
 struct decode_bts_stats {
 	uint64_t records;
@@ -28,10 +29,13 @@ struct decode_bts_stats {
  * counts with @quiet.  @as gives symbols: user addresses in the
  * recorded command's address space (BTS records say nothing of the
  * process), kernel ones from the recording's kallsyms.  With @calls the
- * call tree instead of the branches (call_tree.h).
+ * call tree instead of the branches (call_tree.h); with @tl the
+ * function spans into that timeline track too (time: two ticks per
+ * record, BTS has no time).
  */
 void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 		int cpu, const struct ptl_file *lf, int quiet, int calls,
-		struct outbuf *ob, struct decode_bts_stats *st);
+		struct tl_track *tl, struct outbuf *ob,
+		struct decode_bts_stats *st);
 
 #endif /* PT_TRACE_DECODE_BTS_H */
