@@ -60,6 +60,8 @@ EXACT_NAME=no-inherit exact_follow $prog --no-inherit
 grep -q '^exact_nolibc_exec done' "$D/rec.out" || exact_fail "--no-inherit: the child's exec did not run to its end"
 p=$(exact_pids | tr '\n' ' ')
 [ "$p" = "$PID " ] || exact_fail "--no-inherit: processes in the truth: $p(want only $PID)"
+p=$(grep '^tasks:' "$D/rec.out")
+[ "$p" = "tasks: $PID (exact_nolibc_fo)" ] || exact_fail "--no-inherit: the recorder's summary says '$p'"
 p=$(exact_decoded_pids | tr '\n' ' ')
 [ "$p" = "$PID " ] || exact_fail "--no-inherit: processes in the decode: $p(want only $PID)"
 exact_thread "$PID" "--no-inherit parent"

@@ -178,6 +178,7 @@ static void rec_usage(FILE *f)
 	      "examples:\n"
 	      "  pt-trace record -o out -- ./workload arg     # the program, all of it\n"
 	      "  pt-trace record -u -o out -- make -j4        # make and its children\n"
+	      "  pt-trace record --no-inherit -u -o out -- ./server  # not its children\n"
 	      "  pt-trace record -p 1234 -u --mtc --cyc -o out\n"
 	      "  pt-trace record -d 2 -o out                  # all CPUs, 2 seconds\n"
 	      "  pt-trace record -S -u -o out -- ./server &   # kill -USR2 $! to snapshot\n"
@@ -1910,7 +1911,12 @@ int cmd_record(int argc, char **argv)
 			run.snaps, o.outdir, run.snaps);
 	rec_finish_command(&run);
 	if (run.perf.ring) {
-		int err = pcol_close(&run.perf, o.outdir, run.sb);
+		int err;
+
+		/* the children's records are there, but not their trace */
+		if (o.no_inherit && o.following)
+			run.perf.only_pid = (uint32_t)o.target;
+		err = pcol_close(&run.perf, o.outdir, run.sb);
 
 		if (err)
 			ptt_warn("%s/%s: %s", o.outdir, PTPSB_FILE_NAME,

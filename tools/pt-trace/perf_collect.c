@@ -395,9 +395,11 @@ void pcol_synth_maps(struct pcol *pc, pid_t pid)
 
 /*
  * The tasks the records name (fork, comm): a task=PID COMM line each in
- * the sideband and one summary line on stderr.
+ * the sideband and one summary line on stderr.  With @only, that
+ * process alone: the others (children of a --no-inherit recording) have
+ * records but were not traced.
  */
-static void pcol_tasks(const struct ptpsb_file *f, FILE *sb)
+static void pcol_tasks(const struct ptpsb_file *f, FILE *sb, uint32_t only)
 {
 	struct { uint32_t pid; char comm[64]; } t[256];
 	struct ptpsb_event ev;
@@ -408,7 +410,7 @@ static void pcol_tasks(const struct ptpsb_file *f, FILE *sb)
 		uint32_t pid = ev.bpid;
 
 		if ((ev.type != PERF_RECORD_COMM && ev.type != PERF_RECORD_FORK) ||
-		    !pid)
+		    !pid || (only && pid != only))
 			continue;
 		for (i = 0; i < n && t[i].pid != pid; i++)
 			;
@@ -468,7 +470,7 @@ int pcol_close(struct pcol *pc, const char *dir, FILE *sb)
 		if (fclose(txt) && !err)
 			err = -errno;
 	}
-	pcol_tasks(&f, sb);
+	pcol_tasks(&f, sb, pc->only_pid);
 	ptpsb_free(&f);
 	return err;
 }

@@ -22,6 +22,8 @@ struct pcol {
 	int out;			/* sideband.perf */
 	struct ptpsb_header hdr;
 	uint64_t records, bytes, lost;
+	/* record --no-inherit: the one process traced (0: all it names) */
+	uint32_t only_pid;
 };
 
 /*
@@ -40,7 +42,8 @@ int pcol_drain(struct pcol *pc);
 
 /*
  * Drain, close, write @dir/sideband.perf.txt, and a task= line per
- * task the records name to @sb (and a summary to stderr); 0 or -errno.
+ * task the records name (only @pc->only_pid when set) to @sb (and a
+ * summary to stderr); 0 or -errno.
  */
 int pcol_close(struct pcol *pc, const char *dir, FILE *sb);
 
