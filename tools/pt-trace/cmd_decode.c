@@ -136,6 +136,9 @@ struct decode_ctx {
 	struct decode_vmx vmx;	/* contexts under VMX, their filters */
 	int ntraces;
 	char sb_dir[2048];	/* the sideband's directory, "" without */
+	/* per stretch (decode_stretch_one()), for decode_insn()'s checks */
+	int need_time;		/* an output or filter uses the time */
+	int task_filter;	/* --pid, --tid or --time: dflt_per_insn() */
 };
 
 static void decode_usage(FILE *f)
@@ -364,7 +367,8 @@ static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
 	w->tid = t->tid;
 	w->cpu = t->cpu;
 	w->have_time = have_tsc && !das_tsc_ns(&c->as, tsc, &w->ns);
-	return dflt_task(f, t->pid, t->tid) && dflt_time(f, w->have_time, w->ns);
+	return !c->task_filter ||
+	       (dflt_task(f, t->pid, t->tid) && dflt_time(f, w->have_time, w->ns));
 }
 
 /* One decoded instruction: counted, printed, in the tree and timeline. */
@@ -376,11 +380,13 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	struct decode_who who;
 	uint64_t tsc = 0;
 	int have_tsc = 0;
-	const struct elf_symtab *st = dvmx_symtab(&c->vmx, &t->cur->st);
+	const struct elf_symtab *st;
 
-	/* The time is asked for only where it is used: it costs a call. */
-	if (o->fmt.show_time || c->tl.f || o->fmt.perf ||
-	    o->filter.have_time || c->vmx.summary)
+	/*
+	 * Every instruction comes here: what is not needed for this
+	 * listing is not done (the time is a call into libipt).
+	 */
+	if (c->need_time)
 		have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
 	t->stats.insns++;
 	/* Another VMX context than --host-only etc. ask for, or filtered. */
@@ -394,16 +400,22 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 		ct_restart(&t->ct);
 	}
 	t->stats.shown++;
-	if (o->calls)
+	if (o->quiet && !o->calls && !c->tl.f)
+		return;
+	st = dvmx_symtab(&c->vmx, &t->cur->st);
+	if (!o->calls) {
+		if (!o->quiet)
+			decode_print_insn(&c->ob, &c->o.fmt, st, insn, tsc,
+					  &who);
+	} else {
+		/* the tree's state is used (and kept) by --calls only */
 		ct_insn(&t->ct, &c->ob, st, insn->ip);
-	else if (!o->quiet)
-		decode_print_insn(&c->ob, &c->o.fmt, st, insn, tsc,
-				  &who);
-	ct_after(&t->ct, insn->iclass == ptic_call ||
-		 insn->iclass == ptic_far_call ? CT_CALL :
-		 insn->iclass == ptic_return ||
-		 insn->iclass == ptic_far_return ? CT_RETURN : CT_OTHER,
-		 insn->ip + insn->size);
+		ct_after(&t->ct, insn->iclass == ptic_call ||
+			 insn->iclass == ptic_far_call ? CT_CALL :
+			 insn->iclass == ptic_return ||
+			 insn->iclass == ptic_far_return ? CT_RETURN :
+			 CT_OTHER, insn->ip + insn->size);
+	}
 	if (c->tl.f)
 		tl_insn(&t->track, st, insn, tsc, have_tsc);
 }
@@ -880,6 +892,9 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 	config.begin = t->buf + start;
 	config.end = t->buf + end;
 	t->base = start;
+	c->need_time = c->o.fmt.show_time || c->tl.f || c->o.fmt.perf ||
+		       c->o.filter.have_time || c->vmx.summary;
+	c->task_filter = dflt_per_insn(&c->o.filter);
 	dec = pt_insn_alloc_decoder(&config);
 	if (!dec || pt_insn_set_image(dec, t->cur->image) < 0) {
 		pt_insn_free_decoder(dec);

@@ -97,16 +97,18 @@ static inline void dl_raw(uint64_t k[2], const struct pt_insn *insn)
 }
 
 /*
- * A kept line into the output, in 32-byte steps: a copy of fixed size
+ * A kept line into the output, in 64-byte steps: a copy of fixed size
  * is a few moves, where one of the line's own length would start a
  * string instruction (ob_reserve() leaves room for the overshoot).
  */
 static inline char *dl_copy(char *p, const struct dl_slot *d)
 {
-	unsigned int i;
-
-	for (i = 0; i < d->len; i += 32)
-		memcpy(p + i, d->text + i, 32);
+	memcpy(p, d->text, 64);
+	if (d->len > 64) {
+		memcpy(p + 64, d->text + 64, 64);
+		if (d->len > 128)
+			memcpy(p + 128, d->text + 128, 64);
+	}
 	return p + d->len;
 }
 

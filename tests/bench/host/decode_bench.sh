@@ -14,7 +14,9 @@
 # much as the decoder (with autogroup scheduling, a session's threads
 # share one session's part of the CPUs, however many there are): a line
 # before the last one gives each run's CPU time and the load average, so
-# S can be read against them.
+# S can be read against them.  Before them, a line for perf script's
+# columns (the default listing of a recording) against --format=ip on a
+# recording of the same loop.
 
 set -e
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -65,6 +67,41 @@ best_cpu() {
 }
 read -r t_dec c_dec < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j 1 --elf "$TMP/loop" "$TMP/bench.pt")
 read -r t_par c_par < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j "$jobs" --elf "$TMP/loop" "$TMP/bench.pt")
+# perf script's columns (the default listing of a recording): the same
+# loop as a recording of task 100/100 'loop' (sideband.perf: COMM, MMAP2,
+# a switch-in; a TSC in each PSB+), against --format=ip on it.
+mkdir -p "$TMP/rec"
+PYTHONPATH="$ROOT/tests/host" python3 - "$TMP/rec" "$TMP/loop" "$loop" "${PTT_BENCH_MB:-2}" <<'PY'
+import struct, sys
+from perf_sideband import COMM, COMM_EXEC, MMAP2, NONE, SWITCH, header, rec, s8
+from pt_packets import MODE64, PSB, PSBEND, tsc
+d, elf, loop, mb = sys.argv[1], sys.argv[2], int(sys.argv[3], 16), float(sys.argv[4])
+who = (100, 100)
+sb = header() + rec(COMM, COMM_EXEC, struct.pack('<II', *who) + s8('loop'), 10, NONE, who)
+sb += rec(MMAP2, 2, struct.pack('<IIQQQIIQQII', *who, 0x401000, 0x1000, 0x1000,
+                                0, 0, 0, 0, 5, 2) + s8(elf), 20, NONE, who)
+sb += rec(SWITCH, 0, b'', 1000, 0, who)
+open(d + '/sideband.perf', 'wb').write(sb)
+open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+fup = bytes([6 << 5 | 0x1d]) + loop.to_bytes(8, 'little')
+pge = bytes([6 << 5 | 0x11]) + loop.to_bytes(8, 'little')
+tnt = bytes([2, 0xa3]) + (1 << 48 | (1 << 47) - 1).to_bytes(7, 'little')[:6]
+t = 2000
+out = bytearray(PSB + tsc(t) + PSBEND + MODE64 + pge)
+while len(out) < mb * 1e6:
+    t += 1000
+    head = PSB + tsc(t) + MODE64 + fup + PSBEND
+    out += tnt * ((4096 - len(head)) // len(tnt)) + head
+open(d + '/cpu0.pt', 'wb').write(out)
+PY
+np=$("$ROOT/tools/build/pt-trace" decode --format=ip "$TMP/rec/cpu0.pt" 2>/dev/null | wc -l)
+t_perf=$(best "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j 1 "$TMP/rec/cpu0.pt")
+t_ip=$(best "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j 1 --format=ip "$TMP/rec/cpu0.pt")
+awk -v n="$np" -v tp="$t_perf" -v ti="$t_ip" 'BEGIN {
+	if (tp <= 0) tp = 0.01; if (ti <= 0) ti = 0.01;
+	printf "decode --format=perf (a recording: task and time columns): %.1f M insn/s, %.2f of --format=ip (%.1f M insn/s)\n",
+		n / tp / 1e6, ti / tp, n / ti / 1e6
+}'
 load=$(cut -d' ' -f1 /proc/loadavg)
 awk -v n="$n" -v td="$t_dec" -v tb="$t_bare" -v tp="$t_par" -v cd="$c_dec" -v cp="$c_par" \
     -v j="$jobs" -v load="$load" -v cpus="$(nproc)" 'BEGIN {
