@@ -139,6 +139,7 @@ struct decode_ctx {
 	/* per stretch (decode_stretch_one()), for decode_insn()'s checks */
 	int need_time;		/* an output or filter uses the time */
 	int task_filter;	/* --pid, --tid or --time: dflt_per_insn() */
+	int need_who;		/* that, or perf's columns: decode_wanted() */
 };
 
 static void decode_usage(FILE *f)
@@ -362,6 +363,8 @@ static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
 {
 	const struct decode_filter *f = &c->o.filter;
 
+	if (!c->need_who)
+		return 1;	/* no filter, and the lines do not name it */
 	w->comm = t->comm[0] ? t->comm : NULL;
 	w->pid = t->pid;
 	w->tid = t->tid;
@@ -895,6 +898,7 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 	c->need_time = c->o.fmt.show_time || c->tl.f || c->o.fmt.perf ||
 		       c->o.filter.have_time || c->vmx.summary;
 	c->task_filter = dflt_per_insn(&c->o.filter);
+	c->need_who = c->task_filter || c->o.fmt.perf;
 	dec = pt_insn_alloc_decoder(&config);
 	if (!dec || pt_insn_set_image(dec, t->cur->image) < 0) {
 		pt_insn_free_decoder(dec);
