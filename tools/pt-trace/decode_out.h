@@ -134,6 +134,10 @@ struct decode_fmt {
 	size_t who_len;		/* 0: none yet */
 	char who_name[17];
 	int who_pid, who_tid, who_cpu;
+	/* the time column's "%5llu." seconds, of @sec_val */
+	char sec_text[24];
+	size_t sec_len;		/* 0: none yet */
+	uint64_t sec_val;
 };
 
 /*

@@ -46,6 +46,7 @@ int decode_fmt_init(struct decode_fmt *f)
 	if (!f->lc)
 		return -1;
 	f->who_len = 0;
+	f->sec_len = 0;
 	if (!f->insn)
 		return 0;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
@@ -219,25 +220,35 @@ static char *decode_line(char *p, const struct elf_symtab *st, uint64_t ip)
 	return p;
 }
 
-/* "%5llu.%09llu" of @ns as seconds: the time column, without printf. */
-static char *decode_sec(char *p, uint64_t ns)
+/*
+ * "%5llu.%09llu" of @ns as seconds: the time column, without printf.
+ * The seconds are formatted when they change, the nanoseconds by pairs.
+ */
+static char *decode_sec(char *p, struct decode_fmt *f, uint64_t ns)
 {
-	uint64_t sec = ns / 1000000000, frac = ns % 1000000000;
-	char tmp[20];
-	int n = 0, i;
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	uint64_t sec = ns / 1000000000;
+	uint32_t frac = (uint32_t)(ns % 1000000000);
+	int i;
 
-	do {
-		tmp[n++] = (char)('0' + sec % 10);
-		sec /= 10;
-	} while (sec);
-	for (i = n; i < 5; i++)
-		*p++ = ' ';
-	while (n)
-		*p++ = tmp[--n];
-	*p++ = '.';
-	for (i = 8; i >= 0; i--) {
-		p[i] = (char)('0' + frac % 10);
-		frac /= 10;
+	if (!f->sec_len || sec != f->sec_val) {
+		int n = snprintf(f->sec_text, sizeof(f->sec_text), "%5llu.",
+				 (unsigned long long)sec);
+
+		f->sec_len = n < (int)sizeof(f->sec_text) ? (size_t)n :
+			     sizeof(f->sec_text) - 1;
+		f->sec_val = sec;
+	}
+	memcpy(p, f->sec_text, f->sec_len);
+	p += f->sec_len;
+	p[8] = (char)('0' + frac % 10);
+	frac /= 10;
+	for (i = 6; i >= 0; i -= 2) {
+		memcpy(p + i, pairs + 2 * (frac % 100), 2);
+		frac /= 100;
 	}
 	return p + 9;
 }
@@ -247,15 +258,11 @@ static int decode_same_who(const struct decode_fmt *f,
 			   const struct decode_who *w)
 {
 	const char *a = w->comm ? w->comm : ":-1", *b = f->who_name;
-	int i;
 
 	if (!f->who_len || w->pid != f->who_pid || w->tid != f->who_tid ||
 	    w->cpu != f->who_cpu)
 		return 0;
-	for (i = 0; i < 16 && (a[i] || b[i]); i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
+	return !strncmp(a, b, 16);
 }
 
 /* "comm pid/tid [cpu] ", formatted when the task or CPU changes. */
@@ -314,7 +321,7 @@ static void decode_print_perf(struct outbuf *ob, struct decode_fmt *f,
 
 	p = decode_who_cols(p, f, w);
 	if (w->have_time)
-		p = decode_sec(p, w->ns);
+		p = decode_sec(p, f, w->ns);
 	*p++ = ':';
 	*p++ = ' ';
 	dl_raw(raw, insn);
