@@ -24,7 +24,14 @@ With 'early' each run also has its switch-out record (at 1900, 2900,
 followed task's trace is: the driver enables tracing in the scheduler's
 hook, before perf writes the switch-in record.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early]
+With 'exec' one process (pid 100) runs proga and execs progb in one run
+(switch-in at 1000, exec record at 1500): the trace has proga's stretch
+(a followed task's enable: TSC 950 and CBR, then TIP.PGE at 0x401000,
+proga's start, which is progb's entry too) and then progb's, a TIP.PGE
+at 0x401000 with no timing packet before it, as user-mode tracing gives
+an exec.
+
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|exec]
 """
 import re
 import struct
@@ -57,6 +64,32 @@ def insns(f):
     return [int(m.group(1), 16) for m in
             re.finditer(r'^\s*([0-9a-f]+):\t', out, re.M)]
 
+
+def mmap2(pid, f, time):
+    start, end, pgoff = text_map(f)
+    body = struct.pack('<IIQQQIIQQII', pid, pid, start, end - start,
+                       pgoff, 0, 0, 0, 0, 5, 2)
+    return rec(MMAP2, 2, body + s8(f), time, NONE, (pid, pid))
+
+
+if sys.argv[4:] == ['exec']:
+    out = header()
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('proga'),
+               10, NONE, (100, 100))
+    out += mmap2(100, proga, 20)
+    out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('progb'),
+               1500, 0, (100, 100))
+    out += mmap2(100, progb, 1510)
+    open(d + '/sideband.perf', 'wb').write(out)
+    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+    cbr = bytes([0x02, 0x03, 0x0d, 0x00])
+    pt = (PSB + PSBEND + MODE64 + tsc(950) + cbr + pge(0x401000) + PGD0 +
+          pge(0x401000) + PGD0)
+    open(d + '/cpu0.pt', 'wb').write(pt)
+    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
+                                         insns(proga) + insns(progb)))
+    sys.exit(0)
 
 bad_id = sys.argv[4:] == ['buildid']
 with_pip = sys.argv[4:] == ['pip']

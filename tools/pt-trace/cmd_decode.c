@@ -96,6 +96,7 @@ struct decode_trace {
 	struct call_tree ct;	/* --calls */
 	/* whose code runs: the CPU's switch records, in TSC order */
 	struct das_proc *cur;	/* its address space */
+	uint64_t cur_from;	/* stats.insns when cur was set */
 	const struct das_switch *sw;
 	size_t nsw;
 	long cur_sw;		/* the run in effect, -1 before the first */
@@ -538,6 +539,7 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 	if (!p || p == t->cur)
 		return;
 	t->cur = p;
+	t->cur_from = t->stats.insns;
 	/* In a guest, the host's image is swapped in at the VM exit. */
 	if (dec)
 		pt_insn_set_image(dec, dvmx_image(&c->vmx, p->image));
@@ -656,12 +658,21 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 
 	while (t->cur->next && t->cur->pid == t->pid) {
 		struct das_proc *n = das_use(&c->as, t->cur->next);
-		int at_entry = 0;
+		int at_entry = 0, own = 0;
 
 		if (!n)
 			return;
 		for (i = 0; i < n->nentry; i++)
 			at_entry |= n->entry[i] == ip;
+		/*
+		 * Not the current program's own start at the same address
+		 * (two static programs at one address): before it ran an
+		 * instruction, this enable is its first.
+		 */
+		for (i = 0; i < t->cur->nentry; i++)
+			own |= t->cur->entry[i] == ip;
+		if (own && t->stats.insns == t->cur_from)
+			at_entry = 0;
 		if (have_time < 0)
 			have_time = !decode_time(t, dec, &tsc, &lost_mtc,
 						 &lost_cyc);
@@ -669,6 +680,7 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 				   tsc >= n->exec_tsc))
 			return;
 		t->cur = n;
+		t->cur_from = t->stats.insns;
 		pt_insn_set_image(dec, dvmx_image(&c->vmx, n->image));
 		/* the process has the new program's name from here on */
 		if (n->comm[0] && t->pid == n->pid)
@@ -1314,7 +1326,8 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 		 * Before its first switch record the CPU runs the recorded
 		 * command, as far as anyone knows.
 		 */
-		t->cur = das_use(&c->as, das_find(&c->as, c->as.main_pid));
+		t->cur = das_use(&c->as,
+				 das_find_at(&c->as, c->as.main_pid, 0));
 		if (!t->cur) {
 			ptt_err("out of memory");
 			return PTT_EXIT_INTERNAL;
