@@ -370,6 +370,7 @@ static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
 	w->pid = t->pid;
 	w->tid = t->tid;
 	w->cpu = t->cpu;
+	w->ns = 0;	/* read by dflt_time() even when there is no time */
 	w->have_time = have_tsc && !das_tsc_ns(&c->as, tsc, &w->ns);
 	return !c->task_filter ||
 	       (dflt_task(f, t->pid, t->tid) && dflt_time(f, w->have_time, w->ns));
