@@ -2,8 +2,9 @@
 /*
  * CPU hotplug racing a session's setup and teardown (issue 10).  One
  * thread takes CPU 1 offline and online again as fast as it can, for
- * 3 s and at least 8 times (10 s at most); the other opens /dev/pt1, configures (flight, streaming, or
- * streaming with a reader's watermark), maps the control page and the
+ * 3 s and at least 8 times (10 s at most); the other opens /dev/pt1,
+ * configures (flight, streaming, or streaming with a reader's
+ * watermark), maps the control page and the
  * data, STARTs, reads, asks the status, and STOPs or just closes (the
  * release stops), over and over.  The cpuhp callbacks (core.c, the
  * devices' in chardev.c, ownership.c) then run at every point of open,
@@ -30,7 +31,7 @@
 #define MAX_S	10.0
 #define BUF	(64u << 10)
 
-static volatile int stop_flag;
+static int stop_flag;	/* __atomic: the two threads share it */
 static unsigned long cycles, hp_fail, opened;
 
 /* Offline, online, until told to stop; CPU 1 is online when it returns. */
@@ -38,7 +39,7 @@ static void *hotplug(void *arg)
 {
 	(void)arg;
 	ptt_pin_cpu(0);
-	while (!stop_flag) {
+	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
 		if (ptt_write_str(ONLINE, "0"))
 			hp_fail++;
 		if (ptt_write_str(ONLINE, "1"))
@@ -137,14 +138,18 @@ int main(void)
 	ptt_pin_cpu(0);
 	REQUIRE(!pthread_create(&hp, NULL, hotplug, NULL), "pthread_create");
 	t0 = st_now();
-	for (i = 0; st_now() - t0 < MAX_S &&
-		    (st_now() - t0 < RUN_S ||
-		     __atomic_load_n(&cycles, __ATOMIC_RELAXED) < MIN_CYCLES); i++)
+	for (i = 0; st_now() - t0 < MAX_S; i++) {
+		if (st_now() - t0 >= RUN_S &&
+		    __atomic_load_n(&cycles, __ATOMIC_RELAXED) >= MIN_CYCLES)
+			break;
 		starts += session(i);
-	stop_flag = 1;
+	}
+	__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
 	pthread_join(hp, NULL);
-	printf("PTT-INFO %lu sessions (%lu opened, %lu started) against %lu offline/online cycles (%lu writes refused)\n",
-	       i, opened, starts, cycles, hp_fail);
+	printf("PTT-INFO %lu sessions (%lu opened, %lu started)", i, opened,
+	       starts);
+	printf(" against %lu offline/online cycles (%lu writes refused)\n",
+	       cycles, hp_fail);
 	CHECK(cycles >= 3, "only %lu hotplug cycles", cycles);
 	CHECK(starts > 0, "no session started in %lu", i);
 

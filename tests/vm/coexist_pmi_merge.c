@@ -12,14 +12,15 @@
  *  - the guest's is not lost: its handler still finds bit 55
  *    (foreign_handled + 1, foreign_stolen unchanged), as perf's must to
  *    hand it to KVM.
- * Then, outside VMX, the same late PMI alone is still claimed.  Streaming (its PMI owed at the halt)
- * and the ToPA flight recorder with lap PMIs (1 MiB).  icl only: VMX
+ * Then, outside VMX, the same late PMI alone is still claimed.
+ * Streaming (its PMI owed at the halt) and the ToPA flight recorder
+ * with lap PMIs (1 MiB).  icl only: VMX
  * with PT in VMX operation (VMX_MISC[14]), as KVM's pt_mode=1 needs.
  */
 #include "coexist_common.h"
 
 #define BIG	(4u << 20)	/* streaming: the INT is 2 MiB away */
-#define LAP	(1u << 20)	/* flight: the lap-PMI floor */
+#define LAP	(1024u << 10)	/* flight: the lap-PMI floor (1 MiB) */
 
 static int cpu;
 
@@ -42,7 +43,7 @@ static int open_mode(unsigned int mode)
 	return fd;
 }
 
-static void merged(unsigned int mode)
+static void pmi_merge(unsigned int mode)
 {
 	const char *m = mode == PT_MODE_STREAM ? "stream" : "flight";
 	long long l0 = st_stream_counter(cpu, "late_pmis");
@@ -102,8 +103,8 @@ int main(void)
 	if (st_model("foreign_pmis") < 0)
 		SKIP("the model has no foreign agent");
 	cx_agent("vmx", cpu, "on");
-	merged(PT_MODE_STREAM);
-	merged(PT_MODE_FLIGHT);
+	pmi_merge(PT_MODE_STREAM);
+	pmi_merge(PT_MODE_FLIGHT);
 	cx_agent("vmx", cpu, "off");
 	alone();
 	return ptt_done();

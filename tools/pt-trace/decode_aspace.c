@@ -344,8 +344,8 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 			 * and the next task's enable on this CPU comes
 			 * before that task's switch-in record.
 			 */
-			if (ev->cpu != UINT32_MAX && !das_record_tsc(&f->hdr, sb,
-					hz, ev->time, &s.tsc))
+			if (ev->cpu != UINT32_MAX &&
+			    !das_record_tsc(&f->hdr, sb, hz, ev->time, &s.tsc))
 				das_switch_out(a, (int)ev->cpu, (int)ev->tid,
 					       s.tsc);
 			break;

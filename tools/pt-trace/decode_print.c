@@ -4,6 +4,7 @@
  * (capstone, AT&T syntax as objdump and perf print it), symbol+offset,
  * and the source line with the function inlined there (libdw).
  */
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,12 @@
 #define DL_TEXT		192	/* longer lines are formatted every time */
 
 struct dl_slot {
+	alignas(32) char text[DL_TEXT];	/* aligned: copied in 64-byte steps */
 	const struct elf_symtab *st;	/* NULL: empty */
 	uint64_t ip;
 	uint64_t raw[2];		/* the bytes, zero past the size */
 	uint8_t size, mode;
 	uint8_t len;
-	char text[DL_TEXT] __attribute__((aligned(32)));
 };
 
 struct decode_lcache {
@@ -222,14 +223,11 @@ static char *decode_line(char *p, const struct elf_symtab *st, uint64_t ip)
 
 /*
  * "%5llu.%09llu" of @ns as seconds: the time column, without printf.
- * The seconds are formatted when they change, the nanoseconds by pairs.
+ * The seconds are formatted when they change, the nanoseconds a digit at
+ * a time.
  */
 static char *decode_sec(char *p, struct decode_fmt *f, uint64_t ns)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
 	uint64_t sec = ns / 1000000000;
 	uint32_t frac = (uint32_t)(ns % 1000000000);
 	int i;
@@ -244,11 +242,9 @@ static char *decode_sec(char *p, struct decode_fmt *f, uint64_t ns)
 	}
 	memcpy(p, f->sec_text, f->sec_len);
 	p += f->sec_len;
-	p[8] = (char)('0' + frac % 10);
-	frac /= 10;
-	for (i = 6; i >= 0; i -= 2) {
-		memcpy(p + i, pairs + 2 * (frac % 100), 2);
-		frac /= 100;
+	for (i = 8; i >= 0; i--) {	/* a multiply each, no division */
+		p[i] = (char)('0' + frac % 10);
+		frac /= 10;
 	}
 	return p + 9;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The traced program of tests/vm/bts_exact_fault.c, without libc: an
- * illegal instruction (ud2 at bts_fault_ud2) whose SIGILL handler steps
+ * illegal instruction (the ud2 that fault() starts with) whose SIGILL handler steps
  * over it, so that BTS shows what an exception in user code stores.  It
  * moves itself to cpu0, prints "ud2=ADDR handler=ADDR restorer=ADDR"
  * (hex) and ends with "bts_fault_prog done".
@@ -10,7 +10,7 @@
 
 /* The kernel's struct sigaction for rt_sigaction (x86-64). */
 struct bts_ksigaction {
-	void (*handler)(int, void *, void *);
+	void (*handler)(int sig, void *info, void *uc);
 	unsigned long flags;
 	void (*restorer)(void);
 	unsigned long mask;
@@ -21,14 +21,11 @@ struct bts_ksigaction {
 /* uc_mcontext.rip in the x86-64 ucontext: the 22nd 8-byte word. */
 #define BTS_UC_RIP	21
 
-void bts_fault_restorer(void);
-void bts_fault_ud2(void);
-asm(".text\n"
-    ".globl bts_fault_restorer\n"
-    "bts_fault_restorer:\n"
-    "	mov $15, %eax\n"	/* rt_sigreturn */
-    "	syscall\n"
-    "	hlt\n");
+/* rt_sigreturn; naked: its first instruction is the mov. */
+static __attribute__((naked)) void bts_fault_restorer(void)
+{
+	asm volatile("mov $15, %eax\n\tsyscall\n\thlt");
+}
 
 /* Past the 2-byte ud2 that raised it. */
 void bts_fault_handler(int sig, void *info, void *uc)
@@ -38,9 +35,10 @@ void bts_fault_handler(int sig, void *info, void *uc)
 	((unsigned long *)uc)[BTS_UC_RIP] += 2;
 }
 
-WORK_FN void fault(void)
+/* Naked: its first instruction is the ud2, and the handler's +2 the ret. */
+static __attribute__((naked, noipa)) void fault(void)
 {
-	asm volatile(".globl bts_fault_ud2\nbts_fault_ud2: ud2" ::: "memory");
+	asm volatile("ud2\n\tret");
 }
 
 static char *hex(char *p, unsigned long v)
@@ -73,7 +71,7 @@ void _start(void)
 	fault();
 	for (const char *s = "ud2="; *s; s++)
 		*p++ = *s;
-	p = hex(p, (unsigned long)bts_fault_ud2);
+	p = hex(p, (unsigned long)fault);
 	for (const char *s = " handler="; *s; s++)
 		*p++ = *s;
 	p = hex(p, (unsigned long)bts_fault_handler);

@@ -65,7 +65,7 @@ static void say(const char *s)
 void start_c(unsigned long *sp)
 {
 	static const char path[] = "/ptt/work/exact_nolibc_exec";
-	const char *argv[] = { path, 0 }, *envp[] = { 0 };
+	static const char *const argv[] = { path, 0 }, *const envp[] = { 0 };
 	int status = -1;
 	long pid;
 

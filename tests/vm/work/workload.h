@@ -4,23 +4,21 @@
  * (exact_static.c, exact_nolibc.c, bts_exact_prog.c): recursion (nested
  * returns to compress), a jump table (an indirect jmp) and calls through
  * function pointers (indirect calls), so a trace has every kind of branch.
- * noipa keeps each a real call; each program includes this once and uses
- * what it needs.  sys3() is the raw system call of the programs built
- * without libc.
+ * noipa keeps each a real call; they are global, so a program that does
+ * not call one gets no unused warning.  Each program includes this once.
+ * sys3() is the raw system call of the programs built without libc.
  */
 #ifndef PTT_WORKLOAD_H
 #define PTT_WORKLOAD_H
 
-#define WORK_FN static __attribute__((noipa, unused))
-
 unsigned long sink;	/* global: its loads and stores stay */
 
-WORK_FN unsigned long fib(unsigned int n)
+unsigned long __attribute__((noipa)) fib(unsigned int n)
 {
 	return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-WORK_FN unsigned long table(unsigned int i)
+unsigned long __attribute__((noipa)) table(unsigned int i)
 {
 	/* Dense cases: a jump table (an indirect jmp). */
 	switch (i % 8) {
@@ -35,13 +33,11 @@ WORK_FN unsigned long table(unsigned int i)
 	}
 }
 
-WORK_FN unsigned long add1(unsigned long x) { return x + 1; }
-WORK_FN unsigned long dbl(unsigned long x) { return x * 2; }
-static unsigned long (*const ops[])(unsigned long) __attribute__((unused)) = {
-	add1, dbl
-};
+unsigned long __attribute__((noipa)) add1(unsigned long x) { return x + 1; }
+unsigned long __attribute__((noipa)) dbl(unsigned long x) { return x * 2; }
+unsigned long (*const ops[])(unsigned long) = { add1, dbl };	/* global: kept */
 
-WORK_FN long sys3(long nr, long a, long b, long c)
+static inline long sys3(long nr, long a, long b, long c)
 {
 	long ret;
 
