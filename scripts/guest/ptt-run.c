@@ -94,7 +94,9 @@ int main(int argc, char **argv)
 	pid_t pid;
 	char *end;
 
-	if (argc < 3 || (secs = strtol(argv[1], &end, 10)) <= 0 || *end) {
+	if (argc >= 3)
+		secs = strtol(argv[1], &end, 10);
+	if (argc < 3 || secs <= 0 || *end) {
 		fprintf(stderr, "usage: %s SECONDS PROGRAM [ARG...]\n", argv[0]);
 		return 125;
 	}
@@ -132,7 +134,7 @@ int main(int argc, char **argv)
 	if (!reap_until(pid, pid, &status, now_ms() + GRACE_TERM_MS, 1, &chld)) {
 		kill(-pid, SIGKILL);
 		if (!reap_until(pid, pid, &status, now_ms() + GRACE_KILL_MS, 1, &chld))
-			fprintf(stderr, "ptt-run: process group %d survives SIGKILL (stuck in the kernel?)\n",
+			fprintf(stderr, "ptt-run: group %d survives SIGKILL (stuck?)\n",
 				pid);
 	}
 	fprintf(stderr, "ptt-run: %s timed out after %d s: killed its process group\n",

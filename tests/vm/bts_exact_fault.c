@@ -124,8 +124,9 @@ int main(void)
 			at = i;
 		}
 	}
-	printf("PTT-INFO %zu records; ud2 %llx handler %llx restorer %llx; asm_exc_invalid_op %llx\n",
-	       n, ud2, handler, restorer, (unsigned long long)exc);
+	printf("PTT-INFO %zu records; ud2 %llx handler %llx restorer %llx; ",
+	       n, ud2, handler, restorer);
+	printf("asm_exc_invalid_op %llx\n", (unsigned long long)exc);
 	REQUIRE(found == 1, "%zu records from the ud2 at %llx, expected 1 (to asm_exc_invalid_op)",
 		found, ud2);
 	CHECK(r[at].to == exc, "the ud2's record goes to %llx, not asm_exc_invalid_op %llx",
