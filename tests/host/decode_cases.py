@@ -12,6 +12,10 @@ loop that decode must follow:
              error names 0x500000, no instruction is printed;
   resync.pt  a PSB+ with a TNT inside (a sync error), then a good PSB+:
              the decode goes on there;
+  spin.pt    tracing enabled at the jmp to itself, then a PSB+ whose FUP
+             is elsewhere (as when the image holds the wrong code):
+             libipt would walk the loop for ever, waiting to reach that
+             IP; decode reports it within 256 Ki instructions;
   events.pt  cbr, mnt, an interrupt (FUP+TIP) with a paging event bound
              to it (FUP+PIP+TIP), an async disable (FUP+TIP.PGD): each
              event by its name.
@@ -33,6 +37,8 @@ cases = {
     'nomap': start + pge(0x500000) + TNT1,
     'resync': PSB + TNT1 + PSBEND + start + pge(0x401000) + TNT1 +
     fup(0x401005) + PGD0,
+    'spin': start + pge(0x401006) + bytes(64) + PSB + MODE64 +
+    fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0,
     'events': start + pge(0x401000) + CBR + MNT + TNT1 + fup(0x401004) +
     PIP + tip(0x401000) + TNT1 + fup(0x401005) + PGD0,
 }

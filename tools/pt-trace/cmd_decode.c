@@ -107,6 +107,8 @@ struct decode_trace {
 	int cr3_fresh;		/* a PIP since the last switch record */
 	int enable_timing;	/* a CBR outside PSB+ since tracing stopped */
 	int hidden;		/* the filters took the last instruction */
+	uint64_t spin_off;	/* decode_spinning(): the trace offset seen */
+	unsigned int spin_n;	/* checks in a row that found it unmoved */
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
 	int in_seg, seg_last, seg_has_ip;
 	uint64_t seg_ip;	/* where the next segment's code starts */
@@ -322,7 +324,8 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 			 struct pt_insn_decoder *dec, const char *what,
 			 uint64_t ip, int err)
 {
-	const char *why = pt_errstr(pt_errcode(err));
+	/* err 0: decode's own finding, @what says it all */
+	const char *why = err ? pt_errstr(pt_errcode(err)) : what;
 	uint64_t offset = 0;
 
 	t->stats.errors++;
@@ -336,9 +339,9 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 	pt_insn_get_offset(dec, &offset);
 	offset += t->base;
 	if (!c->o.fmt.ip_only) {
-		ob_printf(&c->ob, "[%llx, %llx: %s: %s",
+		ob_printf(&c->ob, "[%llx, %llx: %s%s%s",
 			  (unsigned long long)offset, (unsigned long long)ip,
-			  what, why);
+			  what, err ? ": " : "", err ? why : "");
 		/* Bytes dropped while running: somewhere in here. */
 		if (t->dropped)
 			ob_printf(&c->ob,
@@ -772,6 +775,28 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * Whether libipt has been walking code without reading trace: called every
+ * 64 Ki instructions, it says yes after 4 calls in a row that found the
+ * trace offset unmoved (at least 192 Ki instructions).  libipt follows direct jumps
+ * and calls without trace, so a loop of them in the image (a "jmp .", or
+ * the wrong code at a traced address) would be decoded for ever, and the
+ * listing would fill the disk.  No real code runs 192 Ki instructions
+ * without 47 conditional branches, returns or indirect ones, which read
+ * trace (a TNT packet holds at most 47 of them).
+ */
+static int decode_spinning(struct decode_trace *t, struct pt_insn_decoder *dec)
+{
+	uint64_t off;
+
+	if (pt_insn_get_offset(dec, &off) < 0 || off != t->spin_off) {
+		t->spin_off = off;
+		t->spin_n = 0;
+		return 0;
+	}
+	return ++t->spin_n >= 4;
+}
+
+/*
  * ptxed's loop over libipt's instruction decoder, so that both give the
  * same instructions and errors for one trace:
  * - at pts_eos the trace is over: "[end of trace]" (unless the IP is
@@ -785,11 +810,15 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
  *   offset did not move since the last sync error, but libipt reports
  *   the PSB's offset when the header after it fails, and its next search
  *   starts after that PSB: so go on.  Each search passes at least one
- *   16-byte PSB, which bounds the failures by the stretch's length.
+ *   16-byte PSB, which bounds the failures by the stretch's length;
+ * - unlike ptxed, a walk that reads no trace for 192-256 Ki instructions
+ *   is an error (decode_spinning()), and decoding resumes at the next PSB.
  */
 static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			struct pt_insn_decoder *dec)
 {
+	static const char spin_msg[] =
+		"error: no trace read in 256 Ki instructions (a loop of direct branches?)";
 	uint64_t fails = 0, max_fails = t->len / 16 + 1;
 
 	for (;;) {
@@ -835,13 +864,23 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				decode_insn(c, t, dec, &insn);
 				dvmx_after_insn(&c->vmx, &insn);
 			}
-			if (!(t->stats.insns & 0xffff) && !t->in_seg)
-				decode_drop_behind(t, dec);
+			if (!(t->stats.insns & 0xffff)) {
+				if (!t->in_seg)
+					decode_drop_behind(t, dec);
+				if (status >= 0 && decode_spinning(t, dec)) {
+					decode_error(c, t, dec, spin_msg,
+						     insn.ip, 0);
+					t->spin_n = 0;
+					break;
+				}
+			}
 			if (status < 0)
 				break;
 		}
 		if (status == -pte_eos)
 			return;
+		if (status >= 0)
+			continue;	/* decode_spinning(): reported */
 		decode_error(c, t, dec, "error", insn.ip, status);
 	}
 }
