@@ -55,12 +55,24 @@ cleanup() {
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
+# The runner ends a test that overruns with SIGTERM: clean up then too
+# (the model's guests and tick left on broke every later record).
+trap 'exit 1' TERM INT HUP
+# No file of this test grows past 64 MiB (a decoder looping on an error
+# once filled the VM's /tmp, and every later test that wrote a file failed).
+ulimit -f 131072
 mkdir -p "$OUT"
 A=0x12345000 B=0x6789a000
 head -c 65536 /dev/zero | tr '\000' '\164' >"$OUT/guest.bin"
 GI="--guest-image $A:$OUT/guest.bin@0x100000000000 --guest-image $B:$OUT/guest.bin@0x08040000"
-# Every pt-trace run is bounded: a stuck one would hold the runner's pipe.
-pt() { timeout 20 "$PT" "$@"; }
+# Every pt-trace run is bounded, and one that is not done in 20 s is
+# killed and named (SIGTERM would let a stuck record try to finish).
+pt() {
+	timeout -s KILL 20 "$PT" "$@"
+	rc=$?
+	[ $rc -lt 124 ] || bad "pt-trace $* ended by timeout or signal (status $rc)"
+	return $rc
+}
 
 OFF=1099511627776	# 2^40
 RATIO=422212465065984	# 1.5 * 2^48
