@@ -1280,17 +1280,19 @@ static int decode_parse_hz(const char *s, double *hz)
 	return 0;
 }
 
-/* Timeline: the TSC rate, time 0 and one track per trace. */
-static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
-				const struct ptsb *sb)
+/*
+ * The timeline file of --timeline, named after the recorded command (else
+ * @what) and its process, with --timeline-min/--timeline-max applied.
+ */
+static int decode_tl_create(struct decode_ctx *c, const struct ptsb *sb,
+			    const char *what)
 {
-	const char *cmd = sb ? ptsb_get(sb, "cmd") : NULL, *source;
-	uint64_t origin = 0, first = 0, pid;
-	int have_origin = 0, i, err;
+	const char *cmd = sb ? ptsb_get(sb, "cmd") : NULL;
 	char name[4200];
-	double hz;
+	uint64_t pid;
+	int err;
 
-	snprintf(name, sizeof(name), "pt-trace: %s", cmd ? cmd : tr[0].path);
+	snprintf(name, sizeof(name), "pt-trace: %s", cmd ? cmd : what);
 	if (!sb || ptsb_get_u64(sb, "pid", &pid) || pid > INT32_MAX)
 		pid = 0;
 	err = tl_open(&c->tl, c->o.timeline, name, (int)pid);
@@ -1299,6 +1301,22 @@ static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
 		return PTT_EXIT_INPUT;
 	}
 	tl_set_limits(&c->tl, c->o.tl_min_ns, c->o.tl_max);
+	return 0;
+}
+
+/* Timeline: the TSC rate, time 0 and one track per trace. */
+static int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
+				const struct ptsb *sb)
+{
+	uint64_t origin = 0, first = 0;
+	int have_origin = 0, i, err;
+	const char *source;
+	char name[4200];
+	double hz;
+
+	err = decode_tl_create(c, sb, tr[0].path);
+	if (err)
+		return err;
 	if (c->o.tsc_hz > 0) {
 		hz = c->o.tsc_hz;
 		source = "--tsc-hz";
@@ -1400,20 +1418,11 @@ static int decode_bts_cpu(const char *path)
  */
 static int decode_bts_timeline(struct decode_ctx *c, const struct ptsb *sb)
 {
-	const char *cmd = sb ? ptsb_get(sb, "cmd") : NULL;
-	char name[4200];
-	uint64_t pid;
 	int err;
 
-	snprintf(name, sizeof(name), "pt-trace: %s", cmd ? cmd : "BTS");
-	if (!sb || ptsb_get_u64(sb, "pid", &pid) || pid > INT32_MAX)
-		pid = 0;
-	err = tl_open(&c->tl, c->o.timeline, name, (int)pid);
-	if (err) {
-		ptt_err("cannot create %s: %s", c->o.timeline, strerror(-err));
-		return PTT_EXIT_INPUT;
-	}
-	tl_set_limits(&c->tl, c->o.tl_min_ns, c->o.tl_max);
+	err = decode_tl_create(c, sb, "BTS");
+	if (err)
+		return err;
 	tl_set_clock(&c->tl, 0, "none: BTS records carry no time", 0, 0);
 	ptt_warn("BTS records carry no time: the timeline counts 1 ns per branch source and per branch target");
 	return PTT_EXIT_OK;
