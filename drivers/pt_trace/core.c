@@ -389,11 +389,18 @@ int pt_core_start(struct pt_cpu *pc)
 	u64 t0;
 	int ret;
 
+	/*
+	 * Reserved under the hotplug lock held to the end of START: else the
+	 * CPU could go down (dropping the reservation) and come back up with
+	 * perf's intel_pt on it between the check and the enabling write.
+	 */
+	cpus_read_lock();
 	/* perf holds this CPU's hardware (ownership.c): one log line. */
 	ret = pc->src->reserve(pc->cpu);
-	if (ret)
+	if (ret) {
+		cpus_read_unlock();
 		return ret;
-	cpus_read_lock();
+	}
 	mutex_lock(&pc->lock);
 	ret = -ENODEV;
 	if (!pc->online)

@@ -116,6 +116,7 @@ static int __init pt_trace_init(void)
 
 	/* Before the core's cpuhp state: reserved before a CPU traces. */
 	pt_own_init();
+	bts_own_init();
 	ret = pt_core_init();
 	if (ret)
 		goto err_own;

@@ -210,15 +210,16 @@ int pt_own_start(unsigned int cpu)
 {
 	enum pt_own_state s = PT_OWN_RESERVED;
 
+	/*
+	 * The caller holds cpus_read_lock() (lockdep_assert_cpus_held() is
+	 * not exported): a CPU going down releases its event.
+	 */
 	if (pt_own_cpuhp < 0)
 		return 0;
-	/* Hotplug excluded: a CPU going down releases its event. */
-	cpus_read_lock();
 	mutex_lock(&pt_own_lock);
 	if (cpu_online(cpu))
 		s = pt_own_cpu(cpu);
 	mutex_unlock(&pt_own_lock);
-	cpus_read_unlock();
 	if (s != PT_OWN_PERF_BUSY)
 		return 0;
 	pr_notice_ratelimited("CPU %u: perf's intel_pt is in use (perf record -e intel_pt): START refused; end that perf session and START again\n",

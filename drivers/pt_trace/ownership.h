@@ -39,6 +39,7 @@ struct perf_event *pt_own_create(int type, unsigned int cpu);
  * at each START (0, or -EBUSY while perf holds it on @cpu), released at
  * the device's last close.
  */
+void bts_own_init(void);
 int bts_own_start(unsigned int cpu);
 void bts_own_release(unsigned int cpu);
 

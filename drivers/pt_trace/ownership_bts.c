@@ -13,7 +13,7 @@
  * at START and replaced at each one: a CPU that went offline lost the
  * event from perf's context, and the next START (the device is stopped
  * by the hotplug) creates a fresh one.  The PMU type comes from sysfs
- * (/sys/bus/event_source/devices/intel_bts/type) at the first START;
+ * (/sys/bus/event_source/devices/intel_bts/type) at load;
  * without that PMU nothing can take BTS through perf's intel_bts and
  * nothing is reserved.  perf's other BTS user (a branch-instructions
  * event with period 1, arch/x86/events/intel/ds.c) shows in DEBUGCTL,
@@ -30,7 +30,7 @@
 
 static DEFINE_PER_CPU(struct perf_event *, bts_own_event);
 static DEFINE_MUTEX(bts_own_lock);
-static int bts_own_type = -2;	/* -2: not looked up yet, -1: no PMU */
+static int bts_own_type = -1;	/* -1: no PMU */
 
 static struct perf_event *bts_own_take(unsigned int cpu)
 {
@@ -40,24 +40,29 @@ static struct perf_event *bts_own_take(unsigned int cpu)
 	return ev;
 }
 
+/*
+ * At load, not at START: reading sysfs takes kernfs locks that a write
+ * to a CPU's "online" holds around the hotplug lock START holds.
+ */
+void bts_own_init(void)
+{
+	bts_own_type = pt_own_pmu_type("intel_bts");
+}
+
 int bts_own_start(unsigned int cpu)
 {
 	struct perf_event *old, *ev;
 	int err = 0;
 
+	/* The caller holds cpus_read_lock(): no event on a CPU going down. */
 	mutex_lock(&bts_own_lock);
-	if (bts_own_type == -2)
-		bts_own_type = pt_own_pmu_type("intel_bts");
 	if (bts_own_type < 0)
 		goto out;
 	old = bts_own_take(cpu);
 	if (old)
 		perf_event_release_kernel(old);
-	/* Hotplug excluded: an event must not land on a CPU going down. */
-	cpus_read_lock();
 	ev = cpu_online(cpu) ? pt_own_create(bts_own_type, cpu) :
 			       ERR_PTR(-ENODEV);
-	cpus_read_unlock();
 	if (!IS_ERR(ev))
 		per_cpu(bts_own_event, cpu) = ev;
 	else if (PTR_ERR(ev) == -EBUSY)

@@ -74,7 +74,10 @@ struct pt_source_ops {
 	 */
 	bool (*cpu_agrees)(unsigned int cpu);
 	void (*get_caps)(struct pt_cpu *pc, struct pt_trace_caps *caps);
-	/* perf or another agent holds the hardware on @cpu: refuse START. */
+	/*
+	 * perf or another agent holds the hardware on @cpu: refuse START.
+	 * Hotplug excluded by the caller (cpus_read_lock()).
+	 */
 	int (*reserve)(unsigned int cpu);
 	/*
 	 * Optional: the last close, after the final stop and the buffer's
