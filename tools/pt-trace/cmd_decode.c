@@ -143,6 +143,7 @@ struct decode_ctx {
 	int need_time;		/* an output or filter uses the time */
 	int task_filter;	/* --pid, --tid or --time: dflt_per_insn() */
 	int need_who;		/* that, or perf's columns: decode_wanted() */
+	int plain;		/* none of those, of --calls, -q, --timeline */
 };
 
 static void decode_usage(FILE *f)
@@ -391,8 +392,9 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	const struct elf_symtab *st;
 
 	/*
-	 * Every instruction comes here: what is not needed for this
-	 * listing is not done (the time is a call into libipt).
+	 * Every instruction comes here (but decode_plain_run()'s): what is
+	 * not needed for this listing is not done (the time is a call into
+	 * libipt).
 	 */
 	if (c->need_time)
 		have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
@@ -797,6 +799,55 @@ static int decode_spinning(struct decode_trace *t, struct pt_insn_decoder *dec)
 }
 
 /*
+ * Whether decode_plain_run() can take the next instructions: a listing
+ * without time, task columns, filters, call tree, timeline or --summary
+ * (c->plain), the VMX context shown, nothing hidden before, no switch
+ * records to follow.
+ */
+static inline int decode_plain_ok(const struct decode_ctx *c,
+				  const struct decode_trace *t)
+{
+	return c->plain && c->vmx.sel_cur && !t->hidden &&
+	       t->sw_until == UINT64_MAX;
+}
+
+/*
+ * decode_walk()'s step from pt_insn_next() on, for the plain listing and
+ * for as long as nothing else is to be done before the next instruction:
+ * instructions until an event is pending, the end of the trace, an
+ * error, a VM entry, or every 64 Ki instructions, where decode_walk()
+ * looks at the decoder.  The same lines as decode_insn() would print,
+ * with the checks made once: the hot loop of a listing.  Returns the
+ * last pt_insn_next()'s status, @insn its instruction.
+ */
+static int decode_plain_run(struct decode_ctx *c, struct decode_trace *t,
+			    struct pt_insn_decoder *dec, struct pt_insn *insn)
+{
+	const struct elf_symtab *st = dvmx_symtab(&c->vmx, &t->cur->st);
+	struct decode_fmt *f = &c->o.fmt;
+	uint64_t n = t->stats.insns;
+	int status;
+
+	for (;;) {
+		status = pt_insn_next(dec, insn, sizeof(*insn));
+		if (insn->iclass != ptic_error) {
+			n++;
+			if (likely(!f->ip_only))
+				decode_print_kept(&c->ob, f, st, insn);
+			else
+				decode_print_insn(&c->ob, f, st, insn, 0, NULL);
+			dvmx_after_insn(&c->vmx, insn);
+		}
+		if (status < 0 || status & (pts_event_pending | pts_eos) ||
+		    c->vmx.entry_pending || !(n & 0xffff))
+			break;
+	}
+	t->stats.shown += n - t->stats.insns;
+	t->stats.insns = n;
+	return status;
+}
+
+/*
  * ptxed's loop over libipt's instruction decoder, so that both give the
  * same instructions and errors for one trace:
  * - at pts_eos the trace is over: "[end of trace]" (unless the IP is
@@ -839,7 +890,8 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 		dvmx_sync(&c->vmx);
 		pt_insn_set_image(dec, t->cur->image);
 		for (;;) {
-			status = decode_events(c, t, dec, status);
+			if (status & pts_event_pending)
+				status = decode_events(c, t, dec, status);
 			if (status < 0)
 				break;
 			if (status & pts_eos && t->in_seg && !t->seg_last) {
@@ -859,10 +911,14 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				status = -pte_internal;
 				break;
 			}
-			status = pt_insn_next(dec, &insn, sizeof(insn));
-			if (insn.iclass != ptic_error) {
-				decode_insn(c, t, dec, &insn);
-				dvmx_after_insn(&c->vmx, &insn);
+			if (decode_plain_ok(c, t)) {
+				status = decode_plain_run(c, t, dec, &insn);
+			} else {
+				status = pt_insn_next(dec, &insn, sizeof(insn));
+				if (insn.iclass != ptic_error) {
+					decode_insn(c, t, dec, &insn);
+					dvmx_after_insn(&c->vmx, &insn);
+				}
 			}
 			if (!(t->stats.insns & 0xffff)) {
 				if (!t->in_seg)
@@ -951,6 +1007,8 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 		       c->o.filter.have_time || c->vmx.summary;
 	c->task_filter = dflt_per_insn(&c->o.filter);
 	c->need_who = c->task_filter || c->o.fmt.perf;
+	c->plain = !c->need_time && !c->need_who && !c->o.calls &&
+		   !c->o.quiet && !c->tl.f && !c->vmx.summary;
 	dec = pt_insn_alloc_decoder(&config);
 	if (!dec || pt_insn_set_image(dec, t->cur->image) < 0) {
 		pt_insn_free_decoder(dec);

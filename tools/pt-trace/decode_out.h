@@ -11,6 +11,7 @@
 
 #include <intel-pt.h>
 
+#include "decode_lcache.h"
 #include "elf_image.h"
 #include "lossfile.h"
 #include "outbuf.h"
@@ -162,6 +163,26 @@ void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 		       const struct elf_symtab *st,
 		       const struct pt_insn *insn, uint64_t tsc,
 		       const struct decode_who *who);
+/*
+ * decode_print_insn() for the listing's own lines without --time (not
+ * --format=perf or ip): inline, a kept line copied without a call.
+ */
+static inline void decode_print_kept(struct outbuf *ob, struct decode_fmt *f,
+				     const struct elf_symtab *st,
+				     const struct pt_insn *insn)
+{
+	struct dl_slot *d;
+	struct dl_key k;
+	char *p = dl_line(f->lc, st, insn, ob_reserve(ob), &d, &k);
+
+	if (unlikely(!p)) {
+		decode_print_insn(ob, f, st, insn, 0, NULL);
+		return;
+	}
+	*p++ = '\n';
+	ob_commit(ob, p);
+}
+
 /* One call-tree line: indented by @depth. */
 void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 		       uint64_t ip, int depth);

@@ -4,40 +4,15 @@
  * (capstone, AT&T syntax as objdump and perf print it), symbol+offset,
  * and the source line with the function inlined there (libdw).
  */
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <capstone/capstone.h>
 
+#include "decode_lcache.h"
 #include "decode_out.h"
 #include "dump_format.h"
-
-/*
- * The lines of recent instructions, from the IP on (the part that depends
- * only on the instruction and its address space), by IP: a trace repeats
- * its hot code, and symbolizing, disassembling and formatting the same
- * instruction again is most of a listing's time.  An entry is used only
- * for the same symbol table (address space), address, bytes and mode, so
- * the line is the one formatting would give: the tables do not change
- * once decoding starts (elf_symtab_finish()).
- */
-#define DL_SLOTS	1024u
-#define DL_TEXT		192	/* longer lines are formatted every time */
-
-struct dl_slot {
-	alignas(32) char text[DL_TEXT];	/* aligned: copied in 64-byte steps */
-	const struct elf_symtab *st;	/* NULL: empty */
-	uint64_t ip;
-	uint64_t raw[2];		/* the bytes, zero past the size */
-	uint8_t size, mode;
-	uint8_t len;
-};
-
-struct decode_lcache {
-	struct dl_slot slot[DL_SLOTS];
-};
 
 int decode_fmt_init(struct decode_fmt *f)
 {
@@ -76,80 +51,16 @@ void decode_fmt_free(struct decode_fmt *f)
 	f->ci = NULL;
 }
 
-/*
- * @insn's bytes as two words, zero past its size: two loads, not a
- * copy through memory (a store the loads overlap cannot be forwarded).
- */
-static inline void dl_raw(uint64_t k[2], const struct pt_insn *insn)
-{
-	unsigned int n = insn->size < 16 ? insn->size : 15;
-	uint64_t lo, hi;
-
-	memcpy(&lo, insn->raw, 8);
-	memcpy(&hi, insn->raw + 7, 8);	/* bytes 7..14 */
-	hi >>= 8;
-	if (n < 8) {
-		lo &= n ? ~0ULL >> (64 - 8 * n) : 0;
-		hi = 0;
-	} else {
-		hi &= n > 8 ? ~0ULL >> (64 - 8 * (n - 8)) : 0;
-	}
-	k[0] = lo;
-	k[1] = hi;
-}
-
-/*
- * A kept line into the output, in 64-byte steps: a copy of fixed size
- * is a few moves, where one of the line's own length would start a
- * string instruction (ob_reserve() leaves room for the overshoot).
- */
-static inline char *dl_copy(char *p, const struct dl_slot *d)
-{
-	memcpy(p, d->text, 64);
-	if (d->len > 64) {
-		memcpy(p + 64, d->text + 64, 64);
-		if (d->len > 128)
-			memcpy(p + 128, d->text + 128, 64);
-	}
-	return p + d->len;
-}
-
-/*
- * The slot for @insn in @st, and whether it holds its line.  Mode
- * ptem_unknown is never kept: its disassembly follows the mode before.
- */
-static inline struct dl_slot *dl_find(struct decode_fmt *f,
-				      const struct elf_symtab *st,
-				      const struct pt_insn *insn,
-				      const uint64_t raw[2], int *hit)
-{
-	struct dl_slot *d;
-
-	*hit = 0;
-	if (!f->lc || insn->mode == ptem_unknown)
-		return NULL;
-	d = &f->lc->slot[(insn->ip ^ (insn->ip >> 10)) & (DL_SLOTS - 1)];
-	*hit = d->st == st && d->ip == insn->ip && d->size == insn->size &&
-	       d->mode == insn->mode && d->raw[0] == raw[0] &&
-	       d->raw[1] == raw[1];
-	return d;
-}
-
-/* Keep the text [@from, @to) of @insn's line in slot @d (may be NULL). */
-static inline void dl_keep(struct dl_slot *d, const struct elf_symtab *st,
-			   const struct pt_insn *insn, const uint64_t raw[2],
-			   const char *from, const char *to)
+/* Keep the text [@from, @to) of @k's line in slot @d (may be NULL). */
+static void dl_keep(struct dl_slot *d, const struct elf_symtab *st,
+		    const struct dl_key *k, const char *from, const char *to)
 {
 	size_t n = (size_t)(to - from);
 
 	if (!d || n > DL_TEXT)
 		return;
 	d->st = st;
-	d->ip = insn->ip;
-	d->size = insn->size;
-	d->mode = (uint8_t)insn->mode;
-	d->raw[0] = raw[0];
-	d->raw[1] = raw[1];
+	d->k = *k;
 	d->len = (uint8_t)n;
 	memcpy(d->text, from, n);
 }
@@ -299,36 +210,17 @@ static char *decode_ip16(char *p, uint64_t ip)
 }
 
 /*
- * perf script's line (its default fields for an instruction trace, with
- * nanoseconds): "comm pid/tid [cpu] sec.nsec: ip sym+off (dso)", then
- * the disassembly (--insn) and FILE:LINE (--lines).  The columns from
- * the IP on are kept for the next time the instruction runs.
+ * perf script's columns from the IP on (its default fields for an
+ * instruction trace): "ip sym+off (dso)", then the disassembly (--insn)
+ * and FILE:LINE (--lines).
  */
-static void decode_print_perf(struct outbuf *ob, struct decode_fmt *f,
+static char *decode_perf_cols(char *p, struct decode_fmt *f,
 			      const struct elf_symtab *st,
-			      const struct pt_insn *insn,
-			      const struct decode_who *w)
+			      const struct pt_insn *insn)
 {
 	const struct elf_sym *s;
-	char *p = ob_reserve(ob), *from;
-	struct dl_slot *d;
-	uint64_t raw[2];
-	int n, hit;
+	int n;
 
-	p = decode_who_cols(p, f, w);
-	if (w->have_time)
-		p = decode_sec(p, f, w->ns);
-	*p++ = ':';
-	*p++ = ' ';
-	dl_raw(raw, insn);
-	d = dl_find(f, st, insn, raw, &hit);
-	if (hit) {
-		p = dl_copy(p, d);
-		*p++ = '\n';
-		ob_commit(ob, p);
-		return;
-	}
-	from = p;
 	p = decode_ip16(p, insn->ip);
 	*p++ = ' ';
 	s = elf_symtab_lookup(st, insn->ip);
@@ -353,38 +245,21 @@ static void decode_print_perf(struct outbuf *ob, struct decode_fmt *f,
 	}
 	if (f->lines)
 		p = decode_line(p, st, insn->ip);
-	dl_keep(d, st, insn, raw, from, p);
-	*p++ = '\n';
-	ob_commit(ob, p);
+	return p;
 }
 
 /*
- * The listing's own line: "IP  bytes-or-disassembly  <sym+off>", then
- * FILE:LINE (--lines); the columns from the IP on are kept as in
- * decode_print_perf().
+ * The listing's own columns (ptxed's): "IP  bytes-or-disassembly
+ * <sym+off>", then FILE:LINE (--lines).
  */
-static void decode_print_plain(struct outbuf *ob, struct decode_fmt *f,
+static char *decode_plain_cols(char *p, struct decode_fmt *f,
 			       const struct elf_symtab *st,
-			       const struct pt_insn *insn, uint64_t tsc)
+			       const struct pt_insn *insn)
 {
 	static const char digits[] = "0123456789abcdef";
-	char *p = ob_reserve(ob), *start, *from;
-	struct dl_slot *d;
-	uint64_t raw[2];
+	char *start;
 	uint8_t i;
-	int hit;
 
-	if (f->show_time)
-		p += sprintf(p, "%016llx  ", (unsigned long long)tsc);
-	dl_raw(raw, insn);
-	d = dl_find(f, st, insn, raw, &hit);
-	if (hit) {
-		p = dl_copy(p, d);
-		*p++ = '\n';
-		ob_commit(ob, p);
-		return;
-	}
-	from = p;
 	p = pd_hex16(p, insn->ip);
 	*p++ = ' ';
 	*p++ = ' ';
@@ -408,27 +283,73 @@ static void decode_print_plain(struct outbuf *ob, struct decode_fmt *f,
 		p = decode_line(p, st, insn->ip);
 	while (p > start && p[-1] == ' ')
 		p--;
-	dl_keep(d, st, insn, raw, from, p);
-	*p++ = '\n';
-	ob_commit(ob, p);
+	return p;
 }
 
+/*
+ * The columns from the IP on, which depend only on the instruction and
+ * its address space, formatted the first time (out of line: the hot
+ * path is the copy of a kept line) and kept in slot @d.
+ */
+static noinline char *
+decode_cols(char *p, struct decode_fmt *f, const struct elf_symtab *st,
+	    const struct pt_insn *insn, int perf, struct dl_slot *d,
+	    const struct dl_key *k)
+{
+	char *from = p;
+
+	p = perf ? decode_perf_cols(p, f, st, insn) :
+		   decode_plain_cols(p, f, st, insn);
+	dl_keep(d, st, k, from, p);
+	return p;
+}
+
+/*
+ * What comes before the columns: perf script's "comm pid/tid [cpu]
+ * sec.nsec: " (@perf), or the TSC (--time).  Out of line: the plain
+ * listing's hot path does without.
+ */
+static noinline char *
+decode_prefix(char *p, struct decode_fmt *f, int perf, uint64_t tsc,
+	      const struct decode_who *who)
+{
+	if (!perf)
+		return p + sprintf(p, "%016llx  ", (unsigned long long)tsc);
+	p = decode_who_cols(p, f, who);
+	if (who->have_time)
+		p = decode_sec(p, f, who->ns);
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+/*
+ * One instruction's line: perf script's (with nanoseconds) when @who is
+ * given for --format=perf, else the listing's own.  Every instruction
+ * comes here: the columns from the IP on are copied from the line kept
+ * from the instruction's last run, the one cache-hit path of all the
+ * formats.
+ */
 void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 		       const struct elf_symtab *st,
 		       const struct pt_insn *insn, uint64_t tsc,
 		       const struct decode_who *who)
 {
-	char *p;
+	char *p = ob_reserve(ob), *from;
+	int perf = f->perf && who;
+	struct dl_slot *d;
+	struct dl_key k;
 
 	if (f->ip_only) {
-		p = pd_hex16(ob_reserve(ob), insn->ip);
-		*p++ = '\n';
-		ob_commit(ob, p);
-	} else if (f->perf && who) {
-		decode_print_perf(ob, f, st, insn, who);
+		p = pd_hex16(p, insn->ip);
 	} else {
-		decode_print_plain(ob, f, st, insn, tsc);
+		if (perf || f->show_time)
+			p = decode_prefix(p, f, perf, tsc, who);
+		from = dl_line(f->lc, st, insn, p, &d, &k);
+		p = from ? from : decode_cols(p, f, st, insn, perf, d, &k);
 	}
+	*p++ = '\n';
+	ob_commit(ob, p);
 }
 
 void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,

@@ -257,13 +257,30 @@ static int dvmx_selected(const struct decode_vmx *d)
 	return 0;
 }
 
+/*
+ * @cur changed: what the per-instruction inlines of decode_vmx.h read
+ * is worked out here, once, not per instruction.
+ */
+static void dvmx_moved(struct decode_vmx *d)
+{
+	const struct dvmx_guest *g;
+
+	d->sel_cur = dvmx_selected(d);
+	d->in_host = d->cur >= 0 && !d->ctx->ctx[d->cur].nr;
+	d->cur_st = NULL;
+	if (d->cur < 0 || d->in_host)
+		return;
+	g = dvmx_guest_of(d, d->ctx->ctx[d->cur].vmcs);
+	d->cur_st = g ? &g->st : &d->empty_st;
+}
+
 void dvmx_sync(struct decode_vmx *d)
 {
 	d->entry_pending = 0;
 	d->have_prev = 0;	/* a gap or an error: no time across it */
 	d->cur = -1;
 	d->vmcs = VMX_VMCS_NONE;
-	d->sel_cur = dvmx_selected(d);
+	dvmx_moved(d);
 }
 
 int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
@@ -303,25 +320,8 @@ int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
 	if (nr && d->vmcs == VMX_VMCS_NONE)
 		d->nr_no_vmcs++;
 	d->cur = vmx_ctx_get(d->ctx, nr ? d->vmcs : 0, nr, cr3);
-	d->sel_cur = dvmx_selected(d);
+	dvmx_moved(d);
 	return d->cur != old;
-}
-
-/* VMLAUNCH (0f 01 c2) and VMRESUME (0f 01 c3). */
-static int dvmx_is_entry(const struct pt_insn *insn)
-{
-	return insn->size == 3 && insn->raw[0] == 0x0f &&
-	       insn->raw[1] == 0x01 &&
-	       (insn->raw[2] == 0xc2 || insn->raw[2] == 0xc3);
-}
-
-void dvmx_after_insn(struct decode_vmx *d, const struct pt_insn *insn)
-{
-	d->entry_pending = 0;
-	if (d->cur >= 0 && !d->ctx->ctx[d->cur].nr && dvmx_is_entry(insn)) {
-		d->entry_pending = 1;
-		d->entry_ip = insn->ip;
-	}
 }
 
 /* The warnings of entries without PIP, one line each, up to this many. */
@@ -354,7 +354,7 @@ int dvmx_check_entry(struct decode_vmx *d, uint64_t off)
 			 (unsigned long long)d->entry_ip,
 			 (unsigned long long)d->vmcs, c3);
 	d->cur = vmx_ctx_get(d->ctx, d->vmcs, 1, cr3);
-	d->sel_cur = dvmx_selected(d);
+	dvmx_moved(d);
 	return d->cur != old;
 }
 
@@ -368,18 +368,7 @@ struct pt_image *dvmx_image(const struct decode_vmx *d, struct pt_image *host)
 	return g ? g->image : d->empty;
 }
 
-const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
-				     const struct elf_symtab *host)
-{
-	const struct dvmx_guest *g;
-
-	if (d->cur < 0 || !d->ctx->ctx[d->cur].nr)
-		return host;
-	g = dvmx_guest_of(d, d->ctx->ctx[d->cur].vmcs);
-	return g ? &g->st : &d->empty_st;
-}
-
-int dvmx_insn(struct decode_vmx *d, uint64_t tsc, int have_tsc)
+void dvmx_count(struct decode_vmx *d, uint64_t tsc, int have_tsc)
 {
 	/*
 	 * libipt's time after an instruction includes the timing packets
@@ -399,7 +388,6 @@ int dvmx_insn(struct decode_vmx *d, uint64_t tsc, int have_tsc)
 	else
 		d->ctx->ctx[d->cur].insns++;
 	d->shown += !!d->sel_cur;
-	return d->sel_cur;
 }
 
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)

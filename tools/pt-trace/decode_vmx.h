@@ -44,6 +44,8 @@ struct decode_vmx {
 	int cur;		/* the instructions' context; -1: unknown */
 	uint64_t vmcs;		/* the last VMCS event's base */
 	int sel_cur;		/* instructions of @cur are shown */
+	int in_host;		/* @cur is known and the host's */
+	const struct elf_symtab *cur_st;	/* a guest's symbols, or NULL */
 	uint64_t unknown;	/* instructions before the first PIP */
 	uint64_t unknown_ticks;
 	uint64_t prev_tsc;	/* the last instruction's time */
@@ -97,19 +99,52 @@ int dvmx_event(struct decode_vmx *d, const struct pt_event *ev);
 /* The code and symbols of the current context (@host's for the host). */
 struct pt_image *dvmx_image(const struct decode_vmx *d,
 			    struct pt_image *host);
-const struct elf_symtab *dvmx_symtab(const struct decode_vmx *d,
-				     const struct elf_symtab *host);
+/*
+ * The per-instruction calls below are inline: decode calls them for
+ * every instruction, and they read what dvmx_event(), dvmx_sync() and
+ * dvmx_check_entry() worked out when the context moved.
+ */
+static inline const struct elf_symtab *
+dvmx_symtab(const struct decode_vmx *d, const struct elf_symtab *host)
+{
+	return d->cur_st ? d->cur_st : host;
+}
+
+/* dvmx_insn()'s counting for --summary. */
+void dvmx_count(struct decode_vmx *d, uint64_t tsc, int have_tsc);
+
 /*
  * One instruction in the current context, at host time @tsc when
- * @have_tsc: 1 when it is to be shown.  The time since the instruction
- * before is its context's (--summary).
+ * @have_tsc: 1 when it is to be shown.  With --summary it is counted,
+ * and the time since the instruction before is its context's.
  */
-int dvmx_insn(struct decode_vmx *d, uint64_t tsc, int have_tsc);
+static inline int dvmx_insn(struct decode_vmx *d, uint64_t tsc, int have_tsc)
+{
+	if (d->summary)
+		dvmx_count(d, tsc, have_tsc);
+	return d->sel_cur;
+}
+
+/* VMLAUNCH (0f 01 c2) and VMRESUME (0f 01 c3). */
+static inline int dvmx_is_entry(const struct pt_insn *insn)
+{
+	return insn->size == 3 && insn->raw[0] == 0x0f &&
+	       insn->raw[1] == 0x01 &&
+	       (insn->raw[2] == 0xc2 || insn->raw[2] == 0xc3);
+}
+
 /*
  * After each decoded instruction: is it a VM entry from the host?  Then
  * the guest's context is due with the entry's PIP (dvmx_event()).
  */
-void dvmx_after_insn(struct decode_vmx *d, const struct pt_insn *insn);
+static inline void dvmx_after_insn(struct decode_vmx *d,
+				   const struct pt_insn *insn)
+{
+	d->entry_pending = d->in_host && dvmx_is_entry(insn);
+	if (d->entry_pending)
+		d->entry_ip = insn->ip;
+}
+
 /*
  * Before the next instruction, its events taken: a VM entry whose PIP
  * did not come (SDM 36.5.2.5: a VMM that emulated the guest's MOV CR3
