@@ -117,25 +117,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: decode_kernel_check KALLSYMS < LISTING\n");
 		return 2;
 	}
-	while (fgets(line, sizeof(line), stdin)) {
-		const char *sym;
-		unsigned long long ip;
-		size_t len;
-
-		if (!parse_listing(line, &ip, &sym, &len))
-			continue;
-		nlines++;
-		if (!seen(ip, sym, len)) {
-			char *name = strndup(sym, len);
-
-			if (!name) {
-				perror("decode_kernel_check");
-				return 2;
-			}
-			push(&ips, &nips, &capips, ip, name);
-		}
-	}
-	/* kallsyms read whole, its names ended in place: no copy each */
+	/*
+	 * kallsyms first (while pt-trace, piped in, starts), read whole,
+	 * its names ended in place: no copy each
+	 */
 	f = fopen(argv[1], "r");
 	if (!f) {
 		perror(argv[1]);
@@ -164,6 +149,24 @@ int main(int argc, char **argv)
 		name = e + 3;
 		name[strcspn(name, " \t\n")] = 0;
 		push(&ks, &nks, &capks, a, name);
+	}
+	while (fgets(line, sizeof(line), stdin)) {
+		const char *sym;
+		unsigned long long ip;
+		size_t len;
+
+		if (!parse_listing(line, &ip, &sym, &len))
+			continue;
+		nlines++;
+		if (!seen(ip, sym, len)) {
+			char *name = strndup(sym, len);
+
+			if (!name) {
+				perror("decode_kernel_check");
+				return 2;
+			}
+			push(&ips, &nips, &capips, ip, name);
+		}
 	}
 	if (!nks) {
 		printf("FAIL: no symbol in %s\n", argv[1]);
