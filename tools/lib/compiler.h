@@ -20,10 +20,6 @@
 #define BIT_ULL(nr)	(1ULL << (nr))
 #endif
 
-#ifndef noinline
-#define noinline	__pt_attribute((__noinline__))
-#endif
-
 #ifndef likely
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

@@ -291,7 +291,7 @@ static char *decode_plain_cols(char *p, struct decode_fmt *f,
  * its address space, formatted the first time (out of line: the hot
  * path is the copy of a kept line) and kept in slot @d.
  */
-static noinline char *
+static __pt_attribute((__noinline__)) char *
 decode_cols(char *p, struct decode_fmt *f, const struct elf_symtab *st,
 	    const struct pt_insn *insn, int perf, struct dl_slot *d,
 	    const struct dl_key *k)
@@ -309,7 +309,7 @@ decode_cols(char *p, struct decode_fmt *f, const struct elf_symtab *st,
  * sec.nsec: " (@perf), or the TSC (--time).  Out of line: the plain
  * listing's hot path does without.
  */
-static noinline char *
+static __pt_attribute((__noinline__)) char *
 decode_prefix(char *p, struct decode_fmt *f, int perf, uint64_t tsc,
 	      const struct decode_who *who)
 {
