@@ -91,6 +91,39 @@ else
 	echo "PTT-RESULT FAIL $name$why"
 fi
 
+# The kernel: kernel_trace.py's OS-only recording (its text at
+# 0xffffffff81000000, kallsyms, a module) and kernel_vmlinux.S linked 16
+# MiB lower as the vmlinux given to perf: from the kernel MMAP record
+# (pgoff the recording's _stext) perf relocates it and must list the
+# kernel text's instructions decode lists, named from the vmlinux.
+name=export-perf-kernel
+K=$3/export-kernel
+rm -rf "$K"
+mkdir -p "$K"
+why=
+if ! python3 "$(dirname "$0")/kernel_trace.py" "$K" 2>"$K/err" ||
+   ! gcc -nostdlib -static -no-pie -Wl,-Ttext=0xffffffff80000000 -Wl,-e,_stext \
+	-o "$K/vmlinux" "$(dirname "$0")/kernel_vmlinux.S" 2>>"$K/err"; then
+	why=" setup:$(head -c 200 "$K/err")"
+else
+	# OS only (RTIT_CTL TraceEn, OS, TSCEn, BranchEn)
+	printf 'ctl=0x2405\ntsc_hz=1000000000\ncpu.file=0 cpu0.pt\n' >>"$K/sideband.txt"
+	"$PT" export --perf "$K" >"$K/out" 2>&1 || why+=" export-exit-$?:$(head -c 200 "$K/out")"
+	"$PT" decode --format=ip "$K/cpu0.pt" 2>/dev/null | grep '^ffffffff81' >"$K/ours"
+	"$perf" script -i "$K/perf.data" --vmlinux "$K/vmlinux" --itrace=i0ns -F ip,sym \
+		2>"$K/perf.err" >"$K/perf"
+	awk '{print $1}' "$K/perf" >"$K/theirs"
+	[ "$(wc -l <"$K/ours")" = 4 ] || why+=" pt-trace-decoded-$(wc -l <"$K/ours")"
+	cmp -s "$K/ours" "$K/theirs" ||
+		why+=" perf-differs($(tr '\n' ' ' <"$K/theirs") $(head -c 200 "$K/perf.err"))"
+	[ "$(awk '$1 ~ /05$/ {print $2}' "$K/perf")" = entry_test_swapgs ] || why+=" symbol"
+fi
+if [ -z "$why" ]; then
+	echo "PTT-RESULT PASS $name (perf script lists decode's kernel instructions, relocated vmlinux symbols)"
+else
+	echo "PTT-RESULT FAIL $name$why"
+fi
+
 # perf and pt-trace on the same directory: the same instructions?
 # (decode reads SIDEBAND when given.)
 same_insns_with() { # DIR SIDEBAND

@@ -76,6 +76,9 @@ static void export_usage(FILE *f)
 	      "perf time conversion, MTC/CYC/TSC/noretcomp, CPUID 0x15 ratio), and\n"
 	      "the traced process's comm and executable mappings (perf reads the\n"
 	      "binaries from their recorded paths; the vdso from DIR's copy).\n"
+	      "When the recording saved the kernel, the kernel's map too: give perf\n"
+	      "the kernel's code with --vmlinux and it relocates it to where the\n"
+	      "recorded kernel was (KASLR).\n"
 	      "\n"
 	      "options:\n"
 	      "      --perf         perf.data (the only format so far)\n"
@@ -87,6 +90,8 @@ static void export_usage(FILE *f)
 	      "  pt-trace export --perf out\n"
 	      "  perf script -i out/perf.data --itrace=i0ns -F comm,tid,ip,sym\n"
 	      "  perf report -i out/perf.data --itrace=i100us --stdio\n"
+	      "  perf script -i out/perf.data --itrace=i0ns \\\n"
+	      "      --vmlinux /usr/lib/debug/boot/vmlinux-$(uname -r)\n"
 	      "\n"
 	      "exit status: 0 written, 1 bad usage, 2 unreadable recording or\n"
 	      "unwritable output, 5 internal error.\n", f);
@@ -260,6 +265,66 @@ static void exp_mmaps(struct pdw *w, const struct ptsb *sb, const char *dir,
 			  PROT_READ | PROT_EXEC, MAP_PRIVATE,
 			  exp_map_path(sb, dir, v + n, buf, sizeof(buf)));
 	}
+}
+
+/*
+ * The kernel's map as perf record writes it (perf's
+ * perf_event__synthesize_kernel_mmap): an MMAP of pid -1 named
+ * "[kernel.kallsyms]_text" over the saved text (kernel.text=START LENGTH
+ * FILE), pgoff the address of _text (the reference symbol perf relocates
+ * its kallsyms or vmlinux by, named after the prefix; _stext when
+ * kallsyms has no _text).
+ */
+static void exp_kernel_mmap(struct pdw *w, const struct ptsb *sb,
+			    const char *dir, const struct pdw_who *who)
+{
+	const char *text = ptsb_get(sb, "kernel.text");
+	const char *syms = ptsb_get(sb, "kernel.kallsyms");
+	unsigned long long start, len, ref = 0;
+	char name[96];
+	struct pdw_who k = *who;
+	char path[PATH_MAX], line[512];
+	uint8_t rec[32 + sizeof(name)];
+	uint64_t u64[3];
+	FILE *f;
+
+	if (!text || sscanf(text, "%llx %llx", &start, &len) != 2 || !len ||
+	    !syms || strchr(syms, '/'))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, syms);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t, sym[64];
+
+		if (sscanf(line, "%llx %c %63s", &a, &t, sym) != 3)
+			continue;
+		if (!a || (strcmp(sym, "_text") && (strcmp(sym, "_stext") || ref)))
+			continue;
+		ref = a;
+		snprintf(name, sizeof(name), "[kernel.kallsyms]%s", sym);
+		if (!strcmp(sym, "_text"))
+			break;
+	}
+	fclose(f);
+	if (!ref) {
+		ptt_warn("%s has neither _text nor _stext: perf gets no kernel map and cannot place kernel code",
+			 path);
+		return;
+	}
+	k.pid = UINT32_MAX;
+	k.tid = 0;
+	u64[0] = start;
+	u64[1] = len;
+	u64[2] = ref;
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec, &k.pid, 4);
+	memcpy(rec + 4, &k.tid, 4);
+	memcpy(rec + 8, u64, sizeof(u64));
+	pdw_record(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, rec,
+		   32 + exp_put_str(rec + 32, name, sizeof(name)), &k);
 }
 
 /*
@@ -523,6 +588,7 @@ static int export_perf(const char *dir, const char *out)
 		return PTT_EXIT_INPUT;
 	}
 	exp_auxtrace_info(&w, &t, &config, sw);
+	exp_kernel_mmap(&w, &sb, dir, &who);
 	if (have_pf) {
 		exp_perf_records(&w, &pf, &sb, dir);
 	} else if (who.pid != UINT32_MAX) {
