@@ -18,6 +18,14 @@
  *       END"): decode must warn naming an offset in it (libipt's
  *       position, which reads ahead of the entry) and still split the
  *       contexts as in system.pt (it knows the entry from the vmresume);
+ *   noexit.pt                   system-wide with no PIP at VM exits
+ *                               (vmx_enc.h's no_exit_pip);
+ *   noexit.warn                 for each exit out of a guest context
+ *       (one its entry's PIP opened), the offsets from the exit's first
+ *       packet to the end of the host's next instruction's packets
+ *       ("FIRST END"): decode must warn naming an offset in it (it finds
+ *       the host's code where the guest's image has none) and split the
+ *       contexts as in system.pt;
  *   guest-a.bin, guest-b.bin    the guests' code, at 0x401000;
  *   T.all, T.host, T.guest, T.a, T.b   for each trace T, the instruction
  *       addresses `pt-trace decode --format=ip` must print with no
@@ -84,7 +92,7 @@ static void row(int vm, bool g_ctx_en, bool g_pe)
 
 	g.csl = vm == 'A';
 	g.cr3 = vm == 'A' ? HOST_CR3 : CR3_B;
-	u32 at, warn = 0;
+	u32 at, warn = 0, exit_at;
 
 	pt_vmx_enc_vmptrld(&b, true, vm == 'A' ? VMCS_A : VMCS_B);
 	at = b.len;
@@ -96,14 +104,18 @@ static void row(int vm, bool g_ctx_en, bool g_pe)
 		ran(vm, gip, 2);
 		g.ip = 0x401002;
 	}
+	exit_at = b.len;
 	pt_vmx_enc_exit(&e, &b, &host_at_exit, &g, true, true);
 	if (warn)
 		fprintf(warn_f, "%u %u\n", at, b.len);
+	/* The next row's VMPTRLD or the trace's end follow the exit. */
+	if (warn_f && e.no_exit_pip && g_ctx_en && !e.host_only)
+		fprintf(warn_f, "%u %u\n", exit_at, b.len + 8);
 	host_to_vmresume(false);
 }
 
 static int trace(const char *dir, const char *name, bool host_only,
-		 bool no_entry_pip)
+		 bool no_entry_pip, bool no_exit_pip)
 {
 	char path[4096];
 	FILE *f;
@@ -121,8 +133,9 @@ static int trace(const char *dir, const char *name, bool host_only,
 	e.branch_en = true;
 	e.host_only = host_only;
 	e.no_entry_pip = no_entry_pip;
+	e.no_exit_pip = no_exit_pip;
 	warn_f = NULL;
-	if (no_entry_pip) {
+	if (no_entry_pip || no_exit_pip) {
 		snprintf(path, sizeof(path), "%s/%s.warn", dir, name);
 		warn_f = fopen(path, "w");
 		if (!warn_f)
@@ -174,9 +187,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vmx_table DIR\n");
 		return 2;
 	}
-	if (trace(argv[1], "system", false, false) ||
-	    trace(argv[1], "host-only", true, false) ||
-	    trace(argv[1], "nopip", false, true) ||
+	if (trace(argv[1], "system", false, false, false) ||
+	    trace(argv[1], "host-only", true, false, false) ||
+	    trace(argv[1], "nopip", false, true, false) ||
+	    trace(argv[1], "noexit", false, false, true) ||
 	    put(argv[1], "guest-a.bin", ga, sizeof(ga)) ||
 	    put(argv[1], "guest-b.bin", gb, sizeof(gb))) {
 		perror(argv[1]);

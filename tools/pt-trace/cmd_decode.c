@@ -751,6 +751,42 @@ static int decode_vmx_entry(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * pt_insn_next() found no code at @insn->ip and decoded nothing (libipt
+ * leaves its state as it was then): in a VMX context, it may be a VM
+ * entry or exit that came without its PIP (dvmx_other_side()).  Decode
+ * the instruction again in the other side's code; when that fails too
+ * the context goes back and the first error stands.
+ */
+static int decode_vmx_nomap(struct decode_ctx *c, struct decode_trace *t,
+			    struct pt_insn_decoder *dec, struct pt_insn *insn,
+			    int status, int *tried)
+{
+	uint64_t ip = insn->ip, off = 0;
+	struct pt_insn again;
+	int st;
+
+	*tried = 0;
+	if (status != -pte_nomap || insn->iclass != ptic_error ||
+	    !dvmx_other_side(&c->vmx))
+		return status;
+	pt_insn_get_offset(dec, &off);
+	if (pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+		return -pte_internal;
+	memset(&again, 0, sizeof(again));
+	st = pt_insn_next(dec, &again, sizeof(again));
+	if (st == -pte_nomap && again.iclass == ptic_error) {
+		if (dvmx_other_done(&c->vmx, 0, ip, off + t->base) &&
+		    pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+			return -pte_internal;
+		return status;
+	}
+	dvmx_other_done(&c->vmx, 1, ip, off + t->base);
+	*insn = again;
+	*tried = 1;
+	return st;
+}
+
+/*
  * The end of a segment that is not the stretch's last (decode --jobs):
  * its packets are used up, and the code goes on without packets (a
  * decoder reading on would be in the next PSB+ by now) up to the IP the
@@ -874,7 +910,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 
 	for (;;) {
 		struct pt_insn insn;
-		int status;
+		int status, again;
 
 		memset(&insn, 0, sizeof(insn));
 		status = pt_insn_sync_forward(dec);
@@ -913,8 +949,17 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			}
 			if (decode_plain_ok(c, t)) {
 				status = decode_plain_run(c, t, dec, &insn);
+				/* its last line is printed, a failed one not */
+				status = decode_vmx_nomap(c, t, dec, &insn, status,
+							  &again);
+				if (again && insn.iclass != ptic_error) {
+					decode_insn(c, t, dec, &insn);
+					dvmx_after_insn(&c->vmx, &insn);
+				}
 			} else {
 				status = pt_insn_next(dec, &insn, sizeof(insn));
+				status = decode_vmx_nomap(c, t, dec, &insn, status,
+							  &again);
 				if (insn.iclass != ptic_error) {
 					decode_insn(c, t, dec, &insn);
 					dvmx_after_insn(&c->vmx, &insn);
@@ -1147,6 +1192,7 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 			  "[loss: %llu more records were overwritten before the recorder read them: where they lie is unknown]\n",
 			  (unsigned long long)t->lf.lapped);
 	ct_restart(&t->ct);
+	c->vmx.trace = t->buf;
 	dvmx_scan_tsc(&c->vmx, t->buf, t->len, &t->marks);
 	for (;;) {
 		end = decode_stretch_end(t, start, &i);
@@ -2025,6 +2071,9 @@ out_vmx:
 	if (c.vmx.nr_no_pip > 10)
 		ptt_warn("%llu VM entries had no PIP (the first 10 are named above): their guests' contexts are inferred",
 			 (unsigned long long)c.vmx.nr_no_pip);
+	if (c.vmx.nr_no_exit_pip > 10)
+		ptt_warn("%llu VM exits had no PIP (the first 10 are named above): the host's context after them is inferred",
+			 (unsigned long long)c.vmx.nr_no_exit_pip);
 	if (c.vmx.no_image)
 		ptt_warn("%llu decode errors in guests without code: give --guest-image VMCS:PATH[@ADDR] (pt-trace contexts lists the guests' VMCS)",
 			 (unsigned long long)c.vmx.no_image);

@@ -226,6 +226,8 @@ int dvmx_init(struct decode_vmx *d)
 	elf_symtab_finish(&d->empty_st);
 	for (i = 0; i < d->nguest; i++)
 		elf_symtab_finish(&d->guest[i].st);
+	d->host_cr3 = VMX_CR3_UNKNOWN;
+	d->other_from = -1;
 	dvmx_sync(d);
 	return 0;
 }
@@ -317,6 +319,8 @@ int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
 		return 0;
 	}
 	d->entry_pending = 0;
+	if (!nr)
+		d->host_cr3 = cr3;
 	if (nr && d->vmcs == VMX_VMCS_NONE)
 		d->nr_no_vmcs++;
 	d->cur = vmx_ctx_get(d->ctx, nr ? d->vmcs : 0, nr, cr3);
@@ -327,27 +331,63 @@ int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
 /* The warnings of entries without PIP, one line each, up to this many. */
 #define DVMX_NO_PIP_WARN	10
 
+/* The CR3 of the guest of @vmcs when it last ran, if it did. */
+static uint64_t dvmx_guest_cr3(const struct decode_vmx *d, uint64_t vmcs)
+{
+	unsigned int i;
+
+	for (i = d->ctx->n; i-- > 0;)
+		if (d->ctx->ctx[i].nr && d->ctx->ctx[i].vmcs == vmcs &&
+		    d->ctx->ctx[i].cr3 != VMX_CR3_UNKNOWN)
+			return d->ctx->ctx[i].cr3;
+	return VMX_CR3_UNKNOWN;
+}
+
+static void dvmx_cr3_str(char *s, size_t n, uint64_t cr3)
+{
+	if (cr3 == VMX_CR3_UNKNOWN)
+		snprintf(s, n, "unknown");
+	else
+		snprintf(s, n, "0x%llx", (unsigned long long)cr3);
+}
+
+/*
+ * --summary: the packet pass has no instructions to infer from, so it
+ * takes decode's inferences, at libipt's offset then (a packet or two
+ * past the transition's).  Out of memory: the packets stay by PIP.
+ */
+static void dvmx_note_switch(struct decode_vmx *d, uint64_t off, uint64_t ip,
+			     int ip_due)
+{
+	if (!d->summary || !d->trace)
+		return;
+	if (d->nsw == d->sw_cap) {
+		size_t cap = d->sw_cap ? 2 * d->sw_cap : 64;
+		struct dvmx_switch *n = realloc(d->sw, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		d->sw = n;
+		d->sw_cap = cap;
+	}
+	d->sw[d->nsw].buf = d->trace;
+	d->sw[d->nsw].off = off;
+	d->sw[d->nsw].ip = ip;
+	d->sw[d->nsw++].ctx = d->cur;
+	d->sw_ip_due = ip_due;
+}
+
 int dvmx_check_entry(struct decode_vmx *d, uint64_t off)
 {
-	uint64_t cr3 = VMX_CR3_UNKNOWN;
+	uint64_t cr3;
 	int old = d->cur;
-	unsigned int i;
 	char c3[24];
 
 	if (!d->entry_pending)
 		return 0;
 	d->entry_pending = 0;
-	/* The guest's CR3 when it last ran with this VMCS, if it did. */
-	for (i = d->ctx->n; i-- > 0;)
-		if (d->ctx->ctx[i].nr && d->ctx->ctx[i].vmcs == d->vmcs &&
-		    d->ctx->ctx[i].cr3 != VMX_CR3_UNKNOWN) {
-			cr3 = d->ctx->ctx[i].cr3;
-			break;
-		}
-	if (cr3 == VMX_CR3_UNKNOWN)
-		strcpy(c3, "unknown");
-	else
-		snprintf(c3, sizeof(c3), "0x%llx", (unsigned long long)cr3);
+	cr3 = dvmx_guest_cr3(d, d->vmcs);
+	dvmx_cr3_str(c3, sizeof(c3), cr3);
 	if (d->nr_no_pip++ < DVMX_NO_PIP_WARN)
 		ptt_warn("offset 0x%llx: the VM entry at 0x%llx has no PIP: the code after it taken as the guest's of VMCS 0x%llx, CR3 %s (inferred)",
 			 (unsigned long long)off,
@@ -355,7 +395,68 @@ int dvmx_check_entry(struct decode_vmx *d, uint64_t off)
 			 (unsigned long long)d->vmcs, c3);
 	d->cur = vmx_ctx_get(d->ctx, d->vmcs, 1, cr3);
 	dvmx_moved(d);
+	if (d->cur >= 0)
+		dvmx_note_switch(d, off, 0, 1);
 	return d->cur != old;
+}
+
+int dvmx_other_side(struct decode_vmx *d)
+{
+	int to;
+
+	if (d->cur < 0)
+		return 0;	/* no PIP since the sync: no side to leave */
+	if (!d->ctx->ctx[d->cur].nr) {
+		/* Only into a guest whose code is known to hold the IP. */
+		if (d->vmcs == VMX_VMCS_NONE || !dvmx_guest_of(d, d->vmcs))
+			return 0;
+		to = vmx_ctx_get(d->ctx, d->vmcs, 1,
+				 dvmx_guest_cr3(d, d->vmcs));
+	} else {
+		/*
+		 * Only out of a guest whose code is known: without it every
+		 * guest IP is "no memory mapped", and the host's code at a
+		 * colliding address would be taken for the guest's.
+		 */
+		if (!dvmx_guest_of(d, d->ctx->ctx[d->cur].vmcs))
+			return 0;
+		to = vmx_ctx_get(d->ctx, 0, 0, d->host_cr3);
+	}
+	if (to < 0)
+		return 0;
+	d->other_from = d->cur;
+	d->cur = to;
+	dvmx_moved(d);
+	return 1;
+}
+
+int dvmx_other_done(struct decode_vmx *d, int ok, uint64_t ip, uint64_t off)
+{
+	const struct vmx_ctx *from = &d->ctx->ctx[d->other_from];
+	const struct vmx_ctx *to = &d->ctx->ctx[d->cur];
+	char c3[24];
+
+	if (!ok) {
+		d->cur = d->other_from;
+		d->other_from = -1;
+		dvmx_moved(d);
+		return 1;
+	}
+	d->other_from = -1;
+	dvmx_note_switch(d, off, ip, 0);
+	dvmx_cr3_str(c3, sizeof(c3), to->cr3);
+	if (to->nr) {
+		if (d->nr_no_pip++ < DVMX_NO_PIP_WARN)
+			ptt_warn("offset 0x%llx: the VM entry to 0x%llx has no PIP (the code there is not the host's but the guest's of VMCS 0x%llx): taken as that guest's, CR3 %s (inferred)",
+				 (unsigned long long)off,
+				 (unsigned long long)ip,
+				 (unsigned long long)to->vmcs, c3);
+	} else if (d->nr_no_exit_pip++ < DVMX_NO_PIP_WARN) {
+		ptt_warn("offset 0x%llx: the VM exit to 0x%llx has no PIP (the code there is not the guest's of VMCS 0x%llx but the host's): taken as the host's, CR3 %s (inferred)",
+			 (unsigned long long)off, (unsigned long long)ip,
+			 (unsigned long long)from->vmcs, c3);
+	}
+	return 0;
 }
 
 struct pt_image *dvmx_image(const struct decode_vmx *d, struct pt_image *host)
@@ -390,11 +491,45 @@ void dvmx_count(struct decode_vmx *d, uint64_t tsc, int have_tsc)
 	d->shown += !!d->sel_cur;
 }
 
+/* An IP packet's IP from the last one's (SDM 36.4.2.2), 0: none. */
+static int dvmx_pkt_ip(const struct pt_packet *p, uint64_t *last)
+{
+	const struct pt_packet_ip *ip = &p->payload.ip;
+	uint64_t v = ip->ip;
+
+	if (p->type != ppt_tip && p->type != ppt_tip_pge &&
+	    p->type != ppt_tip_pgd && p->type != ppt_fup)
+		return 0;
+	switch (ip->ipc) {
+	case pt_ipc_update_16:
+		v = (*last & ~0xffffULL) | (v & 0xffff);
+		break;
+	case pt_ipc_update_32:
+		v = (*last & ~0xffffffffULL) | (v & 0xffffffff);
+		break;
+	case pt_ipc_update_48:
+		v = (*last & ~0xffffffffffffULL) | (v & 0xffffffffffffULL);
+		break;
+	case pt_ipc_sext_48:
+		v = (uint64_t)((int64_t)(v << 16) >> 16);
+		break;
+	case pt_ipc_full:
+		break;
+	default:
+		return 0;	/* suppressed */
+	}
+	*last = v;
+	return 1;
+}
+
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
 {
+	uint64_t last_ip = 0;
 	struct pt_packet_decoder *dec;
 	struct pt_config cfg;
 	struct pt_packet pkt;
+	size_t k = 0;
+	uint64_t off;
 
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;
@@ -407,10 +542,28 @@ void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
 		return;
 	}
 	for (;;) {
-		int ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
+		int ret;
 
+		if (pt_pkt_get_offset(dec, &off) < 0)
+			break;
+		ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
 		if (ret == -pte_eos)
 			break;
+		if (pkt.type == ppt_psb)
+			last_ip = 0;
+		/*
+		 * decode's inferred contexts: at the transition's packet, the
+		 * first that names the IP decode inferred at while in
+		 * another context, else where libipt was.
+		 */
+		while (k < d->nsw && d->sw[k].buf != buf)
+			k++;
+		if (k < d->nsw && ret >= 0 &&
+		    ((dvmx_pkt_ip(&pkt, &last_ip) && last_ip == d->sw[k].ip &&
+		      d->ctx->cur != d->sw[k].ctx) || off >= d->sw[k].off)) {
+			d->ctx->cur = d->sw[k].ctx;
+			k++;
+		}
 		if (ret < 0) {
 			d->ctx->cur = -1;
 			if (pt_pkt_sync_forward(dec) < 0)
@@ -602,6 +755,8 @@ void dvmx_free(struct decode_vmx *d)
 	}
 	pt_image_free(d->empty);
 	elf_symtab_free(&d->empty_st);
+	free(d->sw);
+	d->sw = NULL;
 	free(d->ctx);
 	d->ctx = NULL;
 }

@@ -28,6 +28,19 @@ struct dvmx_guest {
 	struct elf_symtab st;
 };
 
+/*
+ * A context the decoder inferred without PIP (dvmx_check_entry(),
+ * dvmx_other_done()) at the instruction at @ip, libipt then at trace
+ * offset @off of the trace at @buf (past the transition's packets: it
+ * reads ahead): the packet pass of --summary switches there too, at the
+ * transition's packet naming @ip.
+ */
+struct dvmx_switch {
+	const uint8_t *buf;
+	uint64_t off, ip;
+	int ctx;
+};
+
 struct decode_vmx {
 	/* options */
 	int host_only, guest_only, summary;
@@ -60,6 +73,18 @@ struct decode_vmx {
 	int entry_pending;
 	uint64_t entry_ip;
 	uint64_t nr_no_pip;	/* entries without PIP, context inferred */
+	/*
+	 * dvmx_other_side(): the context a trial left, the host's CR3 as
+	 * the last host PIP gave it, exits without PIP found by the trial.
+	 */
+	int other_from;
+	uint64_t host_cr3;
+	uint64_t nr_no_exit_pip;
+	/* --summary: the inferred switches, in decode order */
+	const uint8_t *trace;	/* the trace being decoded (set by decode) */
+	struct dvmx_switch *sw;
+	size_t nsw, sw_cap;
+	int sw_ip_due;		/* the last one's @ip: the next instruction's */
 };
 
 /*
@@ -140,6 +165,11 @@ static inline int dvmx_is_entry(const struct pt_insn *insn)
 static inline void dvmx_after_insn(struct decode_vmx *d,
 				   const struct pt_insn *insn)
 {
+	/* --summary: an inferred entry's IP is its first instruction's */
+	if (d->sw_ip_due) {
+		d->sw[d->nsw - 1].ip = insn->ip;
+		d->sw_ip_due = 0;
+	}
 	d->entry_pending = d->in_host && dvmx_is_entry(insn);
 	if (d->entry_pending)
 		d->entry_ip = insn->ip;
@@ -154,7 +184,31 @@ static inline void dvmx_after_insn(struct decode_vmx *d,
  * had.  Returns 1 when the context changed (set the image again).
  */
 int dvmx_check_entry(struct decode_vmx *d, uint64_t off);
-/* The packet pass of --summary over one trace: packets and TSC spans. */
+/*
+ * "No memory mapped" at @ip, where the decoder stopped before decoding
+ * any instruction there (the target of a branch, an enable, a resume):
+ * in the host with a VMCS loaded whose guest has --guest-image, or in
+ * a guest that has one, it may be a VM entry or exit whose PIP did not come (a VMM
+ * that did not write it after emulating a MOV CR3, SDM 36.5.2.5, a CPU
+ * that drops it, a PIP lost with an overflow).  Moves to the other side
+ * (the loaded VMCS's guest with the CR3 it last had, or the host with
+ * its last CR3) and returns 1: set its image, decode the instruction
+ * again and call dvmx_other_done() with whether that worked.  0: the
+ * context stays.
+ */
+int dvmx_other_side(struct decode_vmx *d);
+/*
+ * After the trial: @ok, the code was the other side's (warns naming the
+ * trace offset @off and @ip, counted as an entry or exit without PIP),
+ * else the context goes back to what it was.  Returns 1 when the context
+ * changed back (set the image again).
+ */
+int dvmx_other_done(struct decode_vmx *d, int ok, uint64_t ip, uint64_t off);
+/*
+ * The packet pass of --summary over one trace (@buf as decode had it in
+ * d->trace): packets and TSC spans by the PIPs and VMCS packets, and by
+ * the contexts decode inferred where a PIP was missing.
+ */
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len);
 /* The TSC packets of a trace (nothing without --guest-tsc). */
 void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,

@@ -85,7 +85,7 @@ void pt_vmx_enc_exit(struct pt_vmx_enc *e, struct pt_pkt_buf *b,
 	}
 	if (e->packet_en)
 		pt_pkt_ip(b, PT_PKT_FUP, g->ip, false);
-	if (e->os && h_ctx_en) {
+	if (e->os && h_ctx_en && !e->no_exit_pip) {
 		pt_pkt_pip(b, host->cr3, false);
 		e->last_cr3 = host->cr3;
 	}

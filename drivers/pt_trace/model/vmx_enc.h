@@ -31,6 +31,13 @@ struct pt_vmx_enc {
 	 * contexts on PIP.NR must notice the entry itself.
 	 */
 	bool no_entry_pip;
+	/*
+	 * VM exits send no PIP: not a quirk of any profile, a trace of
+	 * tests/host (vmx_table.c) for the decoder, which must notice that
+	 * the host's code runs again (a PIP lost with an overflow, or a
+	 * tracer that cleared OS around the exit, leave the same trace).
+	 */
+	bool no_exit_pip;
 	/* The state: PacketEn now, the CR3 the last PIP announced. */
 	bool packet_en;
 	u64 last_cr3;
