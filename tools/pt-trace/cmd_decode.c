@@ -29,6 +29,7 @@
 #include "decode_filter.h"
 #include "decode_out.h"
 #include "decode_par.h"
+#include "decode_cbr.h"
 #include "decode_vmx.h"
 #include "dump_format.h"
 #include "elf_image.h"
@@ -241,8 +242,10 @@ static void decode_usage(FILE *f)
 	      "      --guest-tsc VMCS:OFFSET:RATIO  that guest's TSC offset and ratio\n"
 	      "                            (as pt-trace contexts): its times (--tsc,\n"
 	      "                            --time, the timeline, --summary) in host time\n"
-	      "      --summary             add a line per context (host, or guest with\n"
-	      "                            its VMCS; keyed by VMCS, PIP.NR and CR3):\n"
+	      "      --summary             add the core frequency of the CBR packets\n"
+	      "                            (ratio x the sideband's bus clock) and a\n"
+	      "                            line per context (host, or guest with its\n"
+	      "                            VMCS; keyed by VMCS, PIP.NR and CR3):\n"
 	      "                            instructions, packets, host TSC span\n"
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order (default 1;\n"
@@ -2023,8 +2026,15 @@ int cmd_decode(int argc, char **argv)
 				 c.vmx.summary))
 		decode_print_stats(&c.ob, NULL, &total);
 	if (c.vmx.summary) {
-		for (i = 0; i < c.ntraces; i++)
+		struct decode_cbr cbr;
+
+		dcbr_init(&cbr, have_sb ? &sb : NULL,
+			  num_arg[1] ? c.config.nom_freq : 0);
+		for (i = 0; i < c.ntraces; i++) {
+			dcbr_scan(&cbr, tr[i].buf, tr[i].len);
 			dvmx_packets(&c.vmx, tr[i].buf, tr[i].len);
+		}
+		dcbr_print(&cbr, &c.ob);
 		dvmx_print_summary(&c.vmx, &c.ob);
 	}
 	ob_free(&c.ob);

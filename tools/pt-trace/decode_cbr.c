@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode --summary's core frequency from CBR packets (decode_cbr.h).
+ * The bus clock is the recording's nominal frequency over its maximum
+ * non-turbo ratio when the sideband has both and they divide into a
+ * whole number of MHz; otherwise it is not known and only the ratios are
+ * printed (no frequency is made up).
+ */
+#include <intel-pt.h>
+
+#include "decode_cbr.h"
+
+void dcbr_init(struct decode_cbr *c, const struct ptsb *sb,
+	       unsigned int nom_freq)
+{
+	uint64_t mhz, ratio = nom_freq;
+
+	c->n = 0;
+	c->bus_mhz = 0;
+	c->bus_source = NULL;
+	if (!sb || ptsb_get_u64(sb, "nominal_mhz", &mhz) || !mhz)
+		return;
+	if (!ratio && (ptsb_get_u64(sb, "nom_freq", &ratio) || !ratio))
+		return;
+	/* 100 MHz since Nehalem; a quotient off by a rounding is taken */
+	if (mhz / ratio == 0 || mhz / ratio > 1000 ||
+	    mhz % ratio > ratio / 10 + 1)
+		return;
+	c->bus_mhz = (unsigned int)(mhz / ratio);
+	c->bus_source = nom_freq ? "nominal_mhz / --nom-freq" :
+			"nominal_mhz / nom_freq";
+}
+
+static void dcbr_add(struct decode_cbr *c, uint8_t ratio)
+{
+	if (!c->n++) {
+		c->first = ratio;
+		c->min = ratio;
+		c->max = ratio;
+	} else {
+		if (ratio < c->min)
+			c->min = ratio;
+		if (ratio > c->max)
+			c->max = ratio;
+	}
+	c->last = ratio;
+}
+
+/* Every CBR packet, decoded instructions or not; PSB+'s repeats too. */
+void dcbr_scan(struct decode_cbr *c, const uint8_t *buf, size_t len)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)buf;
+	cfg.end = (uint8_t *)buf + len;
+	dec = pt_pkt_alloc_decoder(&cfg);
+	if (!dec || pt_pkt_sync_forward(dec) < 0) {
+		pt_pkt_free_decoder(dec);
+		return;
+	}
+	for (;;) {
+		int ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
+
+		if (ret == -pte_eos)
+			break;
+		if (ret < 0) {
+			if (pt_pkt_sync_forward(dec) < 0)
+				break;
+			continue;
+		}
+		if (pkt.type == ppt_cbr)
+			dcbr_add(c, pkt.payload.cbr.ratio);
+	}
+	pt_pkt_free_decoder(dec);
+}
+
+static void dcbr_mhz(const struct decode_cbr *c, struct outbuf *ob,
+		     uint8_t ratio)
+{
+	if (c->bus_mhz)
+		ob_printf(ob, "%u (%u MHz)", ratio, ratio * c->bus_mhz);
+	else
+		ob_printf(ob, "%u", ratio);
+}
+
+void dcbr_print(const struct decode_cbr *c, struct outbuf *ob)
+{
+	if (!c->n)
+		return;
+	ob_printf(ob, "# cbr: %llu packets, core:bus ratio first ",
+		  (unsigned long long)c->n);
+	dcbr_mhz(c, ob, c->first);
+	ob_puts(ob, ", last ");
+	dcbr_mhz(c, ob, c->last);
+	ob_puts(ob, ", min ");
+	dcbr_mhz(c, ob, c->min);
+	ob_puts(ob, ", max ");
+	dcbr_mhz(c, ob, c->max);
+	if (c->bus_mhz)
+		ob_printf(ob, "; bus clock %u MHz (%s)\n", c->bus_mhz,
+			  c->bus_source);
+	else
+		ob_puts(ob, "; bus clock unknown: no frequency\n");
+}
