@@ -249,8 +249,8 @@ static void decode_usage(FILE *f)
 	      "                            instructions, packets, host TSC span\n"
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order (default 1;\n"
-	      "                            one thread with --calls, --timeline, --events,\n"
-	      "                            -q, switch records, PIPs or VMX options)\n"
+	      "                            one thread with --calls, --timeline, -q,\n"
+	      "                            switch records, PIPs or VMX options)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -1097,7 +1097,11 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s)
  * segment must start with no state from the one before, and the output
  * must be the same lines.  Not with what carries state across the trace
  * (the call tree, the timeline, switch records and PIPs, VMX contexts) or
- * prints per-sync numbers (-q's statistics, --events).
+ * prints per-sync numbers (-q's statistics).  --events is fine: what a
+ * segment's PSB+ holds libipt reports as status updates, which are not
+ * printed, whether the decoder synchronised there (-j N) or read on
+ * through it (-j 1); every other event comes from the packets of one
+ * segment, which its own decoder reads (host check decode-jobs-events).
  */
 static int decode_par_ok(const struct decode_ctx *c,
 			 const struct decode_trace *t, uint64_t start,
@@ -1106,7 +1110,7 @@ static int decode_par_ok(const struct decode_ctx *c,
 	const struct decode_opts *o = &c->o;
 	const struct decode_vmx *v = &c->vmx;
 
-	return o->jobs > 1 && !o->calls && !c->tl.f && !o->events &&
+	return o->jobs > 1 && !o->calls && !c->tl.f &&
 	       !o->quiet && !v->summary && !v->host_only && !v->guest_only &&
 	       !v->nsel && !v->nguest && !t->nsw && end - start > (64u << 10) &&
 	       !dpar_has_pip(t->buf, start, end);

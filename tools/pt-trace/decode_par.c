@@ -37,9 +37,18 @@ struct dpar {
 	unsigned long turn;	/* the oldest segment not written yet */
 	unsigned long ahead;	/* how far past @turn a worker may start */
 	struct outbuf **obs;
-	/* finished segments waiting for their turn: buffer and length */
+	/* finished segments waiting for their turn: buffer, length, size */
 	char **kept;
-	size_t *kept_len;
+	size_t *kept_len, *kept_cap;
+	/*
+	 * Buffers written out, for the next segments to keep their output
+	 * in: a segment's output is megabytes, and fresh memory each time
+	 * (malloc maps it, free unmaps it) would be page faults on every
+	 * page of it, a good part of a thread's time.  At most @ahead.
+	 */
+	char **spare;
+	size_t *spare_cap;
+	unsigned long nspare;
 	int (*seg)(void *arg, unsigned int worker, const struct dpar_seg *s);
 	void *arg;
 	int ret;
@@ -153,23 +162,33 @@ static void dpar_write(int fd, const char *p, size_t len)
 
 /*
  * Segment @i is done on @ob: write it if its turn came, then whatever
- * was kept behind it; else keep its buffer (@ob gets a new one).
+ * was kept behind it; else keep its buffer (@ob gets a spare one, or a
+ * new one).
  */
 static int dpar_done(struct dpar *d, struct outbuf *ob, unsigned long i)
 {
 	unsigned long t;
-	char *fresh;
 
 	pthread_mutex_lock(&d->lock);
 	if (__atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) != i) {
-		fresh = malloc(ob->cap);
+		char *fresh;
+		size_t cap = ob->cap;
+
+		if (d->nspare) {
+			fresh = d->spare[--d->nspare];
+			cap = d->spare_cap[d->nspare];
+		} else {
+			fresh = malloc(cap);
+		}
 		if (!fresh) {
 			pthread_mutex_unlock(&d->lock);
 			return -ENOMEM;
 		}
 		d->kept[i] = ob->buf;
 		d->kept_len[i] = ob->len;
+		d->kept_cap[i] = ob->cap;
 		ob->buf = fresh;
+		ob->cap = cap;
 		ob->len = 0;
 		pthread_mutex_unlock(&d->lock);
 		return 0;
@@ -178,7 +197,12 @@ static int dpar_done(struct dpar *d, struct outbuf *ob, unsigned long i)
 	/* the turn stays @i (no one else writes) until the kept are out */
 	for (t = i + 1; t < d->nsegs && d->kept[t]; t++) {
 		dpar_write(ob->fd, d->kept[t], d->kept_len[t]);
-		free(d->kept[t]);
+		if (d->nspare < d->ahead) {
+			d->spare[d->nspare] = d->kept[t];
+			d->spare_cap[d->nspare++] = d->kept_cap[t];
+		} else {
+			free(d->kept[t]);
+		}
 		d->kept[t] = NULL;
 	}
 	__atomic_store_n(&d->turn, t, __ATOMIC_RELEASE);
@@ -251,7 +275,11 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 	if (!ret) {
 		d.kept = calloc(d.nsegs, sizeof(*d.kept));
 		d.kept_len = calloc(d.nsegs, sizeof(*d.kept_len));
-		if (!d.kept || !d.kept_len)
+		d.kept_cap = calloc(d.nsegs, sizeof(*d.kept_cap));
+		d.spare = calloc(d.ahead, sizeof(*d.spare));
+		d.spare_cap = calloc(d.ahead, sizeof(*d.spare_cap));
+		if (!d.kept || !d.kept_len || !d.kept_cap || !d.spare ||
+		    !d.spare_cap)
 			ret = -ENOMEM;
 	}
 	for (i = 0; !ret && i < jobs; i++) {
@@ -269,8 +297,13 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 		obs[i]->turn = NULL;
 	for (k = 0; d.kept && k < d.nsegs; k++)
 		free(d.kept[k]);
+	while (d.nspare)
+		free(d.spare[--d.nspare]);
+	free(d.spare);
+	free(d.spare_cap);
 	free(d.kept);
 	free(d.kept_len);
+	free(d.kept_cap);
 	free(d.segs);
 	pthread_cond_destroy(&d.moved);
 	pthread_mutex_destroy(&d.lock);
