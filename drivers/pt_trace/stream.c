@@ -825,6 +825,7 @@ static bool pt_stream_hw_ours(struct pt_cpu *pc)
 }
 
 static void pt_flight_lap(struct pt_cpu *pc);
+static bool pt_flight_vmx_lap(struct pt_cpu *pc);
 
 /* Acknowledge bit 55 and let the next PMI through. */
 static void pt_pmi_ack(void)
@@ -904,7 +905,7 @@ int pt_stream_nmi(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
 	u64 t0, dt;
-	bool pmi, flight;
+	bool pmi, flight, vmx, ours = true;
 
 	if (!READ_ONCE(s->armed))
 		return READ_ONCE(s->owed_until) ?
@@ -935,13 +936,20 @@ int pt_stream_nmi(struct pt_cpu *pc)
 		s->nmis_foreign++;
 		return NMI_DONE;
 	}
-	if (pmi)
+	/* In VMX operation a flight's bit 55 is asked about first. */
+	vmx = flight && pmi && pt_hw->vmx_on();
+	if (pmi && !vmx)
 		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 			 PT_GLOBAL_STATUS_TOPA_PMI);
 	/* Not busy: an NMI cannot come in while this one runs. */
 	WRITE_ONCE(s->handle_nmi, false);
 	barrier();
-	if (flight) {
+	if (vmx) {
+		ours = pt_flight_vmx_lap(pc);
+		if (ours)
+			pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+				 PT_GLOBAL_STATUS_TOPA_PMI);
+	} else if (flight) {
 		pt_flight_lap(pc);
 	} else {
 		/* Over the limit: the restart keeps a throttled gap open. */
@@ -952,6 +960,10 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	WRITE_ONCE(s->handle_nmi, s->hw_on);
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
+	if (!ours) {
+		s->nmis_foreign++;
+		return NMI_DONE;
+	}
 	WRITE_ONCE(s->pmis, s->pmis + 1);
 	dt = pt_now_ns() - t0;
 	s->handler_ns += dt;
@@ -1096,6 +1108,44 @@ err:
 	pt_flight_error(s, st);
 }
 
+/*
+ * A lap PMI on a CPU in VMX operation: its bit 55 may be a KVM guest's,
+ * since KVM before 6.3 puts the host's PT state (ours) back before it
+ * handles the VM-exit NMI.  It is ours only if the output sits where a
+ * lap's PMI leaves it (pt_topa_lap_plausible()); the pointers are exact
+ * only with TraceEn clear (SDM: not while tracing), so the trace halts,
+ * is asked, and restarts where it stopped (PacketByteCnt kept), as a
+ * single-entry lap does.  Not ours: no lap, the bit is left to perf's
+ * handler, which hands it to KVM.  (A guest's PMI merged with one of
+ * ours is still taken with it.)  Traced CPU, handle_nmi clear.
+ */
+static bool pt_flight_vmx_lap(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	u64 st = 0, base = 0, mask = 0, off;
+	bool ours;
+
+	if (!s->hw_on)
+		return false;
+	if (pt_flight_halt(pc, &st, &base, &mask) ||
+	    (st & PT_STATUS_STOPPED))
+		goto err;
+	off = pt_buffer_offset(buf, base, mask);
+	ours = pt_topa_lap_plausible(&buf->topa, off);
+	if (ours) {
+		if (buf->topa.single_entry)
+			off = pt_flight_se_wrap(pc, off);
+		s->laps++;
+	}
+	if (pt_flight_restart(pc, off, st))
+		goto err;
+	return ours;
+err:
+	pt_flight_error(s, st);
+	return true;
+}
+
 /* A lap PMI came; traced CPU, hardware running, handle_nmi clear. */
 static void pt_flight_lap(struct pt_cpu *pc)
 {
@@ -1116,14 +1166,15 @@ static void pt_flight_lap(struct pt_cpu *pc)
  * and leaves pmi_pending for the second read; either way one PMI.
  * Only with lap PMIs armed: otherwise bit 55 is someone else's.
  */
-static bool pt_flight_take_pmi(struct pt_stream *s, bool ack)
+static bool pt_flight_take_pmi(struct pt_stream *s, bool ack, bool ours)
 {
 	bool due = false;
 	u64 gs = 0;
 
 	if (!s->lap_pmi)
 		return false;
-	if (!pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
+	/* @ours false: the output is not where a lap leaves it (VMX). */
+	if (ours && !pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
 	    (gs & PT_GLOBAL_STATUS_TOPA_PMI)) {
 		if (ack)
 			pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
@@ -1182,7 +1233,7 @@ static void pt_flight_settle(struct pt_cpu *pc)
 		if (!READ_ONCE(s->pmi_pending))
 			break;
 		pt_stream_busy_begin(s);
-		if (pt_flight_take_pmi(s, true))
+		if (pt_flight_take_pmi(s, true, true))
 			pt_flight_lap(pc);
 	}
 }
@@ -1217,7 +1268,11 @@ int pt_flight_pause(struct pt_cpu *pc, bool live, u64 *status, u64 *base,
 	 * guest's PMI may share it (pt_stream_nmi_owed()); it is owed.
 	 */
 	if (!ret && !s->error &&
-	    pt_flight_take_pmi(s, live || !pt_hw->vmx_on())) {
+	    pt_flight_take_pmi(s, live || !pt_hw->vmx_on(),
+			       !pt_hw->vmx_on() ||
+			       pt_topa_lap_plausible(&buf->topa,
+						     pt_buffer_offset(buf, *base,
+								      *mask)))) {
 		off = pt_buffer_offset(buf, *base, *mask);
 		/*
 		 * Its PMI not handled.  At the final stop the lap counts if

@@ -274,6 +274,15 @@ bool pt_topa_lap_done(const struct pt_topa *t, u64 offset)
 	       offset < pt_topa_size(t) - pt_topa_pmi_window(pt_topa_size(t));
 }
 
+bool pt_topa_lap_plausible(const struct pt_topa *t, u64 offset)
+{
+	u64 size = pt_topa_size(t), win = pt_topa_pmi_window(size);
+
+	if (t->single_entry)
+		return offset >= size - win || offset < win;
+	return offset < min(t->chunk_off[1], win);
+}
+
 /*
  * Single range: bits 31:7 of MASK_PTRS are the mask (size - 1), bits
  * 63:32 the offset; bits 6:0 read as ones.

@@ -126,6 +126,15 @@ void pt_topa_flight_marks(const struct pt_topa *t);
  * single-entry ToPA may signal up to pt_topa_pmi_window() bytes before it.
  */
 bool pt_topa_lap_done(const struct pt_topa *t, u64 offset);
+/*
+ * Could a lap PMI of ours have left the next write at @offset?  Only
+ * where a lap's PMI lands: multi-entry ToPA signals at the wrap, so the
+ * output is in the first region and its window (pt_topa_pmi_window(),
+ * far more than the NMI's latency at any trace rate); single-entry
+ * within its window before the wrap or as far after it.  A bit 55
+ * found with the output elsewhere is someone else's (a KVM guest's).
+ */
+bool pt_topa_lap_plausible(const struct pt_topa *t, u64 offset);
 
 /* Single-range output: OUTPUT_MASK_PTRS for a 2^n-byte buffer. */
 u64 pt_single_mask_ptrs(u64 size, u64 offset);

@@ -271,6 +271,16 @@ static void topa_flight_marks(struct kunit *test)
 	/* Multi-entry signals at the wrap: any offset is after it. */
 	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 600 * 4096 - 1));
 	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 0));
+	/* Its lap PMI leaves the output in the first region. */
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_plausible(&f->t, 0));
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_plausible(&f->t, 4095));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_plausible(&f->t, 4096));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_plausible(&f->t, 600 * 4096 - 1));
+	/* One region: its first quarter. */
+	fixture(test, f, 1, shifts, false);
+	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_plausible(&f->t, 4095));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_plausible(&f->t, 4096));
 
 	fixture(test, f, 1, shifts, true);
 	KUNIT_ASSERT_EQ(test, pt_topa_build(&f->t), 0);
@@ -284,6 +294,11 @@ static void topa_flight_marks(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pt_topa_lap_done(&f->t, 16384 - 4096));
 	KUNIT_EXPECT_FALSE(test, pt_topa_lap_done(&f->t, 16383));
 	KUNIT_EXPECT_TRUE(test, pt_topa_lap_done(&f->t, 0));
+	/* Its window before the wrap, or as far after it. */
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_plausible(&f->t, 16384 - 4096));
+	KUNIT_EXPECT_TRUE(test, pt_topa_lap_plausible(&f->t, 4095));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_plausible(&f->t, 4096));
+	KUNIT_EXPECT_FALSE(test, pt_topa_lap_plausible(&f->t, 16384 - 4097));
 }
 
 static void topa_misaligned(struct kunit *test)
