@@ -83,7 +83,11 @@ pt record -a -C 0 -d 0.3 -b 64K -m stream --psb-period 0 \
 	{ cat "$OUT/rec.err" >&2; bad "record exited non-zero"; exit 1; }
 echo 0 >$P/model_vmx
 echo "0 off" >$M/vmx
-TR="$OUT/rec/cpu0.pt"
+# The trace alone, without the recording's sideband: the host is
+# filtered out, and each decode would read the kernel's text from it.
+mkdir -p "$OUT/t"
+cp "$OUT/rec/cpu0.pt" "$OUT/t/" || bad "no trace of CPU 0"
+TR="$OUT/t/cpu0.pt"
 t0=$(cut -d' ' -f1 /proc/uptime)
 
 # The packets: entries, and PIP.NR=1 only in PSB+.
@@ -103,7 +107,6 @@ classify() {
 	       else if (substr($1, 1, 12) == "000000000804") print "b";
 	       else print "h" }' "$1" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }'
 }
-# (each decode reads the recording's kernel text: four, not more)
 pt decode $GI "$TR" >"$OUT/full" 2>"$OUT/full.err"
 pt decode --format=ip $GI "$TR" >"$OUT/all" 2>/dev/null
 pt decode --format=ip $GI --host-only "$TR" >"$OUT/host" 2>/dev/null
