@@ -16,11 +16,14 @@
  * does at its first tick.  model_stale does not hold back exact-mode
  * bytes: they reach memory when the event that made them is published.
  */
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/pt_trace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <asm/cpufeature.h>
+#include <asm/msr.h>
 
 #include "../regs.h"
 #include "model.h"
@@ -65,18 +68,36 @@ static bool pt_exact_pt_wants(const struct pt_model_state *s,
 	return !((cr3 ^ s->regs.cr3_match) & GENMASK_ULL(51, 12));
 }
 
+/*
+ * The model's core clock: the CPU runs at its nominal ratio, the CBR it
+ * reports, so one core cycle is one TSC tick.  Integer, so that a
+ * decoder that calibrates CYC against MTC (libipt: the cycles between
+ * two MTCs against their crystal-clock distance) gets the TSC back
+ * exactly; with nom_freq given it must be the CBR.
+ */
+static u64 pt_exact_cycles(u64 from, u64 to)
+{
+	return to > from ? to - from : 0;
+}
+
 void pt_model_exact_on_enable(struct pt_model_state *s)
 {
 	u64 ctl = s->regs.ctl;
+	u32 thresh = (ctl & PT_CTL_CYCTHRESH_MASK) >> PT_CTL_CYCTHRESH_SHIFT;
 	struct pt_exact_cfg cfg = {
 		.branch_en = ctl & PT_CTL_BRANCHEN,
 		.disretc = ctl & PT_CTL_DISRETC,
+		.cyc = ctl & PT_CTL_CYCEN,
+		/* CycThresh n: at least 2^(n-1) cycles, 0: none (36.3.6.3). */
+		.cyc_thresh = thresh ? 1U << (thresh - 1) : 0,
 	};
 
 	/* Exact mode covers user code only: with OS=1 the tick samples. */
 	s->x.on = READ_ONCE(pt_model_exact) && (ctl & PT_CTL_USER) &&
 		  !(ctl & PT_CTL_OS);
 	s->x.pending = 0;
+	s->x.mtc_valid = false;
+	s->x.cyc_tsc = rdtsc();
 	pt_exact_enc_init(&s->x.enc, &cfg);
 }
 
@@ -84,6 +105,9 @@ u32 pt_model_exact_on_disable(struct pt_model_state *s, struct pt_pkt_buf *b)
 {
 	struct pt_exact_enc *e = &s->x.enc;
 
+	/* The FUP + TIP.PGD of a task still in user code: a CYC before. */
+	e->cyc = (s->regs.ctl & PT_CTL_CYCEN) ?
+		 pt_exact_cycles(s->x.cyc_tsc, rdtsc()) : 0;
 	if (e->in)
 		return pt_exact_enc_leave_async(e, b, s->x.pending);
 	return pt_exact_enc_flush(e, b);
@@ -104,15 +128,84 @@ struct pt_exact_arg {
 	enum pt_model_operr operr;
 };
 
+/*
+ * A CYC on its own (36.4.2.14: "CYC packets can be sent stand-alone")
+ * with the cycles up to @tsc, so that the packet after it (an MTC at its
+ * boundary, a PSB+) does not let the next CYC count cycles from before.
+ */
+static void pt_exact_cyc_to(struct pt_model_state *s, struct pt_pkt_buf *b,
+			    u64 tsc)
+{
+	u64 n;
+
+	if (!(s->regs.ctl & PT_CTL_CYCEN))
+		return;
+	n = pt_exact_cycles(s->x.cyc_tsc, tsc);
+	if (n && pt_pkt_cyc(b, n))
+		s->x.cyc_tsc = tsc;
+}
+
+/* Most MTCs one event sends before it resynchronizes with PSB+ instead. */
+#define PT_EXACT_MTC_MAX	64
+
+/*
+ * MTC (36.4.2.13): silicon sends one each time the crystal-clock bit
+ * MTCFreq selects toggles, while TriggerEn, also when the task is in the
+ * kernel.  The model sees the clock only at the task's events, so it
+ * sends them late, at the next event: the current period's, preceded
+ * by one every 255 periods in between (a decoder corrects one wrap of
+ * the 8-bit payload, no more), each after a stand-alone CYC up to its
+ * boundary.  A gap of more than PT_EXACT_MTC_MAX such MTCs (a long sleep)
+ * gets PSB+ with its TSC instead, when TSCEn.
+ */
+static void pt_exact_mtc(struct pt_model_state *s, struct pt_pkt_buf *b,
+			 u64 now)
+{
+	struct pt_model_exact *x = &s->x;
+	u64 ctl = s->regs.ctl;
+	u32 freq = (ctl & PT_CTL_MTCFREQ_MASK) >> PT_CTL_MTCFREQ_SHIFT;
+	u64 period = pt_model_ctc(now) >> freq;
+	u64 p;
+
+	if (!(ctl & PT_CTL_MTCEN) || !x->mtc_valid || period <= x->mtc_period)
+		return;
+	if (period - x->mtc_period > 255ULL * PT_EXACT_MTC_MAX) {
+		if (ctl & PT_CTL_TSCEN) {
+			s->need_psb = true;
+			return;
+		}
+		x->mtc_period = period - 1;
+	}
+	while (x->mtc_period < period) {
+		p = min(period, x->mtc_period + 255);
+		pt_exact_cyc_to(s, b, pt_model_ctc_tsc(p << freq));
+		pt_pkt_mtc(b, (u8)p);
+		x->mtc_period = p;
+	}
+}
+
+/* After TSC/TMA at @tsc: MTCs count from its period (libipt's TMA-as-MTC). */
+static void pt_exact_mtc_base(struct pt_model_state *s, u64 tsc)
+{
+	u32 freq = (s->regs.ctl & PT_CTL_MTCFREQ_MASK) >> PT_CTL_MTCFREQ_SHIFT;
+
+	s->x.mtc_period = pt_model_ctc(tsc) >> freq;
+	s->x.mtc_valid = true;
+}
+
 static void pt_exact_psb(struct pt_model_state *s, struct pt_pkt_buf *b,
-			 u32 *mark, unsigned int *psbs)
+			 u32 *mark, unsigned int *psbs, u64 now)
 {
 	struct pt_ctx c = { .ip = s->x.pending, .user = true, .csl = true };
 
+	/* Pending TNT bits, then a CYC: the first CYC after PSB+ counts from it. */
+	pt_exact_enc_flush(&s->x.enc, b);
+	pt_exact_cyc_to(s, b, now);
 	*mark = b->len;
 	pt_exact_enc_psb_begin(&s->x.enc, b);
-	pt_model_timing(b, &s->regs, &c);
+	pt_model_timing_at(b, &s->regs, &c, now);
 	pt_exact_enc_psb_end(&s->x.enc, b, s->x.pending);
+	pt_exact_mtc_base(s, now);
 	s->psb_cnt = 0;
 	s->need_psb = false;
 	s->need_timing = false;
@@ -203,6 +296,7 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	struct pt_pkt_buf b;
 	bool discard = false, stop = false;
 	u32 mark = 0;
+	u64 now;
 
 	a->encoded = false;
 	a->resumed = false;
@@ -238,16 +332,24 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	else
 		pt_pkt_init(&b, st->stage, PT_MODEL_STAGE_MAX);
 	b.last_ip = s->last_ip;
+	now = rdtsc();
+	pt_exact_mtc(s, &b, now);
 	if (s->need_psb || s->psb_cnt >= pt_model_psb_threshold(r)) {
-		pt_exact_psb(s, &b, &mark, &a->psbs);
+		pt_exact_psb(s, &b, &mark, &a->psbs, now);
 	} else if (s->need_timing) {
 		struct pt_ctx c = { .ip = x->pending, .user = true };
 
 		/* Pending TNT bits first, as before PSB+ (none after init). */
 		pt_exact_enc_flush(&x->enc, &b);
-		pt_model_timing(&b, r, &c);
+		pt_exact_cyc_to(s, &b, now);
+		pt_model_timing_at(&b, r, &c, now);
+		pt_exact_mtc_base(s, now);
 		s->need_timing = false;
 	}
+	/* The encoder puts a CYC before the event's first eligible packet. */
+	x->enc.cyc = (r->ctl & PT_CTL_CYCEN) ?
+		     pt_exact_cycles(x->cyc_tsc, now) : 0;
+	x->enc.cyc_sent = false;
 
 	switch (a->ev) {
 	case PT_EXACT_STEP:
@@ -276,6 +378,8 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		}
 		break;
 	}
+	if (x->enc.cyc_sent)
+		x->cyc_tsc = now;
 	s->packet_en = x->enc.in;
 	s->last_ip = b.last_ip;
 	a->packets = b.packets;

@@ -25,6 +25,14 @@ struct dentry;
 struct pt_model_exact {
 	bool on;		/* this enable is exact (decided at TraceEn 0->1) */
 	u64 pending;		/* next user instruction of the stepped task */
+	/*
+	 * Timing (exact.c): the crystal-clock period (CTC >> MTCFreq) of the
+	 * last MTC, or of the TMA/enable, when mtc_valid; the TSC of the
+	 * last CYC (or of TraceEn 0->1: the cycle counter starts there).
+	 */
+	u64 mtc_period;
+	bool mtc_valid;
+	u64 cyc_tsc;
 	struct pt_exact_enc enc;
 };
 

@@ -57,13 +57,18 @@ struct pt_exact_mark {
 	u32 len;
 	u64 last_ip;
 	unsigned int packets;
+	u64 cyc;
+	bool cyc_sent;
 };
 
-static void pt_exact_mark(const struct pt_pkt_buf *b, struct pt_exact_mark *m)
+static void pt_exact_mark(const struct pt_exact_enc *e,
+			  const struct pt_pkt_buf *b, struct pt_exact_mark *m)
 {
 	m->len = b->len;
 	m->last_ip = b->last_ip;
 	m->packets = b->packets;
+	m->cyc = e->cyc;
+	m->cyc_sent = e->cyc_sent;
 }
 
 /* Undo everything appended since m; the caller's call then returns 0. */
@@ -73,8 +78,27 @@ static u32 pt_exact_undo(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 	b->len = m->len;
 	b->last_ip = m->last_ip;
 	b->packets = m->packets;
+	e->cyc = m->cyc;
+	e->cyc_sent = m->cyc_sent;
 	e->nofit = true;
 	return 0;
+}
+
+/*
+ * Cycle-accurate mode (SDM 36.3.6): a CYC with the cycles since the last
+ * one before a CYC-eligible packet, once CycThresh cycles passed; the
+ * other eligible packets of the same call are in the same cycle.  False:
+ * no room.
+ */
+static bool pt_exact_put_cyc(struct pt_exact_enc *e, struct pt_pkt_buf *b)
+{
+	if (!e->cfg.cyc || !e->cyc || e->cyc < e->cfg.cyc_thresh)
+		return true;
+	if (!pt_pkt_cyc(b, e->cyc))
+		return false;
+	e->cyc = 0;
+	e->cyc_sent = true;
+	return true;
 }
 
 static unsigned int pt_exact_tnt_max(const struct pt_exact_enc *e)
@@ -111,7 +135,7 @@ u32 pt_exact_enc_flush(struct pt_exact_enc *e, struct pt_pkt_buf *b)
 	struct pt_exact_mark m;
 
 	e->nofit = false;
-	pt_exact_mark(b, &m);
+	pt_exact_mark(e, b, &m);
 	if (!pt_exact_put_tnt(e, b))
 		return pt_exact_undo(e, b, &m);
 	pt_exact_tnt_clear(e);
@@ -124,20 +148,23 @@ static u32 pt_exact_tnt_bit(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 {
 	u64 tnt = e->tnt;
 	unsigned int n = e->tnt_n;
-	u32 len = b->len;
+	struct pt_exact_mark m;
 
+	pt_exact_mark(e, b, &m);
+	/* The CYC before a TNT packet times its first branch (36.3.6.2). */
+	if (!n && !pt_exact_put_cyc(e, b))
+		return pt_exact_undo(e, b, &m);
 	e->tnt = (tnt << 1) | (taken ? 1 : 0);
 	e->tnt_n = n + 1;
 	if (e->tnt_n < pt_exact_tnt_max(e))
-		return 0;
+		return b->len - m.len;
 	if (!pt_exact_put_tnt(e, b)) {
 		e->tnt = tnt;
 		e->tnt_n = n;
-		e->nofit = true;
-		return 0;
+		return pt_exact_undo(e, b, &m);
 	}
 	pt_exact_tnt_clear(e);
-	return b->len - len;
+	return b->len - m.len;
 }
 
 static void pt_exact_push(struct pt_exact_enc *e, u64 ret)
@@ -168,8 +195,8 @@ static u32 pt_exact_ip_seq(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 {
 	struct pt_exact_mark m;
 
-	pt_exact_mark(b, &m);
-	if (!pt_exact_put_tnt(e, b))
+	pt_exact_mark(e, b, &m);
+	if (!pt_exact_put_tnt(e, b) || !pt_exact_put_cyc(e, b))
 		return pt_exact_undo(e, b, &m);
 	if (fup && !pt_pkt_ip(b, PT_PKT_FUP, fup_ip, false))
 		return pt_exact_undo(e, b, &m);
@@ -195,7 +222,9 @@ u32 pt_exact_enc_enter(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip)
 		e->in = true;
 		return 0;
 	}
-	pt_exact_mark(b, &m);
+	pt_exact_mark(e, b, &m);
+	if (!pt_exact_put_cyc(e, b))
+		return pt_exact_undo(e, b, &m);
 	if (!e->mode_sent && !pt_pkt_mode_exec(b, true, false))
 		return pt_exact_undo(e, b, &m);
 	if (!pt_pkt_ip(b, PT_PKT_TIP_PGE, ip, false))
@@ -393,7 +422,7 @@ u32 pt_exact_enc_insn_stop(struct pt_exact_enc *e, struct pt_pkt_buf *b,
 
 	if (!pt_exact_insn_begin(e))
 		return 0;
-	pt_exact_mark(b, &m);
+	pt_exact_mark(e, b, &m);
 	if (e->cfg.branch_en &&
 	    !pt_exact_ip_seq(e, b, !branch, next, PT_PKT_TIP_PGD, next,
 			     !branch || pt_exact_is_far(in->cls)))
@@ -417,7 +446,7 @@ u32 pt_exact_enc_psb_begin(struct pt_exact_enc *e, struct pt_pkt_buf *b)
 	struct pt_exact_mark m;
 
 	e->nofit = false;
-	pt_exact_mark(b, &m);
+	pt_exact_mark(e, b, &m);
 	if (!pt_exact_put_tnt(e, b) || !pt_pkt_psb(b))
 		return pt_exact_undo(e, b, &m);
 	pt_exact_tnt_clear(e);
@@ -437,7 +466,7 @@ u32 pt_exact_enc_psb_end(struct pt_exact_enc *e, struct pt_pkt_buf *b, u64 ip)
 	bool status = e->in && e->cfg.branch_en;
 
 	e->nofit = false;
-	pt_exact_mark(b, &m);
+	pt_exact_mark(e, b, &m);
 	if (status && (!pt_pkt_mode_exec(b, true, false) ||
 		       !pt_pkt_ip(b, PT_PKT_FUP, ip, false)))
 		return pt_exact_undo(e, b, &m);

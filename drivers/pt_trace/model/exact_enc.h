@@ -36,6 +36,15 @@ struct pt_exact_cfg {
 	 * TNT packets of up to 6 bits are emitted.
 	 */
 	bool long_tnt;
+	/*
+	 * RTIT_CTL.CYCEn: a CYC goes before the first CYC-eligible packet of
+	 * a call (TIP, FUP, TIP.PGE/PGD, MODE.Exec, and the first bit of a
+	 * TNT packet, whose CYC times its first branch: SDM 36.3.6.2) when
+	 * the caller's cyc is not 0 and at least cyc_thresh (CycThresh
+	 * decoded to cycles: 0, else 2^(CycThresh-1)).
+	 */
+	bool cyc;
+	u32 cyc_thresh;
 };
 
 struct pt_exact_enc {
@@ -48,6 +57,12 @@ struct pt_exact_enc {
 	/* yours to extend */
 	bool mode_sent;		/* MODE.Exec emitted since TraceEn or the last PSB */
 	bool nofit;		/* the last call did not fit: nothing changed */
+	/*
+	 * Core cycles since the last CYC, set by the caller before a call;
+	 * a CYC that goes out takes them (cyc = 0, cyc_sent = true).
+	 */
+	u64 cyc;
+	bool cyc_sent;
 	u64 unclassified;	/* instructions encoded as a best guess (see .c) */
 	u64 misuse;		/* calls out of order: insn while out, enter while in */
 	u64 far;		/* far transfers within user mode, assumed 64-bit */

@@ -20,6 +20,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/pt_trace.h>
 #include <linux/sched.h>
 #include <asm/irq_regs.h>
@@ -116,7 +117,7 @@ u32 pt_model_psb_threshold(const struct pt_model_regs *r)
 }
 
 /* Core crystal clock count from the TSC via leaf 0x15 (TSC = CTC*b/a). */
-static u64 pt_ctc(u64 tsc)
+u64 pt_model_ctc(u64 tsc)
 {
 	const struct pt_cpuid_regs *l = &pt_model_prof->leaf15;
 
@@ -125,16 +126,48 @@ static u64 pt_ctc(u64 tsc)
 	return mul_u64_u32_div(tsc, l->eax, l->ebx);
 }
 
+/* The first TSC at which the crystal clock count reaches @ctc. */
+u64 pt_model_ctc_tsc(u64 ctc)
+{
+	const struct pt_cpuid_regs *l = &pt_model_prof->leaf15;
+	u64 tsc;
+
+	if (!l->eax || !l->ebx)
+		return ctc << 5;
+	tsc = mul_u64_u32_div(ctc, l->ebx, l->eax);
+	while (pt_model_ctc(tsc) < ctc)
+		tsc++;
+	return tsc;
+}
+
+/*
+ * TMA at @tsc (36.4.2.12): the crystal clock's low 16 bits and the fast
+ * counter, the TSC ticks since that crystal clock edge, so a decoder
+ * places the edge, and each later MTC's, exactly (libipt: base -= FC).
+ */
+static void pt_model_tma(struct pt_pkt_buf *b, u64 tsc)
+{
+	u64 ctc = pt_model_ctc(tsc);
+
+	pt_pkt_tma(b, ctc & 0xffff,
+		   min_t(u64, tsc - pt_model_ctc_tsc(ctc), 0x1ff));
+}
+
 void pt_model_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r,
 		     const struct pt_ctx *c)
 {
-	u64 tsc = rdtsc();
+	pt_model_timing_at(b, r, c, rdtsc());
+}
 
+/* TSC, TMA and CBR as the PSB+ or an enable sends them, at @tsc. */
+void pt_model_timing_at(struct pt_pkt_buf *b, const struct pt_model_regs *r,
+			const struct pt_ctx *c, u64 tsc)
+{
 	if (r->ctl & PT_CTL_TSCEN) {
 		/* A guest's TSC is scaled and offset, the crystal clock not. */
 		pt_pkt_tsc(b, pt_model_vmx_tsc(c, tsc));
 		if (r->ctl & PT_CTL_MTCEN)
-			pt_pkt_tma(b, pt_ctc(tsc) & 0xffff, 0);
+			pt_model_tma(b, tsc);
 	}
 	pt_pkt_cbr(b, pt_model_prof->cbr);
 }
@@ -217,7 +250,7 @@ static void pt_step(struct pt_model_state *s, struct pt_pkt_buf *b,
 	s->steps++;
 	if (ctl & PT_CTL_MTCEN) {
 		u32 freq = (ctl & PT_CTL_MTCFREQ_MASK) >> PT_CTL_MTCFREQ_SHIFT;
-		u8 m = pt_ctc(rdtsc()) >> freq;
+		u8 m = pt_model_ctc(rdtsc()) >> freq;
 
 		if (m != s->last_mtc) {
 			pt_pkt_mtc(b, m);

@@ -429,6 +429,10 @@ void pt_model_gen_on_disable(struct pt_model_cpu *st, struct pt_model_state *s,
 struct pt_ctx;
 void pt_model_timing(struct pt_pkt_buf *b, const struct pt_model_regs *r,
 		     const struct pt_ctx *c);
+void pt_model_timing_at(struct pt_pkt_buf *b, const struct pt_model_regs *r,
+			const struct pt_ctx *c, u64 tsc);
+u64 pt_model_ctc(u64 tsc);
+u64 pt_model_ctc_tsc(u64 ctc);
 u32 pt_model_psb_threshold(const struct pt_model_regs *r);
 void pt_model_account_bytecnt(struct pt_model_state *s, u32 n);
 u64 pt_model_ctx_cr3(bool user);

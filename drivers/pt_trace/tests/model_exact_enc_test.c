@@ -374,6 +374,50 @@ static void pt_exact_filter_linear_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e.insns, 1ULL);
 }
 
+/*
+ * Cycle-accurate mode (SDM 36.3.6): a CYC goes before the first
+ * CYC-eligible packet of a call once CycThresh cycles passed; before the
+ * first bit of a TNT packet (it times that branch), not the later bits;
+ * after the pending TNT packet that a TIP flushes, before the TIP.
+ */
+static void pt_exact_cyc_test(struct kunit *test)
+{
+	static const u8 want[] = {
+		0x0c,				/* TNT(1, 0) */
+		0x4b,				/* CYC(9) */
+		0x2d, 0x10, 0x00,		/* TIP(1: l1+0x10) */
+		0x0b,				/* CYC(1), thresh 0 */
+	};
+	const struct pt_exact_cfg cfg = { .branch_en = true, .cyc = true,
+					  .cyc_thresh = 4 };
+	struct pt_insn jcc = pt_mk(PT_INSN_JCC, 2, 0x20);
+	struct pt_insn jmp = pt_mk(PT_INSN_JMP_IND, 2, 0);
+	struct pt_exact_enc e;
+	struct pt_pkt_buf b;
+	u8 buf[64];
+
+	pt_entered(&e, &cfg, &b, buf, sizeof(buf));
+	e.cyc = 3;			/* below the threshold: no CYC */
+	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1, &jcc,
+						L1 + 0x22), 0U);
+	KUNIT_EXPECT_FALSE(test, e.cyc_sent);
+	e.cyc = 9;			/* not the first bit: no CYC */
+	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1 + 0x22, &jcc,
+						L1 + 0x24), 0U);
+	KUNIT_EXPECT_FALSE(test, e.cyc_sent);
+	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1 + 0x24, &jmp,
+						L1 + 0x10), 5U);
+	KUNIT_EXPECT_TRUE(test, e.cyc_sent);
+	KUNIT_EXPECT_EQ(test, e.cyc, 0ULL);
+	e.cfg.cyc_thresh = 0;
+	e.cyc = 1;
+	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1 + 0x10, &jcc,
+						L1 + 0x12), 1U);
+	KUNIT_EXPECT_EQ(test, e.tnt_n, 1U);
+	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
+	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+}
+
 static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_syscall_test),
 	KUNIT_CASE(pt_exact_int_test),
@@ -383,6 +427,7 @@ static struct kunit_case pt_model_exact_enc_cases[] = {
 	KUNIT_CASE(pt_exact_nofit_test),
 	KUNIT_CASE(pt_exact_filter_stop_test),
 	KUNIT_CASE(pt_exact_filter_linear_test),
+	KUNIT_CASE(pt_exact_cyc_test),
 	KUNIT_CASE_PARAM(pt_exact_misuse_test, pt_exact_entry_gen_params),
 	{}
 };

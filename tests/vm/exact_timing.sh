@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ptt-timeout: 120 (single-stepping under TCG)
+# MTC and CYC in the exact model (model_exact=1): the program without
+# libc of exact_filter (/ptt/work/exact_nolibc) recorded with 'pt-trace
+# record -u --mtc=F --cyc=T' must
+#  - hold MTC and CYC packets between its PSBs (SDM 36.3.6, 36.4.2.13/14:
+#    MTC when the crystal-clock bit MTCFreq selects changes, CYC before
+#    the packets of a cycle once CycThresh cycles passed);
+#  - decode ('decode --format=ip') to exactly the model's truth, the same
+#    instructions as without timing packets;
+#  - give libipt's time ('decode --tsc') that never goes back and moves
+#    between the TSC packets (a quarter of the instructions at least at
+#    a time no TSC packet holds: without MTC and CYC there is none).  How
+#    many instructions are timed later than the TSC at which the truth
+#    saw them retire is printed, not checked: libipt applies every
+#    timing packet that comes before the TNT or TIP packet an
+#    instruction waits for, and a TNT packet goes out with its last
+#    branch, steps later (it happens without MTC and CYC too).
+# MTCFreq 3 (the default period: an MTC every 8 crystal clocks, many per
+# step under TCG) and CycThresh 6 (32 cycles).
+#
+# Exit 0 pass, 77 skip, 1 fail.
+
+[ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_timing runs on icl (MTC and CYC)"; exit 77; }
+# Not on the debug kernel (lockdep, KASAN): it passed there in 67 s on a
+# loaded machine, too much of make check's budget; the packets are the
+# same on every kernel.
+[ ! -e /proc/lockdep ] || { echo "SKIP: not on the debug kernel (time budget)"; exit 77; }
+. /ptt/work/exact_lib.sh
+
+prog=exact_nolibc
+
+# dump_count KIND: how many KIND packets $d/summary ('dump -s') counts.
+dump_count() {
+	awk -v k="$1" '$1 == k { n = $2 } END { print n + 0 }' "$d/summary"
+}
+
+# check_time WHAT: the recording in $d.
+check_time() {
+	grep -q "^$prog " "$d/rec.out" || exact_fail "$1: $prog did not run to its end: $(cat "$d/rec.out")"
+	tr=$d/rec/cpu0.pt
+	# One decode: the TSC column and the IPs (as --format=ip prints them).
+	"$PT" decode --format=raw --tsc "$tr" >"$d/raw" 2>"$d/time.err" ||
+		exact_fail "$1: decode --tsc exited $?: $(head -n 3 "$d/time.err")"
+	awk '{ print $1, $2 }' "$d/raw" >"$d/time"
+	awk '{ print $2 }' "$d/raw" >"$d/got"
+	exact_compare "$d/truth" "$d/got" "$1"
+	"$PT" dump -s "$tr" >"$d/summary"
+	mtc=$(dump_count mtc) cyc=$(dump_count cyc)
+	tsc=$(dump_count tsc) psb=$(dump_count psb)
+	echo "PTT-INFO $1: $psb PSB, $tsc TSC, $mtc MTC, $cyc CYC"
+	[ "$mtc" -gt 0 ] || exact_fail "$1: no MTC packet"
+	[ "$cyc" -gt 0 ] || exact_fail "$1: no CYC packet"
+	# The truth's TSC of each instruction of the process, in order.
+	awk -v t="$pid" '$1 != "#" && $4 == t { print $1, $6 }' "$d/truth.0" >"$d/truth.tsc"
+	# The TSC packets' values: without MTC and CYC every time is one.
+	"$PT" dump "$tr" | awk '$2 == "tsc" { print "tsc", $3 }' >>"$d/truth.tsc"
+	# shellcheck disable=SC2046
+	set -- "$1" $(awk '
+		function hex(s,  i, v) {
+			v = 0
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		function key(s) { sub(/^0+/, "", s); return s }
+		NR == FNR && $1 == "tsc" { tscv[key($2)] = 1; next }
+		NR == FNR { want[NR] = $1; wip[NR] = $2; next }
+		{ n++
+		  if ($2 != wip[n]) { bad++; if (!fi) fi = n ":ip:" $2 ":want:" wip[n]; next }
+		  t = hex($1); w = want[n] + 0
+		  if (n > 1 && t < last) { back++; if (!fb) fb = n ":" $1 }
+		  if (t > w) { late++; if (!fl) fl = n ":" $1 ">" want[n] }
+		  if (!(key($1) in tscv)) between++
+		  last = t }
+		END { printf "%d %d %d %d %d %s|%s|%s\n", n, bad + 0, back + 0, late + 0, between + 0, fi, fb, fl }' \
+		"$d/truth.tsc" "$d/time")
+	echo "PTT-INFO $1: $2 timed instructions ($3 not the truth's), $4 backwards, $5 later than the truth, $6 timed between TSC packets"
+	case "$7" in "||") ;; *) echo "PTT-INFO $1: first (other ip|back|late): $7" ;; esac
+	[ "$2" = "$(wc -l <"$d/truth")" ] && [ "$3" = 0 ] ||
+		exact_fail "$1: decode --tsc listed $2 instructions, $3 of them not the truth's ($(wc -l <"$d/truth"))"
+	[ "$4" = 0 ] || exact_fail "$1: the time went back $4 times"
+	[ "$6" -ge $(($2 / 4)) ] || exact_fail "$1: only $6 of $2 instructions timed between TSC packets: MTC/CYC did not advance the time"
+	head -n 3 "$d/time.err" | sed "s/^/$1 decode --tsc: /"
+}
+
+EXACT_NODECODE=1
+exact_rec $prog mtc3_cyc6 --mtc=3 --cyc=6 && check_time "mtc 3 cyc 6"
+exact_finish
