@@ -289,6 +289,11 @@ int pt_core_set_config(struct pt_cpu *pc, const struct pt_trace_config *cfg)
 	struct pt_trace_config c = *cfg;
 	int ret;
 
+	if (pc->src->config_hooks) {
+		ret = pc->src->config_hooks(cfg);
+		if (ret)
+			return ret;
+	}
 	mutex_lock(&pc->lock);
 	/*
 	 * GET_CONFIG hides a physical address from the unprivileged: the

@@ -89,3 +89,25 @@ void bts_ds_rewind(struct bts_ds *ds)
 {
 	WRITE_ONCE(ds->area->bts_index, ds->area->bts_base);
 }
+
+bool bts_ds_put(struct bts_ds *ds, const struct bts_record *rec,
+		bool circular)
+{
+	struct bts_ds_area *a = ds->area;
+	u64 idx = READ_ONCE(a->bts_index);
+
+	if (idx < a->bts_base || idx > a->bts_max)
+		return false;
+	if (idx == a->bts_max) {
+		if (!circular)
+			return false;
+		idx = a->bts_base;
+	}
+	memcpy((void *)(unsigned long)idx, rec, sizeof(*rec));
+	idx += BTS_RECORD_SIZE;
+	/* As the CPU does with BTINT=0: the index wraps at the maximum. */
+	if (circular && idx == a->bts_max)
+		idx = a->bts_base;
+	WRITE_ONCE(a->bts_index, idx);
+	return true;
+}

@@ -43,6 +43,13 @@ u64 bts_ds_count(const struct bts_ds *ds);
 bool bts_ds_due(const struct bts_ds *ds);
 /* Back to the base: the records before it were taken. */
 void bts_ds_rewind(struct bts_ds *ds);
+/*
+ * Store @rec at the index as the CPU would (BTS off: nothing else writes
+ * it): with @circular the index wraps at the maximum, else a full
+ * buffer refuses it (false).
+ */
+bool bts_ds_put(struct bts_ds *ds, const struct bts_record *rec,
+		bool circular);
 /* The record at @i (< nr_records). */
 static inline const struct bts_record *bts_ds_rec(const struct bts_ds *ds,
 						  u64 i)

@@ -15,8 +15,10 @@
  * PF_EXITING on it is not, and its exit tracepoint switches its CPU off.
  *
  * Only the kernel's scheduler tracepoints are used (found with
- * for_each_kernel_tracepoint(), registered at the first FOLLOW, gone at
- * unload after tracepoint_synchronize_unregister()).  sched_switch runs
+ * for_each_kernel_tracepoint(), registered at the first FOLLOW, or the
+ * first BTS configuration with switch records, whose records the switch
+ * probe also asks for (bts_src_switch()); gone at unload after
+ * tracepoint_synchronize_unregister()).  sched_switch runs
  * on the switching CPU with IRQs off and the runqueue locked: it looks
  * the next task up in the set under RCU (no lock, no allocation) and
  * asks the streaming layer to park or resume the hardware
@@ -51,6 +53,7 @@
 
 #include "core.h"
 #include "follow.h"
+#include "source.h"
 #include "source_pt.h"
 #include "stream.h"
 
@@ -188,6 +191,7 @@ static void pt_follow_switch(void *data, bool preempt,
 	struct pt_follow *f;
 	bool in;
 
+	bts_src_switch(next);
 	if (!pc || !READ_ONCE(pc->stream.follow_on))
 		return;
 	f = pc->follow;
@@ -336,6 +340,16 @@ static int pt_follow_register(void)
 	}
 	pt_follow_registered = true;
 	return 0;
+}
+
+int pt_follow_probes(void)
+{
+	int ret;
+
+	mutex_lock(&pt_follow_mutex);
+	ret = pt_follow_register();
+	mutex_unlock(&pt_follow_mutex);
+	return ret;
 }
 
 void pt_follow_exit(void)

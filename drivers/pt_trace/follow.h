@@ -28,6 +28,12 @@ void pt_follow_release(struct pt_cpu *pc);
  * start pointers @base and @mask kept for resuming).
  */
 void pt_follow_start_ipi(struct pt_cpu *pc, u64 base, u64 mask);
+/*
+ * The scheduler probes, registered once for the module's lifetime (also
+ * for BTS's switch records, bts_src_switch()): 0, or -EOPNOTSUPP when
+ * the kernel lacks one of their tracepoints.  Process context.
+ */
+int pt_follow_probes(void);
 /* Module exit: the probes are gone and no probe runs any more. */
 void pt_follow_exit(void);
 

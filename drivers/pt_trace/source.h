@@ -19,6 +19,7 @@
 #include <linux/types.h>
 
 struct pt_cpu;
+struct task_struct;
 struct pt_trace_caps;
 struct pt_trace_config;
 
@@ -51,6 +52,12 @@ struct pt_source_ops {
 	 */
 	int (*check_config)(struct pt_cpu *pc,
 			    const struct pt_trace_config *cfg, u64 *ctl);
+	/*
+	 * Optional, SET_CONFIG before pc->lock (no driver lock held):
+	 * register what @cfg needs from the kernel (tracepoints take the
+	 * CPU hotplug lock, which hotplug holds around pc->lock).
+	 */
+	int (*config_hooks)(const struct pt_trace_config *cfg);
 	/* START: may the caller (still) trace what pc is configured for? */
 	int (*may_start)(struct pt_cpu *pc);
 	/*
@@ -93,5 +100,10 @@ extern const struct pt_source_ops pt_source_bts;
 /* At load and unload, for the BTS devices the core allocated. */
 int bts_src_init(struct pt_cpu *pcs, unsigned int n);
 void bts_src_exit(struct pt_cpu *pcs, unsigned int n);
+/*
+ * The scheduler's sched_switch probe (follow.c), on the switching CPU
+ * with IRQs off: a switch record to @next where BTS records them.
+ */
+void bts_src_switch(struct task_struct *next);
 
 #endif /* _PT_TRACE_SOURCE_H */

@@ -31,6 +31,15 @@
  * BTS bits (never left set), take the records, then write back the
  * DS_AREA found at START.
  *
+ * Switch records (PT_BTS_CTL_SWITCHES): BTS records carry no time and
+ * no task, so a decoder cannot place them on the scheduler's switches.
+ * The sched_switch probe (follow.c's, bts_src_switch()) stores a record
+ * naming the next task at the index, with BTS paused around it so the
+ * CPU's records and ours never share an index; the start IPI stores one
+ * for the task it interrupted.  Streaming drains what the record fills
+ * (the CPU raises no PMI for it); a switch record that finds the ring
+ * full is dropped and counted like a branch.
+ *
  * PTI: the CPU writes a record through the DS area's linear addresses
  * as the branch retires; while user code runs under PTI the user page
  * tables do not map the kernel's buffer, so a user-mode record would
@@ -46,6 +55,7 @@
 #include <linux/mm.h>
 #include <linux/nmi.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -61,6 +71,7 @@
 #include "bts_regs.h"
 #include "core.h"
 #include "ds_area.h"
+#include "follow.h"
 #include "hw.h"
 #include "ownership.h"
 #include "source.h"
@@ -74,6 +85,8 @@ struct bts_cpu {
 	bool armed;		/* a stream session: threshold PMIs are ours */
 	bool busy;		/* an IPI works on it: the NMI leaves it */
 	bool on;		/* our DEBUGCTL bits are set */
+	bool switches;		/* a switch record at each context switch */
+	u64 nr_switches;	/* switch records stored (debugfs) */
 	u64 bits;		/* ... these (TR, BTS, BTINT, BTS_OFF_*) */
 	u64 saved_ds_area;	/* IA32_DS_AREA as START found it */
 	bool saved;
@@ -88,6 +101,9 @@ struct bts_cpu {
 };
 
 static struct bts_cpu *bts_cpus_state;
+
+static void bts_put_switch(struct pt_cpu *pc, struct task_struct *next,
+			   bool sched);
 
 static bool bts_pti(void)
 {
@@ -139,7 +155,8 @@ static int bts_src_check_config(struct pt_cpu *pc,
 	for (i = 0; i < ARRAY_SIZE(cfg->reserved); i++)
 		if (cfg->reserved[i])
 			return -EINVAL;
-	if (!cfg->ctl || (cfg->ctl & ~(PT_CTL_OS | PT_CTL_USER)))
+	if (!(cfg->ctl & (PT_CTL_OS | PT_CTL_USER)) ||
+	    (cfg->ctl & ~(PT_CTL_OS | PT_CTL_USER | PT_BTS_CTL_SWITCHES)))
 		return -EINVAL;
 	if (cfg->mode != PT_MODE_FLIGHT && cfg->mode != PT_MODE_STREAM)
 		return -EINVAL;
@@ -149,7 +166,8 @@ static int bts_src_check_config(struct pt_cpu *pc,
 	} else if (cfg->watermark) {
 		return -EINVAL;
 	}
-	if (cfg->ctl != (PT_CTL_OS | PT_CTL_USER) && !bts_caps.cpl_filter) {
+	if ((cfg->ctl & (PT_CTL_OS | PT_CTL_USER)) !=
+	    (PT_CTL_OS | PT_CTL_USER) && !bts_caps.cpl_filter) {
 		pr_notice_ratelimited("BTS: this CPU has no DS-CPL (CPUID.1:ECX[4]): it records user and kernel branches together; configure both (PT_CTL_OS | PT_CTL_USER)\n");
 		return -EOPNOTSUPP;
 	}
@@ -159,6 +177,14 @@ static int bts_src_check_config(struct pt_cpu *pc,
 	}
 	*ctl = cfg->ctl;
 	return 0;
+}
+
+/* Switch records come from the scheduler's tracepoint: registered now. */
+static int bts_src_config_hooks(const struct pt_trace_config *cfg)
+{
+	if (!(cfg->ctl & PT_BTS_CTL_SWITCHES))
+		return 0;
+	return pt_follow_probes();
 }
 
 static int bts_src_may_start(struct pt_cpu *pc)
@@ -236,6 +262,10 @@ static void bts_start_ipi(void *info)
 	if (ret)
 		goto out;
 	b->saved = true;
+	/* The records from here on are the interrupted task's. */
+	b->switches = !!(pc->ctl & PT_BTS_CTL_SWITCHES);
+	if (b->switches)
+		bts_put_switch(pc, current, false);
 	/* Whatever masked LVTPC before us, our next PMI must get through. */
 	if (READ_ONCE(b->armed) && pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
@@ -244,6 +274,7 @@ static void bts_start_ipi(void *info)
 	if (ret) {
 		pt_wrmsr(BTS_MSR_DS_AREA, b->saved_ds_area);
 		b->saved = false;
+		b->switches = false;
 	} else {
 		b->on = true;
 	}
@@ -317,9 +348,10 @@ static void bts_drop_close(struct pt_cpu *pc)
 /*
  * Streaming, BTS off: copy the stored records into the ring, oldest
  * first, drop (and count) what does not fit, rewind the index and
- * publish.  Traced CPU, IRQs off or NMI.
+ * publish.  Traced CPU, IRQs off or NMI; @sched: in the scheduler's
+ * switch probe, the runqueue locked (readers woken from irq_work).
  */
-static void bts_drain(struct pt_cpu *pc)
+static void __bts_drain(struct pt_cpu *pc, bool sched)
 {
 	struct bts_cpu *b = pc->bts;
 	u64 n = bts_ds_count(&b->ds), fit, lost;
@@ -344,7 +376,62 @@ static void bts_drain(struct pt_cpu *pc)
 		b->drop_bytes += lost * BTS_RECORD_SIZE;
 	}
 	bts_ds_rewind(&b->ds);
-	pt_stream_ring_publish(pc);
+	if (sched)
+		pt_stream_ring_publish_later(pc);
+	else
+		pt_stream_ring_publish(pc);
+}
+
+static void bts_drain(struct pt_cpu *pc)
+{
+	__bts_drain(pc, false);
+}
+
+/*
+ * BTS off (or not yet on): a switch record to @next at the index, as if
+ * the CPU had stored it.  Streaming: a full DS buffer is drained first,
+ * and one that reaches the threshold after it (no PMI will come for a
+ * record the CPU did not store) too.  Traced CPU, IRQs off; @sched as
+ * for __bts_drain().
+ */
+static void bts_put_switch(struct pt_cpu *pc, struct task_struct *next,
+			   bool sched)
+{
+	struct bts_cpu *b = pc->bts;
+	bool stream = pc->cfg.mode == PT_MODE_STREAM;
+	struct bts_record rec = {
+		.from = PT_BTS_SWITCH_FROM,
+		.to = (u64)(u32)task_tgid_nr(next) << 32 |
+		      (u32)task_pid_nr(next),
+		.flags = PT_BTS_SWITCH,
+	};
+
+	WRITE_ONCE(b->nr_switches, b->nr_switches + 1);
+	if (!bts_ds_put(&b->ds, &rec, !stream)) {
+		__bts_drain(pc, sched);
+		bts_ds_put(&b->ds, &rec, false);
+	}
+	if (stream && bts_ds_due(&b->ds))
+		__bts_drain(pc, sched);
+}
+
+void bts_src_switch(struct task_struct *next)
+{
+	struct pt_cpu *pc = pt_core_bts_cpu(smp_processor_id());
+	struct bts_cpu *b = pc ? pc->bts : NULL;
+
+	/* Set and cleared by the start and stop IPIs, also IRQs off here. */
+	if (!b || !b->switches || !b->on || READ_ONCE(b->busy))
+		return;
+	bts_busy(b, true);
+	/* Not the CPU's records and ours at the same index. */
+	bts_hw_set(b, false);
+	if (!b->on) {
+		bts_put_switch(pc, next, true);
+		if (!pt_core_hw_stuck())
+			bts_hw_set(b, true);
+	}
+	bts_busy(b, false);
 }
 
 static int bts_src_nmi(struct pt_cpu *pc)
@@ -406,6 +493,7 @@ static void bts_stop_ipi(void *info)
 	struct bts_cpu *b = pc->bts;
 
 	bts_busy(b, true);
+	b->switches = false;
 	if (b->on)
 		bts_hw_set(b, false);
 	if (pc->cfg.mode == PT_MODE_STREAM) {
@@ -534,6 +622,7 @@ const struct pt_source_ops pt_source_bts = {
 	.label = "BTS",
 	.defaults = bts_src_defaults,
 	.check_config = bts_src_check_config,
+	.config_hooks = bts_src_config_hooks,
 	.may_start = bts_src_may_start,
 	.prepare = bts_src_prepare,
 	.start = bts_src_start,
@@ -549,7 +638,8 @@ const struct pt_source_ops pt_source_bts = {
 
 /*
  * /sys/kernel/debug/pt_trace/bts: streaming counters per CPU (the
- * benchmark's driver time is handler_ns).
+ * benchmark's driver time is handler_ns) and the switch records stored
+ * since load.
  */
 static struct pt_cpu *bts_pcs;
 static unsigned int bts_npcs;
@@ -558,16 +648,17 @@ static int bts_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
 
-	seq_puts(m, "cpu pmis bytes losses lost_bytes handler_ns\n");
+	seq_puts(m, "cpu pmis bytes losses lost_bytes handler_ns switches\n");
 	for (i = 0; i < bts_npcs; i++) {
 		struct pt_stream *s = &bts_pcs[i].stream;
 
 		if (!cpu_possible(i))
 			continue;
-		seq_printf(m, "%u %llu %llu %llu %llu %llu\n", i,
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu\n", i,
 			   READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->losses), READ_ONCE(s->lost_bytes),
-			   READ_ONCE(s->handler_ns));
+			   READ_ONCE(s->handler_ns),
+			   READ_ONCE(bts_pcs[i].bts->nr_switches));
 	}
 	return 0;
 }

@@ -340,6 +340,12 @@ void pt_stream_ring_publish(struct pt_cpu *pc)
 	pt_stream_wake(pc);
 }
 
+void pt_stream_ring_publish_later(struct pt_cpu *pc)
+{
+	pt_stream_publish(pc);
+	irq_work_queue(&pc->stream.wake_work);
+}
+
 u64 pt_stream_now_ns(void)
 {
 	return pt_now_ns();

@@ -36,6 +36,8 @@ void pt_stream_ring_write(struct pt_cpu *pc, const void *src, u64 len);
 u64 pt_stream_ring_loss(struct pt_cpu *pc, u64 pos, u64 bytes, u32 flags,
 			u64 start_ns, u64 start_tsc);
 void pt_stream_ring_publish(struct pt_cpu *pc);
+/* As pt_stream_ring_publish(), readers woken from irq_work (rq locked). */
+void pt_stream_ring_publish_later(struct pt_cpu *pc);
 /* CLOCK_MONOTONIC, NMI-safe: the loss records' clock. */
 u64 pt_stream_now_ns(void);
 /* Before a start, pc->lock held, hardware off: markers and pointers. */

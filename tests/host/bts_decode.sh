@@ -185,3 +185,59 @@ assert span("trace lost")[0] >= span("main")[1] and span("f2", 1)[0] >= span("tr
 PY
 then pass bts-decode-timeline
 else fail bts-decode-timeline "rc $rc: $(head -c 300 "$C/py.err") $(head -c 200 "$C/err")"; fi
+
+# --- Threads: the driver's switch records (PT_BTS_SWITCH) in the data.
+# Thread 100/100 calls main > f1 > f2 and is switched out in f2; 100/101
+# runs main's call of f3 and its return; 100/100 comes back, returns
+# from f2 and f1; then the idle task.  --calls prints one tree per
+# thread, each under a line naming it, the first thread's going on at
+# its depth; --tid keeps one thread's; the timeline puts each thread's
+# spans on its own track.
+python3 - "$C/threads.bts" $((main)) $((f1)) $((f2)) $((f3)) <<'PY'
+import struct, sys
+m, f1, f2, f3 = (int(a) for a in sys.argv[2:6])
+SW, FROM = 1 << 63, (1 << 64) - 1
+def sw(pid, tid):
+    return (FROM, pid << 32 | tid, SW)
+recs = [sw(100, 100), (m, f1, 0), (f1, f2, 0),
+        sw(100, 101), (m + 5, f3, 0), (f3 + 1, m + 10, 0),
+        sw(100, 100), (f2, f1 + 5, 0), (f1 + 5, f1 + 8, 0),
+        (f1 + 8, m + 5, 0), sw(0, 0)]
+with open(sys.argv[1], "wb") as f:
+    for r in recs:
+        f.write(struct.pack("<QQQ", *r))
+PY
+{
+	echo "[thread [unknown] 100/100, cpu -1]"
+	printf '%016x main\n' $((main))
+	printf '  %016x f1\n' $((f1))
+	printf '    %016x f2\n' $((f2))
+	echo "[thread [unknown] 100/101, cpu -1]"
+	printf '%016x main+0x5\n' $((main + 5))
+	printf '  %016x f3\n' $((f3))
+	echo "[thread [unknown] 100/100, cpu -1]"
+	printf '    %016x f2\n' $((f2))
+	echo "[thread swapper 0/0, cpu -1]"
+} >"$C/exp.threads"
+"$PT" decode --calls "$C/threads.bts" >"$C/out" 2>"$C/err"; rc=$?
+"$PT" decode --calls --tid 101 "$C/threads.bts" >"$C/out101" 2>>"$C/err"; rc101=$?
+"$PT" decode -q "$C/threads.bts" >"$C/outq" 2>>"$C/err"
+if [ $rc = 0 ] && cmp -s "$C/out" "$C/exp.threads" && [ $rc101 = 0 ] &&
+   [ "$(grep -c thread "$C/out101")" = 1 ] && grep -q "f3" "$C/out101" &&
+   ! grep -q "f1" "$C/out101" &&
+   [ "$(cat "$C/outq")" = "7 branches" ]; then
+	pass bts-decode-threads
+else fail bts-decode-threads "rc $rc/$rc101: $(diff "$C/exp.threads" "$C/out" | head -8 | tr '\n' '|') 101: $(tr '\n' '|' <"$C/out101") q: $(cat "$C/outq") $(head -c 300 "$C/err")"; fi
+
+"$PT" decode -q --timeline "$C/tlt.json" "$C/threads.bts" >/dev/null 2>"$C/err"; rc=$?
+if [ $rc = 0 ] && python3 - "$C/tlt.json" <<'PY' 2>"$C/py.err"
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
+tid = {}
+for e in ev:
+    tid.setdefault(e["name"], set()).add(e["tid"])
+assert tid["f1"] == {100} and tid["f2"] == {100}, tid
+assert tid["f3"] == {101}, tid
+PY
+then pass bts-decode-threads-timeline
+else fail bts-decode-threads-timeline "rc $rc: $(head -c 300 "$C/py.err") $(head -c 200 "$C/err")"; fi

@@ -60,10 +60,26 @@ else fail bts-dump-symbols "rc $rc: $(diff "$T/exp" "$T/out" | head -4 | tr '\n'
 
 # --stats.
 "$PT" dump --stats "$T/cpu0.bts" >"$T/out" 2>"$T/err"; rc=$?
-want "records 3" "user 1" "kernel 2" "predicted 1" \
+want "records 3" "user 1" "kernel 2" "predicted 1" "switches 0" \
 	"[0000000000000048: 5 bytes left over, not a whole 24-byte record]" >"$T/exp"
 if [ $rc = 0 ] && cmp -s "$T/out" "$T/exp"; then pass bts-dump-stats
 else fail bts-dump-stats "rc $rc: $(diff "$T/exp" "$T/out" | head -4 | tr '\n' '|')"; fi
+
+# The driver's switch records: a line of their own, counted apart.
+python3 - "$T/sw.bts" <<'PY'
+import struct, sys
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<QQQ", (1 << 64) - 1, 5 << 32 | 6, 1 << 63))
+    f.write(struct.pack("<QQQ", 0x401000, 0x401010, 0))
+PY
+"$PT" dump "$T/sw.bts" >"$T/out" 2>"$T/err"; rc=$?
+"$PT" dump --stats "$T/sw.bts" >"$T/outs" 2>>"$T/err"
+want "0000000000000000  switch to pid 5 tid 6" \
+	"0000000000000018  0000000000401000 -> 0000000000401010  -" \
+	"records 2" "user 1" "kernel 0" "predicted 0" "switches 1" >"$T/exp"
+if [ $rc = 0 ] && cat "$T/out" "$T/outs" | cmp -s - "$T/exp"; then
+	pass bts-dump-switches
+else fail bts-dump-switches "rc $rc: $(cat "$T/out" "$T/outs" | diff "$T/exp" - | head -4 | tr '\n' '|')"; fi
 
 # Refusals with a message, exit 1 (usage); unreadable input exit 2.
 bad=""

@@ -10,9 +10,11 @@
  * digits, FLAGS "pred" when the CPU says the branch was predicted, else
  * "-".  Symbols come from --elf images (libdwfl, elf_image.c) and a
  * kallsyms copy for kernel addresses; an address none of them knows
- * prints "?".  A file whose size is not whole records ends with a line
- * saying how many bytes are left over.  --stats prints the counts
- * instead: records, user and kernel sources, predicted.
+ * prints "?".  The driver's switch records (PT_BTS_SWITCH) are
+ * "OFFSET  switch to pid P tid T".  A file whose size is not whole
+ * records ends with a line saying how many bytes are left over.  --stats
+ * prints the counts instead: records (every 24-byte record), user and
+ * kernel sources and predicted (branches only), switches.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -93,7 +95,7 @@ int bts_dump(const char *path, const struct bts_dump_opts *o,
 	     struct outbuf *ob)
 {
 	const struct pt_trace_bts_record *r;
-	unsigned long long user = 0, kernel = 0, pred = 0;
+	unsigned long long user = 0, kernel = 0, pred = 0, sw = 0;
 	int syms = o->nelf || o->kallsyms, ret = PTT_EXIT_OK, err;
 	struct elf_symtab st;
 	struct kernel_syms ks;
@@ -116,6 +118,16 @@ int bts_dump(const char *path, const struct bts_dump_opts *o,
 	n = len / PT_BTS_RECORD_SIZE;
 	r = (const void *)buf;
 	for (i = 0; i < n; i++) {
+		if ((r[i].flags & PT_BTS_SWITCH) &&
+		    r[i].from == PT_BTS_SWITCH_FROM) {
+			sw++;
+			if (!o->stats)
+				ob_printf(ob, "%016zx  switch to pid %u tid %u\n",
+					  i * PT_BTS_RECORD_SIZE,
+					  PT_BTS_SWITCH_PID(r[i].to),
+					  PT_BTS_SWITCH_TID(r[i].to));
+			continue;
+		}
 		if (bts_kernel(r[i].from))
 			kernel++;
 		else
@@ -138,8 +150,9 @@ int bts_dump(const char *path, const struct bts_dump_opts *o,
 		ob_puts(ob, "\n");
 	}
 	if (o->stats)
-		ob_printf(ob, "records %zu\nuser %llu\nkernel %llu\npredicted %llu\n",
-			  n, user, kernel, pred);
+		ob_printf(ob, "records %zu\nuser %llu\nkernel %llu\n"
+			  "predicted %llu\nswitches %llu\n",
+			  n, user, kernel, pred, sw);
 	if (len % PT_BTS_RECORD_SIZE)
 		ob_printf(ob, "[%016zx: %zu bytes left over, not a whole %d-byte record]\n",
 			  n * PT_BTS_RECORD_SIZE, len % PT_BTS_RECORD_SIZE,

@@ -171,13 +171,14 @@ static void decode_usage(FILE *f)
 	      "line per branch, as perf script prints intel_bts branches:\n"
 	      "  [CPU]  FROM SYM+OFF (DSO) => TO SYM+OFF (DSO)\n"
 	      "symbolized from the same sideband and --elf files (user addresses in\n"
-	      "the recorded command's address space: a record names no process), the\n"
-	      "kernel's from the recording's kallsyms, and the gaps of cpuN.bts.loss\n"
-	      "(stream mode) where they lie.  --calls prints the call tree as for PT,\n"
-	      "one per file: a record is a call or return by the instruction at its\n"
-	      "FROM (read from those files).  BTS records carry no time: --timeline\n"
-	      "counts 1 ns per branch source and target; --format, --events and the\n"
-	      "filters but -C are for PT.\n"
+	      "the address space of the process the driver's last switch record\n"
+	      "names), the kernel's from the recording's kallsyms, and the gaps of\n"
+	      "cpuN.bts.loss (stream mode) where they lie.  Each switch record is a\n"
+	      "line [thread COMM PID/TID, cpu N]; --pid/--tid select threads.  --calls\n"
+	      "prints the call tree as for PT, one per thread: a record is a call or\n"
+	      "return by the instruction at its FROM (read from those files).  BTS\n"
+	      "records carry no time: --timeline counts 1 ns per branch source and\n"
+	      "target, one track per thread; --format, --events and --time are for PT.\n"
 	      "\n"
 	      "options:\n"
 	      "      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
@@ -1547,11 +1548,10 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 	struct tl_track *track = NULL;
 	int i, ret = PTT_EXIT_OK;
 
-	if (c->o.events || c->o.fmt_given ||
-	    c->o.filter.npid || c->o.filter.ntid || c->o.filter.have_time ||
+	if (c->o.events || c->o.fmt_given || c->o.filter.have_time ||
 	    c->vmx.summary || c->vmx.nsel || c->vmx.host_only ||
 	    c->vmx.guest_only) {
-		ptt_err("a BTS file (.bts) is decoded as a list of branches, a call tree (--calls) or a timeline: --format, --events, --pid, --tid, --time and the VMX options need the times, processes and packets of PT traces (.pt)");
+		ptt_err("a BTS file (.bts) is decoded as a list of branches, a call tree (--calls) or a timeline: --format, --events, --time and the VMX options need the times and packets of PT traces (.pt)");
 		return PTT_EXIT_USAGE;
 	}
 	for (i = 0; i < c->ntraces; i++)
@@ -1609,7 +1609,8 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 					      0);
 			}
 			decode_bts(&c->as, buf, len, cpu, have ? &lf : NULL,
-				   c->o.quiet, c->o.calls, track, &c->ob, &st);
+				   c->o.quiet, c->o.calls, &c->o.filter, track,
+				   &c->ob, &st);
 			if (st.partial)
 				ptt_warn("%s: %llu bytes after the last whole 24-byte record",
 					 paths[i], (unsigned long long)st.partial);
@@ -1618,6 +1619,8 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 			sum.lost += st.lost;
 			sum.unknown += st.unknown;
 			sum.unread += st.unread;
+			sum.switches += st.switches;
+			sum.hidden += st.hidden;
 		}
 		ptl_free(&lf);
 		if (buf)
@@ -1642,6 +1645,8 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 		ptt_warn("the instructions of %llu of %llu branches are in no file given (the recording's sideband maps, kernel.text, --elf): they are neither calls nor returns in the tree or timeline",
 			 (unsigned long long)sum.unread,
 			 (unsigned long long)sum.records);
+	if (!ret && (c->o.filter.npid || c->o.filter.ntid) && !sum.switches)
+		ptt_warn("--pid/--tid: these BTS files have no switch records (a recording of an older pt-trace): no branch is any thread's");
 	if (!ret && !sum.records) {
 		ptt_err("no BTS record in the file(s) given");
 		ret = PTT_EXIT_INPUT;
@@ -1986,7 +1991,9 @@ int cmd_decode(int argc, char **argv)
 			 err == -EPROTO ? "written by a newer pt-trace" : strerror(-err));
 	if (!c.o.fmt_given)
 		c.o.fmt.perf = c.as.have_perf;
-	if ((c.o.filter.npid || c.o.filter.ntid) && !c.as.ncpu) {
+	/* BTS files carry their own switch records (decode_bts.c). */
+	if ((c.o.filter.npid || c.o.filter.ntid) && !c.as.ncpu &&
+	    !bts_dump_is_bts(argv[optind])) {
 		ptt_err("--pid/--tid need the recording's context-switch records (sideband.perf beside the traces, written by pt-trace record): %s",
 			c.as.have_perf ? "it has none" : "there is none");
 		ret = PTT_EXIT_USAGE;

@@ -28,9 +28,19 @@
  * from.  A record from user code into the kernel followed by user code
  * again is a kernel visit that was not traced (-u, BTS_OFF_OS: the
  * return to user is not stored): as PT's user-only tree, it is no
- * call.  One tree per file (CPU): records carry no time, so they cannot
- * be put on the threads of the switch records.
+ * call.
+ *
+ * Threads: records carry no time, so the sideband's switch records
+ * cannot place them; the driver's own switch records in the data
+ * (PT_BTS_SWITCH, record --bts asks for them) say where each thread's
+ * branches start.  From one on, addresses are named in that process's
+ * address space, --calls keeps one tree per thread (as PT's: a line
+ * names the thread, its depth is kept while it is switched out), the
+ * timeline puts the spans on the thread's track (the idle task's on the
+ * CPU's) and --pid/--tid select threads.  Without them (older
+ * recordings) everything is the recorded command's, one tree per file.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <capstone/capstone.h>
@@ -39,6 +49,7 @@
 #include "call_tree.h"
 #include "decode_aspace.h"
 #include "decode_bts.h"
+#include "decode_filter.h"
 #include "decode_out.h"
 #include "elf_image.h"
 #include "lossfile.h"
@@ -171,6 +182,103 @@ static void dbts_call(struct das_proc *p, struct call_tree *ct,
 	ct_insn(ct, ob, sym, r->to);
 }
 
+/* Is @r the driver's switch record rather than a branch? */
+static int dbts_is_switch(const struct pt_trace_bts_record *r)
+{
+	return (r->flags & PT_BTS_SWITCH) && r->from == PT_BTS_SWITCH_FROM;
+}
+
+/* The thread whose branches follow, and each thread's call depth. */
+struct dbts_threads {
+	int pid, tid;		/* -1: not known (no switch record yet) */
+	int shown;		/* the filters keep its branches */
+	int tl_pid, tl_tid;	/* the CPU's own timeline track (idle) */
+	struct { int tid, depth; } *t;
+	size_t n;
+};
+
+static int *dbts_depth(struct dbts_threads *th, int tid)
+{
+	void *n;
+	size_t i;
+
+	for (i = 0; i < th->n; i++)
+		if (th->t[i].tid == tid)
+			return &th->t[i].depth;
+	n = realloc(th->t, (th->n + 1) * sizeof(*th->t));
+	if (!n)
+		return NULL;
+	th->t = n;
+	th->t[th->n].tid = tid;
+	th->t[th->n].depth = -1;	/* no tree yet */
+	return &th->t[th->n++].depth;
+}
+
+/*
+ * @tid's name in the sideband's switch records of @cpu, or NULL: the
+ * last one (no time to pick the one in effect; an exec renames it, and
+ * perf's ":TID" stands for a name not yet known).
+ */
+static const char *dbts_comm(struct decode_aspaces *as, int cpu, int tid)
+{
+	const struct das_switch *sw;
+	size_t n, i;
+
+	sw = das_switches(as, cpu, &n);
+	for (i = n; sw && i-- > 0;)
+		if (sw[i].tid == tid && sw[i].comm[0] && sw[i].comm[0] != ':')
+			return sw[i].comm;
+	return NULL;
+}
+
+/*
+ * A switch record: the branches after it are thread pid/tid's, named in
+ * its process's address space (the recorded command's where the
+ * recording has none for it).  *@p becomes that space.
+ */
+static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
+			const struct pt_trace_bts_record *r, int cpu,
+			const struct decode_filter *f, int calls, int quiet,
+			struct call_tree *ct, struct tl_track *tl,
+			struct dbts_threads *th, struct outbuf *ob)
+{
+	int pid = (int)PT_BTS_SWITCH_PID(r->to);
+	int tid = (int)PT_BTS_SWITCH_TID(r->to);
+	struct das_proc *np = pid > 0 ? das_find(as, pid) : NULL;
+	const char *comm;
+	int *d;
+
+	if (tid == th->tid && pid == th->pid)
+		return;
+	while (np && np->next)
+		np = np->next;	/* no time: its last program */
+	if (np)
+		*p = das_use(as, np);
+	else if (pid > 0)
+		*p = das_use(as, das_find(as, as->main_pid));
+	comm = dbts_comm(as, cpu, tid);
+	if (!comm)
+		comm = np && np->comm[0] ? np->comm :
+		       pid ? "[unknown]" : "swapper";
+	if (calls) {
+		d = th->tid >= 0 ? dbts_depth(th, th->tid) : NULL;
+		if (d)
+			*d = ct_suspend(ct);
+		d = dbts_depth(th, tid);
+		ct_resume(ct, d ? *d : -1);
+	}
+	th->pid = pid;
+	th->tid = tid;
+	th->shown = dflt_task(f, pid, tid);
+	if (tl && tid > 0)
+		tl_track_thread(tl, pid, tid, comm);
+	else if (tl)
+		tl_track_thread(tl, th->tl_pid, th->tl_tid, "idle");
+	if (!quiet && th->shown)
+		ob_printf(ob, "[thread %s %d/%d, cpu %d]\n", comm, pid, tid,
+			  cpu);
+}
+
 /*
  * The timeline's view of a record: its from (class known or not) runs,
  * then its to, of unknown class (the next record's from says it when it
@@ -197,9 +305,10 @@ static void dbts_timeline(struct das_proc *p, struct tl_track *tl,
 
 void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 		int cpu, const struct ptl_file *lf, int quiet, int calls,
-		struct tl_track *tl, struct outbuf *ob,
-		struct decode_bts_stats *st)
+		const struct decode_filter *f, struct tl_track *tl,
+		struct outbuf *ob, struct decode_bts_stats *st)
 {
+	struct dbts_threads th = { .pid = -1, .tid = -1 };
 	struct das_proc *p = das_use(as, das_find(as, as->main_pid));
 	size_t n = len / PT_BTS_RECORD_SIZE, i, at = 0;
 	struct call_tree ct = { 0 };
@@ -207,6 +316,11 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 	csh cs = 0;
 
 	memset(st, 0, sizeof(*st));
+	th.shown = dflt_task(f, -1, -1);
+	if (tl) {
+		th.tl_pid = tl->pid;
+		th.tl_tid = tl->tid;
+	}
 	ct_restart(&ct);
 	if ((calls && !quiet) || tl) {
 		/* Without capstone every branch is unread (counted). */
@@ -220,7 +334,17 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 		memcpy(&r, buf + i * PT_BTS_RECORD_SIZE, sizeof(r));
 		dbts_gaps(lf, &at, i * PT_BTS_RECORD_SIZE, cpu, quiet, ob, st,
 			  &ct, tl);
+		if (dbts_is_switch(&r)) {
+			st->switches++;
+			dbts_switch(as, &p, &r, cpu, f, calls, quiet, &ct, tl,
+				    &th, ob);
+			continue;
+		}
 		st->records++;
+		if (!th.shown) {
+			st->hidden++;
+			continue;
+		}
 		if (ci) {
 			enum pt_insn_class cls;
 			uint8_t ilen = 0;
@@ -232,9 +356,11 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 			if (i + 1 < n)
 				memcpy(&nx, buf + (i + 1) * PT_BTS_RECORD_SIZE,
 				       sizeof(nx));
+			/* The next thread's branch says nothing of this. */
 			if (calls && !quiet)
-				dbts_call(p, &ct, ob, &r, i + 1 < n ? &nx : NULL,
-					  cls, ilen);
+				dbts_call(p, &ct, ob, &r,
+					  i + 1 < n && !dbts_is_switch(&nx) ?
+					  &nx : NULL, cls, ilen);
 		} else if ((calls && !quiet) || tl) {
 			st->unread++;	/* no capstone */
 		}
@@ -254,4 +380,5 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 		cs_free(ci, 1);
 	if (cs)
 		cs_close(&cs);
+	free(th.t);
 }

@@ -58,8 +58,18 @@ int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 	cfg.mode = mode;
 	cfg.watermark = mode == PT_MODE_STREAM ? watermark : 0;
 	cfg.buffer_size = size;
-	cfg.ctl = (kernel ? PT_CTL_OS : 0) | (user ? PT_CTL_USER : 0);
+	/* Switch records tell the decoder whose branches follow. */
+	cfg.ctl = (kernel ? PT_CTL_OS : 0) | (user ? PT_CTL_USER : 0) |
+		  PT_BTS_CTL_SWITCHES;
 	err = ptdev_set_config(b->fd, &cfg);
+	if (err == -EINVAL || err == -EOPNOTSUPP) {
+		cfg.ctl &= ~PT_BTS_CTL_SWITCHES;
+		if (!ptdev_set_config(b->fd, &cfg)) {
+			ptt_warn("%s: no switch records (an older driver, or no sched_switch tracepoint): decode cannot tell the threads' branches apart",
+				 path);
+			err = 0;
+		}
+	}
 	if (err) {
 		const char *why =
 			err == -EOPNOTSUPP ? no_user :

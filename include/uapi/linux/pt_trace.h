@@ -126,6 +126,18 @@ struct pt_trace_bts_record {
 
 #define PT_BTS_RECORD_SIZE		24
 #define PT_BTS_PREDICTED		(1ULL << 4)
+/*
+ * A switch record, stored by the driver (not the CPU) where a context
+ * switch happened on the traced CPU, with PT_BTS_CTL_SWITCHES: from is
+ * PT_BTS_SWITCH_FROM, to is the next task's pid (thread group id) in
+ * bits 63:32 and tid in 31:0 (0/0: idle), flags is PT_BTS_SWITCH.
+ */
+#define PT_BTS_SWITCH			(1ULL << 63)
+#define PT_BTS_SWITCH_FROM		(~0ULL)
+#define PT_BTS_SWITCH_PID(to)		((__u32)((to) >> 32))
+#define PT_BTS_SWITCH_TID(to)		((__u32)(to))
+/* /dev/btsN's ctl only: a switch record at each context switch. */
+#define PT_BTS_CTL_SWITCHES		(1ULL << 63)
 
 /* struct pt_trace_config.mode */
 #define PT_MODE_FLIGHT			0	/* wrap, overwriting the oldest */
@@ -143,7 +155,8 @@ struct pt_trace_addr_range {
  *
  * /dev/btsN (Branch Trace Store) takes the same structure and ioctls:
  * 'ctl' holds only PT_CTL_OS (kernel branches) and/or PT_CTL_USER (user
- * branches), at least one; 'mode' is PT_MODE_FLIGHT (a circular BTS
+ * branches), at least one, and PT_BTS_CTL_SWITCHES (switch records in the
+ * data, for telling threads apart); 'mode' is PT_MODE_FLIGHT (a circular BTS
  * buffer, copied oldest first to the start of the data at STOP or a
  * status: the data is [0, head), PT_STATUS_WRAPPED when older records
  * were overwritten) or PT_MODE_STREAM (the threshold PMI copies records
