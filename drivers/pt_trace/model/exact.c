@@ -247,6 +247,26 @@ static bool pt_exact_filter_en(const struct pt_model_regs *r, u64 ip)
 }
 
 /*
+ * RTIT_STATUS.ContextEn and FilterEn (36.2.5.3, 36.2.5.5) where the CPU
+ * is after the event: in the task's user code at its next instruction
+ * (ContextEn, the CR3 filter having armed the task; FilterEn as the
+ * ranges say for that IP), or in the kernel (a syscall, switched out:
+ * ContextEn 0 with OS=0; FilterEn 1 only without filter ranges, which
+ * hold user addresses).  A reader of the MSR, the driver's GET_STATUS by
+ * an IPI that interrupts the task, sees the IP it interrupted, as the
+ * sampled generator reports its sampled IP.
+ */
+static void pt_exact_status(struct pt_model_state *s, bool user)
+{
+	struct pt_model_regs *r = &s->regs;
+	bool filter_en = pt_exact_filter_en(r, user ? s->x.pending : ~0ULL);
+
+	r->status &= ~(PT_STATUS_CONTEXTEN | PT_STATUS_FILTEREN);
+	r->status |= (user ? PT_STATUS_CONTEXTEN : 0) |
+		     (filter_en ? PT_STATUS_FILTEREN : 0);
+}
+
+/*
  * Lazily: TIP.PGE where user code (re)starts or comes back into a filter
  * range, before its first traced instruction.
  */
@@ -380,6 +400,9 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	}
 	if (x->enc.cyc_sent)
 		x->cyc_tsc = now;
+	if (!discard)
+		pt_exact_status(s, a->ev == PT_EXACT_STEP ||
+				a->ev == PT_EXACT_RESUME);
 	s->packet_en = x->enc.in;
 	s->last_ip = b.last_ip;
 	a->packets = b.packets;
