@@ -73,7 +73,10 @@ else fail bts-decode-quiet "rc $rc: $(head -c 200 "$T/out") $(head -c 200 "$T/er
 
 bad=""
 "$PT" decode --events "$T/rec/cpu0.bts" >/dev/null 2>"$T/err"
-[ $? = 1 ] && grep -q "list of branches" "$T/err" || bad+=" events"
+[ $? = 1 ] && grep -q "no events: BTS stores no time" "$T/err" &&
+	grep -q "decode --events the recording.s cpuN.pt" "$T/err" || bad+=" events"
+"$PT" decode --time 0,1 "$T/rec/cpu0.bts" >/dev/null 2>"$T/err"
+[ $? = 1 ] && grep -q "list of branches" "$T/err" || bad+=" time"
 : >"$T/rec/cpu0.pt"
 "$PT" decode "$T/rec/cpu0.bts" "$T/rec/cpu0.pt" >/dev/null 2>"$T/err"
 [ $? = 1 ] && grep -q "not both" "$T/err" || bad+=" mixed"

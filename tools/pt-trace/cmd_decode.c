@@ -1548,10 +1548,14 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 	struct tl_track *track = NULL;
 	int i, ret = PTT_EXIT_OK;
 
-	if (c->o.events || c->o.fmt_given || c->o.filter.have_time ||
+	if (c->o.events) {
+		ptt_err("--events: a BTS file (.bts) holds only branch records (from, to) and the driver's thread switches, no events: BTS stores no time, mode, paging, power, VMX or interrupt packets.  Its gaps are the [lost N branches] lines of the listing (-q counts them) and its switches the [thread ...] lines; for events decode --events the recording's cpuN.pt (record --bts writes PT beside BTS)");
+		return PTT_EXIT_USAGE;
+	}
+	if (c->o.fmt_given || c->o.filter.have_time ||
 	    c->vmx.summary || c->vmx.nsel || c->vmx.host_only ||
 	    c->vmx.guest_only) {
-		ptt_err("a BTS file (.bts) is decoded as a list of branches, a call tree (--calls) or a timeline: --format, --events, --time and the VMX options need the times and packets of PT traces (.pt)");
+		ptt_err("a BTS file (.bts) is decoded as a list of branches, a call tree (--calls) or a timeline: --format, --time and the VMX options need the times and packets of PT traces (.pt)");
 		return PTT_EXIT_USAGE;
 	}
 	for (i = 0; i < c->ntraces; i++)
