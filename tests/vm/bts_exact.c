@@ -21,10 +21,9 @@
 #include <linux/elf.h>
 #include <sys/stat.h>
 
-#include "bts_common.h"
+#include "bts_exact_common.h"
 
 #define PROG "/ptt/work/bts_exact_prog"
-#define PARAM "/sys/module/pt_trace_model/parameters/model_exact"
 #define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact"
 
@@ -36,34 +35,13 @@ static unsigned char *img;	/* the program's file */
 static size_t img_len;
 static __u64 text_lo, text_hi, text_off;
 
-static void *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, n = 0, r;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap + 1);
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap)
-			buf = realloc(buf, (cap *= 2) + 1);
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
 /* The executable PT_LOAD of the program: its addresses and file offset. */
 static void load_prog(void)
 {
 	const struct elf64_hdr *eh;
 	int i;
 
-	img = slurp(PROG, &img_len);
+	img = bts_slurp(PROG, &img_len);
 	REQUIRE(img && img_len > sizeof(*eh), "cannot read %s", PROG);
 	eh = (const struct elf64_hdr *)img;
 	for (i = 0; i < eh->e_phnum; i++) {
@@ -77,24 +55,6 @@ static void load_prog(void)
 		}
 	}
 	REQUIRE(text_hi > text_lo, "%s has no executable segment", PROG);
-}
-
-static __u64 kallsym(const char *name)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[256], sym[200];
-	unsigned long long a;
-	char t;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %199s", &a, &t, sym) == 3 &&
-		    !strcmp(sym, name)) {
-			fclose(f);
-			return a;
-		}
-	if (f)
-		fclose(f);
-	return 0;
 }
 
 /* The expected records: the taken branches of the truth of @pid. */
@@ -159,7 +119,7 @@ static void decoded(const char *pt, size_t nrec)
 	snprintf(cmd, sizeof(cmd), "%s decode " OUT "/cpu0.bts >" OUT ".dec 2>&1",
 		 pt);
 	CHECK(system(cmd) == 0, "decode of cpu0.bts failed");
-	out = slurp(OUT ".dec", &len);
+	out = bts_slurp(OUT ".dec", &len);
 	REQUIRE(out, "no decode output");
 	for (p = out; (p = strchr(p, '\n')); p++)
 		lines++;
@@ -187,7 +147,7 @@ static void run(const char *pt, const char *mode, csh cs, __u64 entry)
 	double secs;
 	long pid;
 
-	free(slurp(TRUTH, &tlen));	/* drain what earlier runs left */
+	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
 	snprintf(cmd, sizeof(cmd),
 		 "rm -rf " OUT "; %s record --bts -m %s -C 0 -u -o " OUT " -- "
 		 PROG " >" OUT ".log 2>&1", pt, mode);
@@ -195,17 +155,17 @@ static void run(const char *pt, const char *mode, csh cs, __u64 entry)
 	CHECK(system(cmd) == 0, "%s: record failed", mode);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	truth = slurp(TRUTH, &tlen);
-	log = slurp(OUT ".log", &blen);
+	truth = bts_slurp(TRUTH, &tlen);
+	log = bts_slurp(OUT ".log", &blen);
 	REQUIRE(log, "no log");
 	CHECK(strstr(log, "bts_exact_prog done"), "%s: the program did not run: %s",
 	      mode, log);
-	sb = slurp(OUT "/sideband.txt", &blen);
+	sb = bts_slurp(OUT "/sideband.txt", &blen);
 	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
 	    sb ? strstr(sb, "\npid=") : NULL;
 	REQUIRE(s, "no pid= in the sideband");
 	pid = strtol(s + 5, NULL, 10);
-	rec = slurp(OUT "/cpu0.bts", &blen);
+	rec = bts_slurp(OUT "/cpu0.bts", &blen);
 	REQUIRE(rec, "no cpu0.bts: %s", log);
 	CHECK(blen % BTS_REC == 0, "cpu0.bts has %zu bytes", blen);
 	nrec = blen / BTS_REC;
@@ -246,39 +206,21 @@ static void run(const char *pt, const char *mode, csh cs, __u64 entry)
 
 int main(void)
 {
-	const char *prof = getenv("PTT_PROFILE") ? getenv("PTT_PROFILE") : "icl";
-	const char *pt = getenv("PT_TRACE");
+	const char *pt = bts_exact_check("bts_exact", PROG);
 	char old[8] = "0";
 	__u64 entry;
 	csh cs;
-	FILE *f;
 
-	if (strcmp(prof, "icl"))
-		SKIP("bts_exact runs on icl");
-	bts_require();
-	if (bts_pti())
-		SKIP("user-mode BTS is refused under PTI");
-	if (!pt || access(pt, X_OK))
-		pt = "/ptt/bin/pt-trace";
-	if (access(pt, X_OK) || access(PROG, X_OK))
-		SKIP("pt-trace or %s missing", PROG);
 	load_prog();
-	entry = kallsym("entry_SYSCALL_64");
+	entry = bts_kallsym("entry_SYSCALL_64");
 	REQUIRE(entry, "no entry_SYSCALL_64 in /proc/kallsyms");
 	REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK, "capstone");
 
-	ptt_read_str(PARAM, old, sizeof(old));
-	f = fopen(PARAM, "w");
-	REQUIRE(f && fputs("1", f) >= 0 && !fclose(f), "cannot set model_exact=1");
 	/* The recorder elsewhere: only the program is stepped on cpu0. */
-	ptt_pin_cpu(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
+	bts_exact_on(old, sizeof(old));
 	run(pt, "flight", cs, entry);
 	run(pt, "stream", cs, entry);
-	f = fopen(PARAM, "w");
-	if (f) {
-		fputs(old, f);
-		fclose(f);
-	}
+	bts_exact_off(old);
 	CHECK(bts_model("bts_exact_busy") == 0, "stepped branches lost: bts_exact_busy %lld",
 	      bts_model("bts_exact_busy"));
 	cs_close(&cs);

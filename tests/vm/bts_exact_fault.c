@@ -19,97 +19,39 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 
-#include "bts_common.h"
+#include "bts_exact_common.h"
 
 #define PROG "/ptt/work/bts_fault_prog"
-#define PARAM "/sys/module/pt_trace_model/parameters/model_exact"
 #define OUT "/tmp/bts_exact_fault"
-
-static void *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, n = 0, r;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap + 1);
-	while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap)
-			buf = realloc(buf, (cap *= 2) + 1);
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
-static __u64 kallsym(const char *name)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[256], sym[200];
-	unsigned long long a;
-	char t;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %199s", &a, &t, sym) == 3 &&
-		    !strcmp(sym, name)) {
-			fclose(f);
-			return a;
-		}
-	if (f)
-		fclose(f);
-	return 0;
-}
 
 int main(void)
 {
-	const char *prof = getenv("PTT_PROFILE") ? getenv("PTT_PROFILE") : "icl";
-	const char *pt = getenv("PT_TRACE");
+	const char *pt = bts_exact_check("bts_exact_fault", PROG);
 	unsigned long long ud2, handler, restorer;
 	__u64 exc, entry;
 	char old[8] = "0", cmd[512], *log, *s;
 	long long before;
 	struct bts_rec *r;
 	size_t len, n, i, at = 0, found = 0;
-	FILE *f;
 
-	if (strcmp(prof, "icl"))
-		SKIP("bts_exact_fault runs on icl");
-	bts_require();
-	if (bts_pti())
-		SKIP("user-mode BTS is refused under PTI");
-	if (!pt || access(pt, X_OK))
-		pt = "/ptt/bin/pt-trace";
-	if (access(pt, X_OK) || access(PROG, X_OK))
-		SKIP("pt-trace or %s missing", PROG);
-	exc = kallsym("asm_exc_invalid_op");
-	entry = kallsym("entry_SYSCALL_64");
+	exc = bts_kallsym("asm_exc_invalid_op");
+	entry = bts_kallsym("entry_SYSCALL_64");
 	REQUIRE(exc && entry, "no asm_exc_invalid_op or entry_SYSCALL_64 in /proc/kallsyms");
 
-	ptt_read_str(PARAM, old, sizeof(old));
-	f = fopen(PARAM, "w");
-	REQUIRE(f && fputs("1", f) >= 0 && !fclose(f), "cannot set model_exact=1");
-	ptt_pin_cpu(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
+	bts_exact_on(old, sizeof(old));
 	before = bts_model("bts_exact_exceptions");
 	snprintf(cmd, sizeof(cmd),
 		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
 		 " >" OUT ".log 2>&1", pt);
 	CHECK(system(cmd) == 0, "record failed");
-	f = fopen(PARAM, "w");
-	if (f) {
-		fputs(old, f);
-		fclose(f);
-	}
-	log = slurp(OUT ".log", &len);
+	bts_exact_off(old);
+	log = bts_slurp(OUT ".log", &len);
 	REQUIRE(log, "no log");
 	s = strstr(log, "ud2=");
 	REQUIRE(s && strstr(log, "bts_fault_prog done") &&
 		sscanf(s, "ud2=%llx handler=%llx restorer=%llx", &ud2, &handler,
 		       &restorer) == 3, "the program did not run: %.300s", log);
-	r = slurp(OUT "/cpu0.bts", &len);
+	r = bts_slurp(OUT "/cpu0.bts", &len);
 	REQUIRE(r, "no cpu0.bts: %.300s", log);
 	n = len / BTS_REC;
 	/* The driver's switch records (record asks for them) name tasks. */
