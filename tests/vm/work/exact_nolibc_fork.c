@@ -8,6 +8,8 @@
  * table, recursion) and execs /ptt/work/exact_nolibc_exec, another
  * static program linked at the same addresses, so a decoder that keeps
  * this program's image for the child after its exec decodes wrong code.
+ * argv[1], if given: milliseconds to sleep first, so that a recorder can
+ * attach to it (follow_pid_exact.sh: record -p PID --no-inherit).
  * The last line written is "exact_nolibc_fork done" (exit status 0) or
  * "exact_nolibc_fork child failed" (1).
  */
@@ -52,6 +54,15 @@ static void __attribute__((noipa)) child_work(void)
 	sink += fib(7);
 }
 
+static unsigned int atou(const char *s)
+{
+	unsigned int v = 0;
+
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (unsigned int)(*s++ - '0');
+	return v;
+}
+
 static void say(const char *s)
 {
 	unsigned long n = 0;
@@ -69,7 +80,12 @@ void start_c(unsigned long *sp)
 	int status = -1;
 	long pid;
 
-	(void)sp;
+	if (sp[0] > 1) {
+		unsigned int ms = atou(((char **)(sp + 1))[1]);
+		long pause[2] = { ms / 1000, (ms % 1000) * 1000000L };
+
+		sys3(35, (long)pause, 0, 0);		/* nanosleep */
+	}
 	parent_work(40);
 	pid = sys3(57, 0, 0, 0);			/* fork */
 	if (!pid) {
