@@ -833,6 +833,26 @@ static bool pt_stream_hw_ours(struct pt_cpu *pc)
 static void pt_flight_lap(struct pt_cpu *pc);
 static bool pt_flight_vmx_lap(struct pt_cpu *pc);
 
+/*
+ * A stream's PMI in VMX operation (pt_flight_vmx_lap() says why its bit
+ * 55 may be a KVM guest's), asked after the service halted the trace
+ * (the pointers are exact only then): had the output reached the INT
+ * position it was given (a single-entry region signals up to its
+ * pt_topa_pmi_window() early), or did the hardware stop or fail?  Else
+ * the PMI was not ours: the service found nothing due and restarted.
+ */
+static bool pt_stream_int_was_due(struct pt_cpu *pc, u64 int_end)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_buffer *buf = pc->buf;
+	u64 win = pt_topa_pmi_window(pt_topa_region_size(&buf->topa,
+					(int_end + buf->size - 1) % buf->size));
+
+	return s->error ||
+	       (s->rtit_status & (PT_STATUS_STOPPED | PT_STATUS_ERROR)) ||
+	       s->head + win >= int_end;
+}
+
 /* Acknowledge bit 55 and let the next PMI through. */
 static void pt_pmi_ack(void)
 {
@@ -942,26 +962,30 @@ int pt_stream_nmi(struct pt_cpu *pc)
 		s->nmis_foreign++;
 		return NMI_DONE;
 	}
-	/* In VMX operation a flight's bit 55 is asked about first. */
-	vmx = flight && pmi && pt_hw->vmx_on();
+	/* In VMX operation bit 55 is asked about first. */
+	vmx = pmi && pt_hw->vmx_on();
 	if (pmi && !vmx)
 		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
 			 PT_GLOBAL_STATUS_TOPA_PMI);
 	/* Not busy: an NMI cannot come in while this one runs. */
 	WRITE_ONCE(s->handle_nmi, false);
 	barrier();
-	if (vmx) {
+	if (flight && vmx) {
 		ours = pt_flight_vmx_lap(pc);
-		if (ours)
-			pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-				 PT_GLOBAL_STATUS_TOPA_PMI);
 	} else if (flight) {
 		pt_flight_lap(pc);
 	} else {
+		u64 int_end = s->marks.int_end;
+
 		/* Over the limit: the restart keeps a throttled gap open. */
 		pt_stream_throttle(s, t0);
 		pt_stream_service(pc, true);
+		if (vmx)
+			ours = pt_stream_int_was_due(pc, int_end);
 	}
+	if (vmx && ours)
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
 	barrier();
 	WRITE_ONCE(s->handle_nmi, s->hw_on);
 	if (pt_hw->pmi_rearm)

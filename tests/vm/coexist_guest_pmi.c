@@ -5,10 +5,12 @@
  * the VM-exit NMI, so the NMI finds bit 55 set and our MSRs loaded: both
  * checks the driver makes for "ours" pass.  The guest's PMI must still
  * reach perf's handler (which hands it to KVM) with the bit set, and
- * must not count as a flight lap: here the flight recorder (1 MiB ToPA,
- * lap PMIs) has its output in the middle of the ring, far from where a
- * lap's PMI leaves it.  (A stream still takes such a PMI: its service
- * finds nothing due, but the bit is acknowledged; not yet mended.)
+ * must not count as a flight lap or as a stream's PMI:
+ *  1. the flight recorder (1 MiB ToPA, lap PMIs) with its output in the
+ *     middle of the ring, far from where a lap's PMI leaves it; its own
+ *     laps must still count;
+ *  2. a stream whose INT region is 2 MiB away; its own PMIs must still
+ *     come (data flows through a reader).
  * The model's foreign agent raises the guest's PMI; its handler, after
  * ours, counts foreign_handled when it finds the bit, foreign_stolen
  * when the driver acknowledged it first.  icl only (VMX operation that
@@ -94,6 +96,39 @@ static void flight_laps(void)
 	close(fd);
 }
 
+static void stream_service(void)
+{
+	struct pt_trace_caps caps;
+	int fd = st_setup(cpu, 4u * 1024 * 1024, 0, O_NONBLOCK, &caps);
+	long long p0;
+	ssize_t n, total = 0;
+	char buf[65536];
+	int i;
+
+	cx_agent("vmx", cpu, "on");
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START in VMX operation: %s",
+		strerror(errno));
+	usleep(20000);
+	p0 = st_stream_counter(cpu, "pmis");
+	guest_pmi("stream, INT far away");
+	CHECK(st_stream_counter(cpu, "pmis") == p0,
+	      "the guest's PMI was taken as the stream's");
+	/* Its own PMIs (INT regions reached) are still its own. */
+	for (i = 0; i < 300 && st_stream_counter(cpu, "pmis") < p0 + 2; i++) {
+		usleep(10000);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			total += n;
+	}
+	printf("PTT-INFO stream in VMX operation: %zd bytes, pmis %lld\n",
+	       total, st_stream_counter(cpu, "pmis") - p0);
+	CHECK(st_stream_counter(cpu, "pmis") >= p0 + 2,
+	      "the stream's own PMIs were not taken");
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	cx_agent("vmx", cpu, "off");
+	close(fd);
+	st_restore_model();
+}
+
 int main(void)
 {
 	const char *p = getenv("PTT_PROFILE");
@@ -104,5 +139,6 @@ int main(void)
 	if (st_model("foreign_pmis") < 0)
 		SKIP("the model has no foreign agent");
 	flight_laps();
+	stream_service();
 	return ptt_done();
 }
