@@ -34,6 +34,27 @@ static inline void cx_settle(void)
 	usleep(20000);
 }
 
+/*
+ * A foreign bit-55 PMI (perf's, a KVM guest's) on @cpu: the driver must
+ * not claim it, and the agent's handler, after ours, must find the bit.
+ */
+static inline void cx_foreign_pmi_not_claimed(int cpu, const char *when)
+{
+	long long h0 = st_model("foreign_handled");
+	long long s0 = st_model("foreign_stolen");
+
+	cx_agent("foreign", cpu, "pmi");
+	cx_settle();
+	printf("PTT-INFO %s: foreign_handled %lld stolen %lld\n", when,
+	       st_model("foreign_handled") - h0,
+	       st_model("foreign_stolen") - s0);
+	CHECK(st_model("foreign_stolen") == s0,
+	      "%s: the driver claimed (acknowledged) a foreign PMI", when);
+	CHECK(st_model("foreign_handled") == h0 + 1,
+	      "%s: the foreign handler did not get its PMI", when);
+	cx_agent("foreign", cpu, "off");
+}
+
 /* The number of kernel log lines so far: a mark for cx_log_has(). */
 static inline long cx_log_mark(void)
 {

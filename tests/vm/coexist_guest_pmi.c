@@ -22,23 +22,6 @@
 
 static int cpu;
 
-static void guest_pmi(const char *when)
-{
-	long long h0 = st_model("foreign_handled");
-	long long s0 = st_model("foreign_stolen");
-
-	cx_agent("foreign", cpu, "pmi");
-	cx_settle();
-	printf("PTT-INFO %s: foreign_handled %lld stolen %lld\n", when,
-	       st_model("foreign_handled") - h0,
-	       st_model("foreign_stolen") - s0);
-	CHECK(st_model("foreign_stolen") == s0,
-	      "%s: the driver acknowledged the guest's PMI", when);
-	CHECK(st_model("foreign_handled") == h0 + 1,
-	      "%s: perf's handler (KVM) did not get the guest's PMI", when);
-	cx_agent("foreign", cpu, "off");
-}
-
 static void flight_laps(void)
 {
 	struct pt_trace_config cfg;
@@ -71,7 +54,7 @@ static void flight_laps(void)
 		"the first lap's middle was missed (head %llu)",
 		(unsigned long long)st.head);
 	laps0 = st_stream_counter(cpu, "laps");
-	guest_pmi("flight, mid-lap");
+	cx_foreign_pmi_not_claimed(cpu, "flight, mid-lap");
 	CHECK(st_stream_counter(cpu, "laps") == laps0,
 	      "the guest's PMI counted as a lap (laps %lld -> %lld)", laps0,
 	      st_stream_counter(cpu, "laps"));
@@ -110,7 +93,7 @@ static void stream_service(void)
 		strerror(errno));
 	usleep(20000);
 	p0 = st_stream_counter(cpu, "pmis");
-	guest_pmi("stream, INT far away");
+	cx_foreign_pmi_not_claimed(cpu, "stream, INT far away");
 	CHECK(st_stream_counter(cpu, "pmis") == p0,
 	      "the guest's PMI was taken as the stream's");
 	/* Its own PMIs (INT regions reached) are still its own. */

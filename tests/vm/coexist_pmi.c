@@ -25,23 +25,6 @@
 
 static int cpu;
 
-static void foreign_pmi_not_claimed(const char *when)
-{
-	long long h0 = st_model("foreign_handled");
-	long long s0 = st_model("foreign_stolen");
-
-	cx_agent("foreign", cpu, "pmi");
-	cx_settle();
-	printf("PTT-INFO %s: foreign_handled %lld stolen %lld\n", when,
-	       st_model("foreign_handled") - h0,
-	       st_model("foreign_stolen") - s0);
-	CHECK(st_model("foreign_stolen") == s0,
-	      "%s: the driver claimed (acknowledged) a foreign PMI", when);
-	CHECK(st_model("foreign_handled") == h0 + 1,
-	      "%s: the foreign handler did not get its PMI", when);
-	cx_agent("foreign", cpu, "off");
-}
-
 static int open_mode(unsigned int mode, unsigned long long size)
 {
 	struct pt_trace_caps caps;
@@ -78,7 +61,7 @@ static void failed_start(unsigned int mode)
 	      "START while another owner traces: %s (want EBUSY)",
 	      strerror(errno));
 	CHECK(cx_log_has(mark, "perf"), "no log line naming perf");
-	foreign_pmi_not_claimed(mode == PT_MODE_STREAM ?
+	cx_foreign_pmi_not_claimed(cpu, mode == PT_MODE_STREAM ?
 				"failed stream START" : "failed flight START");
 	cx_agent("foreign", cpu, "stop");
 	close(fd);
@@ -99,7 +82,7 @@ static void gap(void)
 	}
 	REQUIRE(st.flags & PT_STATUS_HW_STOPPED, "the stream never stalled");
 	usleep(100000);		/* past the PMI owed after the halt */
-	foreign_pmi_not_claimed("gap");
+	cx_foreign_pmi_not_claimed(cpu, "gap");
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	close(fd);
 	st_restore_model();
@@ -141,7 +124,7 @@ static void stop_then_foreign(unsigned int mode)
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
 	usleep(20000);
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
-	foreign_pmi_not_claimed(mode == PT_MODE_STREAM ?
+	cx_foreign_pmi_not_claimed(cpu, mode == PT_MODE_STREAM ?
 				"foreign PMI right after the stream's stop" :
 				"foreign PMI right after the flight stop");
 	CHECK(st_stream_counter(cpu, "late_pmis") == l0,
