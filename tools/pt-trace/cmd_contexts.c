@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pkt_walk.h"
 #include "tool.h"
 #include "vmx_context.h"
 
@@ -67,6 +68,19 @@ static void contexts_print(const struct vmx_ctx_state *s)
 			 (unsigned long long)s->lost, VMX_CTX_MAX);
 }
 
+static int contexts_packet(void *arg, const struct pt_packet *pkt,
+			   uint64_t off, int err)
+{
+	struct vmx_ctx_state *s = arg;
+
+	(void)off;
+	if (err)
+		s->cur = -1;	/* the context comes back at the next PSB */
+	else
+		vmx_ctx_packet(s, pkt, pkt_has_ip(pkt));
+	return 0;
+}
+
 int cmd_contexts(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -75,10 +89,7 @@ int cmd_contexts(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vmx_guest_tsc tsc[CTX_MAX_GUESTS];
-	struct pt_packet_decoder *dec;
 	struct vmx_ctx_state *s;
-	struct pt_config cfg;
-	struct pt_packet pkt;
 	unsigned int ntsc = 0;
 	uint8_t *buf;
 	size_t len;
@@ -115,29 +126,7 @@ int cmd_contexts(int argc, char **argv)
 		return PTT_EXIT_INTERNAL;
 	}
 	vmx_ctx_init(s, tsc, ntsc);
-	pt_config_init(&cfg);
-	cfg.begin = buf;
-	cfg.end = buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	err = !dec || pt_pkt_sync_forward(dec) < 0;
-	while (!err) {
-		int ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
-
-		if (ret == -pte_eos)
-			break;
-		if (ret < 0) {
-			/* Resync at the next PSB: the context comes back there. */
-			s->cur = -1;
-			if (pt_pkt_sync_forward(dec) < 0)
-				break;
-			continue;
-		}
-		vmx_ctx_packet(s, &pkt,
-			       (pkt.type == ppt_tip || pkt.type == ppt_tip_pge ||
-				pkt.type == ppt_tip_pgd || pkt.type == ppt_fup) &&
-			       pkt.payload.ip.ipc != pt_ipc_suppressed);
-	}
-	pt_pkt_free_decoder(dec);
+	err = pkt_walk(buf, len, contexts_packet, s) < 0;
 	if (err)
 		ptt_err("%s: no PSB to start decoding at", argv[optind]);
 	else

@@ -556,6 +556,20 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * Run @i of the switch records starts: its task's process, and the CR3
+ * a PIP gave since the last switch learned as that process's.
+ */
+static void decode_enter_run(struct decode_ctx *c, struct decode_trace *t,
+			     struct pt_insn_decoder *dec, size_t i)
+{
+	t->cur_sw = (long)i;
+	if (t->cr3_fresh)
+		decode_learn_cr3(c, t->last_cr3, &t->sw[i]);
+	t->cr3_fresh = 0;
+	decode_switch_to(c, t, dec, &t->sw[i]);
+}
+
+/*
  * Whose code runs on this CPU at the decoder's time: the task of the
  * first run (switch-in to switch-out) that has not ended by then.  The
  * decoder's time is the last timing packet's, and the driver turns
@@ -583,13 +597,8 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 		return;
 	}
 	t->sw_until = t->sw[i].out;
-	if ((long)i == t->cur_sw)
-		return;
-	t->cur_sw = (long)i;
-	if (t->cr3_fresh)
-		decode_learn_cr3(c, t->last_cr3, &t->sw[i]);
-	t->cr3_fresh = 0;
-	decode_switch_to(c, t, dec, &t->sw[i]);
+	if ((long)i != t->cur_sw)
+		decode_enter_run(c, t, dec, i);
 }
 
 /*
@@ -618,11 +627,7 @@ static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
 	if (i == t->nsw || (long)i == t->cur_sw)
 		return;
 	t->sw_until = t->sw[i].out;
-	t->cur_sw = (long)i;
-	if (t->cr3_fresh)
-		decode_learn_cr3(c, t->last_cr3, &t->sw[i]);
-	t->cr3_fresh = 0;
-	decode_switch_to(c, t, dec, &t->sw[i]);
+	decode_enter_run(c, t, dec, i);
 }
 
 /*

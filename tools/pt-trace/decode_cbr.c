@@ -9,6 +9,7 @@
 #include <intel-pt.h>
 
 #include "decode_cbr.h"
+#include "pkt_walk.h"
 
 void dcbr_init(struct decode_cbr *c, const struct ptsb *sb,
 	       unsigned int nom_freq)
@@ -46,35 +47,19 @@ static void dcbr_add(struct decode_cbr *c, uint8_t ratio)
 	c->last = ratio;
 }
 
+static int dcbr_packet(void *arg, const struct pt_packet *pkt, uint64_t off,
+		       int err)
+{
+	(void)off;
+	if (!err && pkt->type == ppt_cbr)
+		dcbr_add(arg, pkt->payload.cbr.ratio);
+	return 0;
+}
+
 /* Every CBR packet, decoded instructions or not; PSB+'s repeats too. */
 void dcbr_scan(struct decode_cbr *c, const uint8_t *buf, size_t len)
 {
-	struct pt_packet_decoder *dec;
-	struct pt_config cfg;
-	struct pt_packet pkt;
-
-	pt_config_init(&cfg);
-	cfg.begin = (uint8_t *)buf;
-	cfg.end = (uint8_t *)buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	if (!dec || pt_pkt_sync_forward(dec) < 0) {
-		pt_pkt_free_decoder(dec);
-		return;
-	}
-	for (;;) {
-		int ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
-
-		if (ret == -pte_eos)
-			break;
-		if (ret < 0) {
-			if (pt_pkt_sync_forward(dec) < 0)
-				break;
-			continue;
-		}
-		if (pkt.type == ppt_cbr)
-			dcbr_add(c, pkt.payload.cbr.ratio);
-	}
-	pt_pkt_free_decoder(dec);
+	pkt_walk(buf, len, dcbr_packet, c);
 }
 
 static void dcbr_mhz(const struct decode_cbr *c, struct outbuf *ob,

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 
 #include "decode_vmx.h"
+#include "pkt_walk.h"
 #include "tool.h"
 
 int dvmx_add_vmcs(struct decode_vmx *d, const char *arg)
@@ -522,67 +523,50 @@ static int dvmx_pkt_ip(const struct pt_packet *p, uint64_t *last)
 	return 1;
 }
 
-void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
+struct dvmx_walk {
+	struct decode_vmx *d;
+	const uint8_t *buf;
+	uint64_t last_ip;
+	size_t k;
+};
+
+static int dvmx_packet(void *arg, const struct pt_packet *pkt, uint64_t off,
+		       int err)
 {
-	uint64_t last_ip = 0;
-	struct pt_packet_decoder *dec;
-	struct pt_config cfg;
-	struct pt_packet pkt;
-	size_t k = 0;
-	uint64_t off;
+	struct dvmx_walk *w = arg;
+	struct decode_vmx *d = w->d;
 
-	pt_config_init(&cfg);
-	cfg.begin = (uint8_t *)buf;
-	cfg.end = (uint8_t *)buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	d->ctx->cur = -1;
-	d->ctx->vmcs = VMX_VMCS_NONE;
-	if (!dec || pt_pkt_sync_forward(dec) < 0) {
-		pt_pkt_free_decoder(dec);
-		return;
+	if (!err && pkt->type == ppt_psb)
+		w->last_ip = 0;
+	/*
+	 * decode's inferred contexts: at the transition's packet, the
+	 * first that names the IP decode inferred at while in
+	 * another context, else where libipt was.
+	 */
+	while (w->k < d->nsw && d->sw[w->k].buf != w->buf)
+		w->k++;
+	if (w->k < d->nsw && !err &&
+	    ((dvmx_pkt_ip(pkt, &w->last_ip) && w->last_ip == d->sw[w->k].ip &&
+	      d->ctx->cur != d->sw[w->k].ctx) || off >= d->sw[w->k].off)) {
+		d->ctx->cur = d->sw[w->k].ctx;
+		w->k++;
 	}
-	for (;;) {
-		int ret;
-
-		if (pt_pkt_get_offset(dec, &off) < 0)
-			break;
-		ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
-		if (ret == -pte_eos)
-			break;
-		if (pkt.type == ppt_psb)
-			last_ip = 0;
-		/*
-		 * decode's inferred contexts: at the transition's packet, the
-		 * first that names the IP decode inferred at while in
-		 * another context, else where libipt was.
-		 */
-		while (k < d->nsw && d->sw[k].buf != buf)
-			k++;
-		if (k < d->nsw && ret >= 0 &&
-		    ((dvmx_pkt_ip(&pkt, &last_ip) && last_ip == d->sw[k].ip &&
-		      d->ctx->cur != d->sw[k].ctx) || off >= d->sw[k].off)) {
-			d->ctx->cur = d->sw[k].ctx;
-			k++;
-		}
-		if (ret < 0) {
-			d->ctx->cur = -1;
-			if (pt_pkt_sync_forward(dec) < 0)
-				break;
-			continue;
-		}
-		vmx_ctx_packet(d->ctx, &pkt,
-			       (pkt.type == ppt_tip || pkt.type == ppt_tip_pge ||
-				pkt.type == ppt_tip_pgd || pkt.type == ppt_fup) &&
-			       pkt.payload.ip.ipc != pt_ipc_suppressed);
-	}
-	pt_pkt_free_decoder(dec);
+	if (err)
+		d->ctx->cur = -1;	/* back at the next PSB */
+	else
+		vmx_ctx_packet(d->ctx, pkt, pkt_has_ip(pkt));
+	return 0;
 }
 
-/*
- * The context of each TSC packet from the PIPs and VMCS packets before it,
- * in one pass: in PSB+ the TSC comes before the VMCS and PIP that repeat
- * the context it is in.
- */
+void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
+{
+	struct dvmx_walk w = { .d = d, .buf = buf };
+
+	d->ctx->cur = -1;
+	d->ctx->vmcs = VMX_VMCS_NONE;
+	pkt_walk(buf, len, dvmx_packet, &w);
+}
+
 /* A TSC packet's value in host time, in the context (@nr, @vmcs). */
 static uint64_t dvmx_mark_host(const struct decode_vmx *d, int nr,
 			       uint64_t vmcs, uint64_t tsc)
@@ -590,77 +574,75 @@ static uint64_t dvmx_mark_host(const struct decode_vmx *d, int nr,
 	return nr ? vmx_guest_to_host(d->tsc, d->ntsc, vmcs, tsc) : tsc;
 }
 
+struct dvmx_tsc_walk {
+	const struct decode_vmx *d;
+	struct dvmx_marks *out;
+	uint64_t vmcs;
+	size_t cap, pend;
+	int nr, in_psb;
+};
+
+/*
+ * The context of each TSC packet from the PIPs and VMCS packets before it,
+ * in one pass: in PSB+ the TSC comes before the VMCS and PIP that repeat
+ * the context it is in.
+ */
+static int dvmx_tsc_packet(void *arg, const struct pt_packet *pkt,
+			   uint64_t off, int err)
+{
+	struct dvmx_tsc_walk *w = arg;
+	struct dvmx_marks *out = w->out;
+
+	if (err)
+		return 0;
+	if (pkt->type == ppt_vmcs)
+		w->vmcs = pkt->payload.vmcs.base;
+	else if (pkt->type == ppt_pip)
+		w->nr = pkt->payload.pip.nr;
+	else if (pkt->type == ppt_psb)
+		w->in_psb = 1;
+	/*
+	 * A TSC in PSB+ is of the context the PSB+'s own VMCS and PIP
+	 * (after it) name: the first PSB+ of a trace may lie in a
+	 * guest, with no PIP before it.
+	 */
+	if (pkt->type == ppt_psbend) {
+		if (w->pend < out->n)
+			out->m[w->pend].host = dvmx_mark_host(w->d, w->nr, w->vmcs,
+							      out->m[w->pend].raw);
+		w->pend = SIZE_MAX;
+		w->in_psb = 0;
+	}
+	if (pkt->type != ppt_tsc)
+		return 0;
+	if (out->n == w->cap) {
+		struct dvmx_mark *m;
+
+		w->cap = w->cap ? 2 * w->cap : 1024;
+		m = realloc(out->m, w->cap * sizeof(*m));
+		if (!m)
+			return 1;
+		out->m = m;
+	}
+	if (w->in_psb)
+		w->pend = out->n;
+	out->m[out->n].off = off;
+	out->m[out->n].raw = pkt->payload.tsc.tsc;
+	out->m[out->n++].host = dvmx_mark_host(w->d, w->nr, w->vmcs,
+					       pkt->payload.tsc.tsc);
+	return 0;
+}
+
 void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
 		   size_t len, struct dvmx_marks *out)
 {
-	uint64_t vmcs = VMX_VMCS_NONE, off;
-	struct pt_packet_decoder *dec;
-	struct pt_config cfg;
-	struct pt_packet pkt;
-	size_t cap = 0, pend = SIZE_MAX;
-	int nr = 0, in_psb = 0;
+	struct dvmx_tsc_walk w = {
+		.d = d, .out = out, .vmcs = VMX_VMCS_NONE, .pend = SIZE_MAX,
+	};
 
 	memset(out, 0, sizeof(*out));
-	if (!d->ntsc)
-		return;
-	pt_config_init(&cfg);
-	cfg.begin = (uint8_t *)buf;
-	cfg.end = (uint8_t *)buf + len;
-	dec = pt_pkt_alloc_decoder(&cfg);
-	if (!dec || pt_pkt_sync_forward(dec) < 0) {
-		pt_pkt_free_decoder(dec);
-		return;
-	}
-	for (;;) {
-		int ret;
-
-		if (pt_pkt_get_offset(dec, &off) < 0)
-			break;
-		ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
-		if (ret == -pte_eos)
-			break;
-		if (ret < 0) {
-			if (pt_pkt_sync_forward(dec) < 0)
-				break;
-			continue;
-		}
-		if (pkt.type == ppt_vmcs)
-			vmcs = pkt.payload.vmcs.base;
-		else if (pkt.type == ppt_pip)
-			nr = pkt.payload.pip.nr;
-		else if (pkt.type == ppt_psb)
-			in_psb = 1;
-		/*
-		 * A TSC in PSB+ is of the context the PSB+'s own VMCS and PIP
-		 * (after it) name: the first PSB+ of a trace may lie in a
-		 * guest, with no PIP before it.
-		 */
-		if (pkt.type == ppt_psbend) {
-			if (pend < out->n)
-				out->m[pend].host = dvmx_mark_host(d, nr, vmcs,
-								   out->m[pend].raw);
-			pend = SIZE_MAX;
-			in_psb = 0;
-		}
-		if (pkt.type != ppt_tsc)
-			continue;
-		if (out->n == cap) {
-			struct dvmx_mark *m;
-
-			cap = cap ? 2 * cap : 1024;
-			m = realloc(out->m, cap * sizeof(*m));
-			if (!m)
-				break;
-			out->m = m;
-		}
-		if (in_psb)
-			pend = out->n;
-		out->m[out->n].off = off;
-		out->m[out->n].raw = pkt.payload.tsc.tsc;
-		out->m[out->n++].host = dvmx_mark_host(d, nr, vmcs,
-						       pkt.payload.tsc.tsc);
-	}
-	pt_pkt_free_decoder(dec);
+	if (d->ntsc)
+		pkt_walk(buf, len, dvmx_tsc_packet, &w);
 }
 
 uint64_t dvmx_host_time(const struct dvmx_marks *m, uint64_t off, uint64_t t)

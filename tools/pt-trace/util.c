@@ -17,14 +17,20 @@
 
 const char *ptt_prog = "pt-trace";
 
+/* "pt-trace: KIND: message" on stderr. */
+static void ptt_vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s: ", ptt_prog, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void ptt_err(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: error: ", ptt_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	ptt_vmsg("error", fmt, ap);
 	va_end(ap);
 }
 
@@ -33,9 +39,7 @@ void ptt_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: warning: ", ptt_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	ptt_vmsg("warning", fmt, ap);
 	va_end(ap);
 }
 
