@@ -88,6 +88,8 @@ struct decode_trace {
 	int64_t tsc_offset;
 	struct decode_stats stats;
 	struct tl_track track;
+	struct tl_guests tlg;	/* guest code's tracks (--timeline) */
+	unsigned int tl_cbr;	/* the last CBR on the timeline, 0: none */
 	int tl_tid;		/* the CPU's own track, for the idle task */
 	char tl_name[64];
 	struct dvmx_marks marks;	/* TSC packets, for --guest-tsc */
@@ -138,6 +140,7 @@ struct decode_ctx {
 	struct timeline tl;
 	struct pt_config config;
 	struct decode_vmx vmx;	/* contexts under VMX, their filters */
+	unsigned int bus_mhz;	/* CBR's bus clock (decode_cbr.c), 0: unknown */
 	int ntraces;
 	char sb_dir[2048];	/* the sideband's directory, "" without */
 	/* per stretch (decode_stretch_one()), for decode_insn()'s checks */
@@ -193,7 +196,8 @@ static void decode_usage(FILE *f)
 	      "      --cpuid-0x15-eax N    CPUID.15H:EAX (TSC/core crystal denominator)\n"
 	      "      --cpuid-0x15-ebx N    CPUID.15H:EBX (numerator)\n"
 	      "      --tsc-hz HZ           TSC rate for the timeline (default: the\n"
-	      "                            sideband's tsc_hz, CPUID 0x15, nominal ratio)\n"
+	      "                            sideband's tsc_hz, CPUID 0x15, CPUID 0x16,\n"
+	      "                            nominal ratio)\n"
 	      "      --format=perf         perf script's columns (the default when the\n"
 	      "                            recording has sideband.perf): COMM PID/TID\n"
 	      "                            [CPU] SEC.NSEC: IP SYM+OFF (DSO), the time\n"
@@ -214,7 +218,9 @@ static void decode_usage(FILE *f)
 	      "                            going on under a [thread COMM PID/TID] line\n"
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
 	      "                            (open in speedscope, ui.perfetto.dev or\n"
-	      "                            chrome://tracing: npx speedscope FILE.json)\n"
+	      "                            chrome://tracing: npx speedscope FILE.json);\n"
+	      "                            guests' code on tracks per VMCS, the core\n"
+	      "                            frequency (CBR) a counter track per CPU\n"
 	      "      --min-duration T      leave out spans shorter than T (ns, or with\n"
 	      "                            a unit: 500ns, 2us, 1ms, 1s)\n"
 	      "      --max-events N        stop writing spans after N (a warning says\n"
@@ -251,7 +257,9 @@ static void decode_usage(FILE *f)
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order (default 1;\n"
 	      "                            one thread with --calls, --timeline, -q,\n"
-	      "                            switch records, PIPs or VMX options)\n"
+	      "                            switch records, PIPs or VMX options: their\n"
+	      "                            state at a piece's start comes from the\n"
+	      "                            pieces before it; see the man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -361,6 +369,7 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 					   &lost_cyc) >= 0;
 
 		tl_error(&t->track, offset, why, tsc, have_tsc);
+		tl_guests_end(&t->tlg);
 	}
 	/* The stack after the resync is unknown: the tree restarts. */
 	ct_restart(&t->ct);
@@ -382,6 +391,19 @@ static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
 	w->have_time = have_tsc && !das_tsc_ns(&c->as, tsc, &w->ns);
 	return !c->task_filter ||
 	       (dflt_task(f, t->pid, t->tid) && dflt_time(f, w->have_time, w->ns));
+}
+
+/* --timeline: a guest's code on its own track, the host's on the CPU's. */
+static struct tl_track *decode_tl_track(struct decode_ctx *c,
+					struct decode_trace *t)
+{
+	struct tl_track *g;
+	uint64_t vmcs;
+
+	if (!dvmx_cur_guest(&c->vmx, &vmcs))
+		return &t->track;
+	g = tl_guest_track(&t->tlg, &t->track, vmcs, t->tl_tid, t->tl_name);
+	return g ? g : &t->track;
 }
 
 /* One decoded instruction: counted, printed, in the tree and timeline. */
@@ -431,7 +453,7 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 			 CT_OTHER, insn->ip + insn->size);
 	}
 	if (c->tl.f)
-		tl_insn(&t->track, st, insn, tsc, have_tsc);
+		tl_insn(decode_tl_track(c, t), st, insn, tsc, have_tsc);
 }
 
 /*
@@ -703,6 +725,30 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 	}
 }
 
+/*
+ * --timeline: the core frequency as a counter track per CPU, from each
+ * CBR that changes it (PSB+ repeats the last one): the ratio times the
+ * bus clock (decode_cbr.c) in MHz, or the ratio when the clock is not
+ * known.
+ */
+static void decode_tl_cbr(struct decode_ctx *c, struct decode_trace *t,
+			  struct pt_insn_decoder *dec, unsigned int ratio)
+{
+	uint32_t lost_mtc, lost_cyc;
+	char name[96];
+	uint64_t tsc = 0;
+	int have_tsc;
+
+	if (!ratio || ratio == t->tl_cbr)
+		return;
+	t->tl_cbr = ratio;
+	have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
+	snprintf(name, sizeof(name), "%s core %s", t->tl_name,
+		 c->bus_mhz ? "frequency" : "clock ratio");
+	tl_counter(&t->track, name, c->bus_mhz ? "MHz" : "ratio", tsc,
+		   have_tsc, c->bus_mhz ? ratio * c->bus_mhz : ratio);
+}
+
 /* Take the pending events; returns the decoder's status after them. */
 static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			 struct pt_insn_decoder *dec, int status)
@@ -726,6 +772,8 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			decode_pip(c, t, dec, ev.variant.async_paging.cr3);
 		else if (ev.type == ptev_cbr && !ev.status_update)
 			t->enable_timing = 1;
+		if (ev.type == ptev_cbr && c->tl.f)
+			decode_tl_cbr(c, t, dec, ev.variant.cbr.ratio);
 		else if (ev.type == ptev_enabled && t->enable_timing)
 			decode_follow_enable(c, t, dec);
 		if (ev.type == ptev_enabled)
@@ -1042,8 +1090,10 @@ static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
 			  r->offset >= t->len ? "trace lost here, at the end of the file" :
 			  c->o.calls ? "trace lost here, the call tree restarts after the gap" :
 			  "trace lost here, decoding restarts at the PSB after the gap");
-	if (c->tl.f)
+	if (c->tl.f) {
 		tl_gap(&t->track, r);
+		tl_guests_end(&t->tlg);
+	}
 	ct_lost(&t->ct);
 }
 
@@ -1223,6 +1273,8 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 		decode_loss(c, t, &t->lf.rec[next++]);
 	if (c->tl.f)
 		tl_track_end(&t->track);
+	tl_guests_end(&t->tlg);
+	tl_guests_free(&t->tlg);
 	dvmx_marks_free(&t->marks);
 	return ret;
 }
@@ -2022,6 +2074,11 @@ int cmd_decode(int argc, char **argv)
 	if (ret)
 		goto out_traces;
 	if (c.o.timeline) {
+		struct decode_cbr cbr;
+
+		dcbr_init(&cbr, have_sb ? &sb : NULL,
+			  num_arg[1] ? c.config.nom_freq : 0);
+		c.bus_mhz = cbr.bus_mhz;
 		ret = decode_open_timeline(&c, tr, have_sb ? &sb : NULL);
 		if (ret)
 			goto out_traces;

@@ -647,8 +647,9 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 		 caps->cpuid_14[1][0], caps->cpuid_14[1][1],
 		 caps->cpuid_14[1][2], caps->cpuid_14[1][3]);
 	if (caps->backend == PT_BACKEND_MODEL)
-		fputs("# backend=model: nom_freq, nominal_mhz and tsc.* describe the CPU\n"
-		      "# pt-trace ran on, not the modelled one (cpu.*, caps.*, cpuid15.*)\n",
+		fputs("# backend=model: nom_freq, nominal_mhz, cpuid16.* and tsc.*\n"
+		      "# describe the CPU pt-trace ran on, not the modelled one\n"
+		      "# (cpu.*, caps.*, cpuid15.*)\n",
 		      sb);
 	/*
 	 * CPUID 0x15 as the driver sees it (a driver with caps size >= 128;
@@ -673,6 +674,11 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 	if (eax && ebx && ecx)
 		ptsb_put(sb, "tsc_hz.cpuid15", "%llu",
 			 (unsigned long long)ecx * ebx / eax);
+	/* Where 0x15 is absent or has no crystal: base and bus clock. */
+	cpu_cpuid_0x16(&eax, &ebx, &ecx);
+	ptsb_put(sb, "cpuid16.eax", "%u", eax);
+	ptsb_put(sb, "cpuid16.ebx", "%u", ebx);
+	ptsb_put(sb, "cpuid16.ecx", "%u", ecx);
 	rec_write_freq(sb, rc0->cpu);
 	ptsb_put(sb, "ctl", "0x%llx", (unsigned long long)ctl);
 	if (ctl & PT_CTL_MTCEN)

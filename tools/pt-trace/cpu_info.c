@@ -40,14 +40,27 @@ void cpu_cpuid_0x15(uint32_t *eax, uint32_t *ebx, uint32_t *ecx)
 	*ecx = c;
 }
 
-uint32_t cpu_cpuid_0x16_base_mhz(void)
+void cpu_cpuid_0x16(uint32_t *base, uint32_t *max, uint32_t *bus)
 {
-	unsigned int a = 0, b, c, d;
+	unsigned int a = 0, b = 0, c = 0, d;
 
 	if (__get_cpuid_max(0, NULL) < 0x16 ||
-	    !__get_cpuid_count(0x16, 0, &a, &b, &c, &d))
-		return 0;
-	return a & 0xffff;
+	    !__get_cpuid_count(0x16, 0, &a, &b, &c, &d)) {
+		a = 0;
+		b = 0;
+		c = 0;
+	}
+	*base = a & 0xffff;
+	*max = b & 0xffff;
+	*bus = c & 0xffff;
+}
+
+uint32_t cpu_cpuid_0x16_base_mhz(void)
+{
+	uint32_t base, max, bus;
+
+	cpu_cpuid_0x16(&base, &max, &bus);
+	return base;
 }
 
 int cpu_read_msr(int cpu, uint32_t msr, uint64_t *val)

@@ -16,6 +16,12 @@
 int cpu_has_intel_pt(void);
 /* CPUID 0x15 EAX/EBX/ECX, 0 when the leaf is absent. */
 void cpu_cpuid_0x15(uint32_t *eax, uint32_t *ebx, uint32_t *ecx);
+/*
+ * CPUID 0x16 (SDM Vol. 2A, "Processor Frequency Information"): base,
+ * maximum and bus (reference) frequency in MHz, 0 when the leaf or a
+ * value is absent (the SDM calls them informational: not the TSC rate).
+ */
+void cpu_cpuid_0x16(uint32_t *base, uint32_t *max, uint32_t *bus);
 /* CPUID 0x16 EAX: base (nominal) frequency in MHz, 0 when absent. */
 uint32_t cpu_cpuid_0x16_base_mhz(void);
 /* Read MSR @msr of @cpu through /dev/cpu/N/msr; -errno when unreadable. */

@@ -19,6 +19,13 @@ void dcbr_init(struct decode_cbr *c, const struct ptsb *sb,
 	c->n = 0;
 	c->bus_mhz = 0;
 	c->bus_source = NULL;
+	/* CPUID 0x16's bus frequency, unless --nom-freq asks otherwise */
+	if (sb && !nom_freq && !ptsb_get_u64(sb, "cpuid16.ecx", &mhz) &&
+	    mhz && mhz <= 1000) {
+		c->bus_mhz = (unsigned int)mhz;
+		c->bus_source = "cpuid16.ecx: CPUID 0x16 bus frequency";
+		return;
+	}
 	if (!sb || ptsb_get_u64(sb, "nominal_mhz", &mhz) || !mhz)
 		return;
 	if (!ratio && (ptsb_get_u64(sb, "nom_freq", &ratio) || !ratio))

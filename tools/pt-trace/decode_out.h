@@ -17,6 +17,9 @@
 #include "outbuf.h"
 
 #define TL_MAX_DEPTH	256
+#define TL_MAX_VMS	64	/* guests (VMCS) with their own tracks */
+/* Guests' pids in the file: above any pid Linux gives (pid_max 2^22). */
+#define TL_VM_PID_BASE	0x40000000
 
 /*
  * The whole JSON file: a track (pid/tid) per thread, or per traced CPU
@@ -38,6 +41,9 @@ struct timeline {
 	uint64_t events;	/* written */
 	uint64_t dropped;	/* not written for --max-events */
 	uint64_t short_spans;	/* not written for --min-duration */
+	/* guests' processes (tl_guest_track()): one per VMCS */
+	uint64_t vm_vmcs[TL_MAX_VMS];
+	unsigned int nvm;
 };
 
 /* What a frame on a track's stack is. */
@@ -116,6 +122,37 @@ void tl_drop(struct tl_track *t, const struct ptl_record *r);
 void tl_error(struct tl_track *t, uint64_t offset, const char *what,
 	      uint64_t tsc, int have_tsc);
 void tl_track_end(struct tl_track *t);
+/*
+ * A counter track @name (Chrome "C" event) of the timeline's process:
+ * @value from the time @tsc (else the track's last time) on; @unit names
+ * the value ("MHz", "ratio").
+ */
+void tl_counter(struct tl_track *t, const char *name, const char *unit,
+		uint64_t tsc, int have_tsc, unsigned int value);
+
+/*
+ * Under VMX, guest code goes on tracks of its own: a process per guest
+ * VMCS (a vCPU's; KVM has one per vCPU) named "guest VMCS 0x...", with a
+ * thread per traced CPU named as the CPU's host track; the host's code
+ * stays on the CPU's or thread's track.  A trace's guest tracks:
+ */
+struct tl_guests {
+	struct tl_track **tr;
+	uint64_t *vmcs;		/* each track's guest */
+	size_t n;
+};
+
+/*
+ * The track of guest @vmcs on @host's CPU (@cpu_tid, @cpu_name), made on
+ * first use; NULL when out of memory or past TL_MAX_VMS guests (then the
+ * guest's code stays on @host).
+ */
+struct tl_track *tl_guest_track(struct tl_guests *g, struct tl_track *host,
+				uint64_t vmcs, int cpu_tid,
+				const char *cpu_name);
+/* Every guest track's open spans end (a gap, an error, the end). */
+void tl_guests_end(struct tl_guests *g);
+void tl_guests_free(struct tl_guests *g);
 int tl_close(struct timeline *tl);
 
 /* What an instruction line holds, and the disassembler for --insn. */

@@ -220,6 +220,18 @@ void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
  */
 uint64_t dvmx_host_time(const struct dvmx_marks *m, uint64_t off, uint64_t t);
 void dvmx_marks_free(struct dvmx_marks *m);
+/* 1 with the VMCS when the instructions' context is a guest's. */
+static inline int dvmx_cur_guest(const struct decode_vmx *d, uint64_t *vmcs)
+{
+	const struct vmx_ctx *c;
+
+	if (d->cur < 0)
+		return 0;
+	c = &d->ctx->ctx[d->cur];
+	*vmcs = c->vmcs;
+	return c->nr;
+}
+
 void dvmx_print_summary(const struct decode_vmx *d, struct outbuf *ob);
 void dvmx_free(struct decode_vmx *d);
 

@@ -505,6 +505,104 @@ void tl_track_end(struct tl_track *t)
 	tl_unwind(t, t->last_ns);
 }
 
+void tl_counter(struct tl_track *t, const char *name, const char *unit,
+		uint64_t tsc, int have_tsc, unsigned int value)
+{
+	struct timeline *tl = t->tl;
+	int64_t ns = t->last_ns;
+
+	if (tl->have_origin && have_tsc)
+		ns = tl_advance(t, tl_tsc_ns(t, tsc));
+	/* not a span: written whatever the limits, as gaps are (rare) */
+	tl_sep(tl);
+	fputs("{\"name\":", tl->f);
+	tl_json_str(tl->f, name);
+	fputs(",\"ph\":\"C\",", tl->f);
+	tl_ts(tl->f, ns);
+	fprintf(tl->f, ",\"pid\":%d,\"args\":{", tl->pid);
+	tl_json_str(tl->f, unit);
+	fprintf(tl->f, ":%u}}", value);
+}
+
+/* The pid of guest @vmcs's process, named on first use; -1: too many. */
+static int tl_vm_pid(struct timeline *tl, uint64_t vmcs)
+{
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; i < tl->nvm; i++)
+		if (tl->vm_vmcs[i] == vmcs)
+			return TL_VM_PID_BASE + (int)i;
+	if (tl->nvm == TL_MAX_VMS)
+		return -1;
+	tl->vm_vmcs[tl->nvm] = vmcs;
+	snprintf(name, sizeof(name), "guest VMCS 0x%llx",
+		 (unsigned long long)vmcs);
+	tl_sep(tl);
+	fprintf(tl->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+		TL_VM_PID_BASE + (int)tl->nvm);
+	tl_json_str(tl->f, name);
+	fputs("}}", tl->f);
+	return TL_VM_PID_BASE + (int)tl->nvm++;
+}
+
+struct tl_track *tl_guest_track(struct tl_guests *g, struct tl_track *host,
+				uint64_t vmcs, int cpu_tid,
+				const char *cpu_name)
+{
+	struct tl_track **tr, *t;
+	uint64_t *v;
+	size_t i;
+	int pid;
+
+	for (i = 0; i < g->n; i++)
+		if (g->vmcs[i] == vmcs)
+			return g->tr[i];
+	pid = tl_vm_pid(host->tl, vmcs);
+	t = pid < 0 ? NULL : malloc(sizeof(*t));
+	tr = t ? realloc(g->tr, (g->n + 1) * sizeof(*tr)) : NULL;
+	if (tr)
+		g->tr = tr;
+	v = tr ? realloc(g->vmcs, (g->n + 1) * sizeof(*v)) : NULL;
+	if (!v) {
+		free(t);
+		return NULL;
+	}
+	g->vmcs = v;
+	memset(t, 0, sizeof(*t));
+	t->tl = host->tl;
+	t->pid = pid;
+	t->tid = cpu_tid;
+	t->tsc_offset = host->tsc_offset;
+	t->depth = -1;
+	t->kernel_depth = -1;
+	/* the guest's time starts where the host's is */
+	t->last_ns = host->last_ns;
+	tl_thread_meta(t->tl, pid, cpu_tid, cpu_name);
+	g->tr[g->n] = t;
+	g->vmcs[g->n++] = vmcs;
+	return t;
+}
+
+void tl_guests_end(struct tl_guests *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		tl_track_end(g->tr[i]);
+}
+
+void tl_guests_free(struct tl_guests *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->tr[i]);
+	free(g->tr);
+	free(g->vmcs);
+	memset(g, 0, sizeof(*g));
+}
+
 int tl_close(struct timeline *tl)
 {
 	int err;

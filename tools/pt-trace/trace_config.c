@@ -182,7 +182,16 @@ int ptt_tsc_hz(const struct ptsb *sb, const struct pt_config *config,
 		*source = "sideband tsc_hz.cpuid15 (CPUID 0x15 crystal x EBX/EAX)";
 		return 0;
 	}
-	/* The invariant TSC runs at the nominal (max non-turbo) frequency. */
+	/*
+	 * Without CPUID 0x15's crystal: CPUID 0x16's base frequency, which
+	 * the invariant TSC runs at (as Linux takes it where 0x15 has no
+	 * crystal); then the nominal (max non-turbo) ratio.
+	 */
+	if (sb && !ptsb_get_u64(sb, "cpuid16.eax", &v) && v) {
+		*hz = (double)v * 1e6;
+		*source = "sideband cpuid16.eax (CPUID 0x16 base frequency)";
+		return 0;
+	}
 	if (config->nom_freq) {
 		*hz = config->nom_freq * 100e6;
 		*source = "nominal ratio x 100 MHz (nom_freq)";
