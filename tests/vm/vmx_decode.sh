@@ -26,19 +26,8 @@
 #    debug kernel has no /proc/kcore, so no kernel text is recorded).
 # Table 36-48 (host-only tracing) is vmx_host_only's.  icl only: bdw
 # cannot trace in VMX operation, min has no VMX.
-M=/sys/kernel/debug/pt_trace/model
-P=/sys/module/pt_trace_model/parameters
 OUT=/tmp/vmx_decode.$$
-fail=0
-bad() {
-	echo "FAIL: $*" >&2
-	fail=1
-}
-PT=$(command -v pt-trace)
-for p in "$PT" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -n "$p" ] && [ -x "$p" ] && PT=$p && break
-done
-[ -x "$PT" ] || { echo "SKIP: pt-trace not found" >&2; exit 77; }
+. /ptt/work/vmx_lib.sh
 [ "$PTT_PROFILE" = "" ] || [ "$PTT_PROFILE" = icl ] ||
 	{ echo "SKIP: icl only (bdw cannot trace in VMX operation, min has no VMX)" >&2; exit 77; }
 [ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
@@ -61,18 +50,7 @@ trap 'exit 1' TERM INT HUP
 # No file of this test grows past 64 MiB (a decoder looping on an error
 # once filled the VM's /tmp, and every later test that wrote a file failed).
 ulimit -f 131072
-mkdir -p "$OUT"
-A=0x12345000 B=0x6789a000
-head -c 65536 /dev/zero | tr '\000' '\164' >"$OUT/guest.bin"
-GI="--guest-image $A:$OUT/guest.bin@0x100000000000 --guest-image $B:$OUT/guest.bin@0x08040000"
-# Every pt-trace run is bounded, and one that is not done in 20 s is
-# killed and named (SIGTERM would let a stuck record try to finish).
-pt() {
-	timeout -s KILL 20 "$PT" "$@"
-	rc=$?
-	[ $rc -lt 124 ] || bad "pt-trace $* ended by timeout or signal (status $rc)"
-	return $rc
-}
+vmx_guest_images
 
 OFF=1099511627776	# 2^40
 RATIO=422212465065984	# 1.5 * 2^48
@@ -97,12 +75,6 @@ SB="$OUT/rec/sideband.txt"
 grep -qx "kvm.vcpu=1234-12/vcpu0 tsc_offset=$OFF tsc_ratio=$((RATIO >> 8)) frac_bits=40" "$SB" ||
 	bad "sideband.txt lacks the fake vCPU: $(grep '^kvm' "$SB" | tr '\n' ' ')"
 
-# IPs (16 hex digits a line) by where they lie: a, b or h(ost).
-classify() {
-	awk '{ if (substr($1, 1, 12) == "000010000000") print "a";
-	       else if (substr($1, 1, 12) == "000000000804") print "b";
-	       else print "h" }' "$1" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }'
-}
 dec() {
 	pt decode --format=ip "$@" "$OUT/rec/cpu0.pt" 2>>"$OUT/dec.err"
 }

@@ -22,16 +22,8 @@
 # Stream mode from TraceEn, whose PSB+ is in the host: see below.
 # icl only: bdw cannot trace in VMX operation, min has no VMX.
 . /ptt/lib.sh
-. /ptt/work/pt_trace_lib.sh
-M=/sys/kernel/debug/pt_trace/model
-P=/sys/module/pt_trace_model/parameters
 OUT=/tmp/vmx_nopip.$$
-fail=0
-bad() {
-	echo "FAIL: $*" >&2
-	fail=1
-}
-pt_trace_require
+. /ptt/work/vmx_lib.sh
 [ "$PTT_PROFILE" = "" ] || [ "$PTT_PROFILE" = icl ] ||
 	{ echo "SKIP: icl only (icl-nopip is icl whose VM entries have no PIP; bdw cannot trace in VMX operation, min has no VMX)" >&2; exit 77; }
 [ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
@@ -58,16 +50,7 @@ ptt_load_model model_profile=icl-nopip ||
 	{ echo "FAIL: insmod with model_profile=icl-nopip" >&2; exit 1; }
 [ "$(cat /sys/kernel/pt_trace/vmx/trace_in_vmx 2>/dev/null)" = 1 ] ||
 	{ echo "FAIL: icl-nopip cannot trace in VMX operation" >&2; exit 1; }
-mkdir -p "$OUT"
-A=0x12345000 B=0x6789a000
-head -c 65536 /dev/zero | tr '\000' '\164' >"$OUT/guest.bin"	# jz
-GI="--guest-image $A:$OUT/guest.bin@0x100000000000 --guest-image $B:$OUT/guest.bin@0x08040000"
-pt() {
-	timeout -s KILL 20 "$PT" "$@"
-	rc=$?
-	[ $rc -lt 124 ] || bad "pt-trace $* ended by timeout or signal (status $rc)"
-	return $rc
-}
+vmx_guest_images
 
 # Stream mode: the trace starts at TraceEn, with a PSB+ in the host (the
 # decoder never gets from a PSB+ in a guest to its exit: the model's
@@ -101,12 +84,6 @@ echo "PTT-INFO $pge TIP.PGE, PIP.NR=1: $nr_in, $nr_out of them outside PSB+"
 [ "$nr_out" = 0 ] || bad "$nr_out PIPs with NR=1 outside PSB+: the entries are not icl-nopip's"
 
 echo "PTT-INFO dump: $(awk -v t="$t0" '{ print $1 - t }' /proc/uptime) s"
-# IPs (16 hex digits a line) by where they lie: a, b or h(ost).
-classify() {
-	awk '{ if (substr($1, 1, 12) == "000010000000") print "a";
-	       else if (substr($1, 1, 12) == "000000000804") print "b";
-	       else print "h" }' "$1" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }'
-}
 pt decode $GI "$TR" >"$OUT/full" 2>"$OUT/full.err"
 pt decode --format=ip $GI "$TR" >"$OUT/all" 2>/dev/null
 pt decode --format=ip $GI --host-only "$TR" >"$OUT/host" 2>/dev/null
