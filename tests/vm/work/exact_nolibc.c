@@ -17,15 +17,7 @@
  * line written is "exact_nolibc SUM".
  */
 #include "workload.h"
-
-/* Entry: the stack holds argc, argv[]; aligned, then start_c(sp). */
-asm(".globl _start\n"
-	"_start:\n"
-	"	xor %ebp, %ebp\n"
-	"	mov %rsp, %rdi\n"
-	"	and $-16, %rsp\n"
-	"	call start_c\n"
-	"	hlt\n");
+#include "nolibc.h"	/* _start, atou() */
 
 static unsigned long __attribute__((noipa)) out_leaf(unsigned long x)
 {
@@ -56,15 +48,6 @@ static unsigned long (*const hot_ptr)(unsigned int) = in_hot;
 static void __attribute__((noipa)) stop_here(void)
 {
 	sink++;
-}
-
-static unsigned int atou(const char *s)
-{
-	unsigned int v = 0;
-
-	while (*s >= '0' && *s <= '9')
-		v = v * 10 + (unsigned int)(*s++ - '0');
-	return v;
 }
 
 static void __attribute__((noipa)) one_round(unsigned int calls)

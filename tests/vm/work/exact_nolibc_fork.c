@@ -14,15 +14,7 @@
  * "exact_nolibc_fork child failed" (1).
  */
 #include "workload.h"	/* sink, fib(), table() */
-
-/* Entry: the stack holds argc, argv[]; aligned, then start_c(sp). */
-asm(".globl _start\n"
-	"_start:\n"
-	"	xor %ebp, %ebp\n"
-	"	mov %rsp, %rdi\n"
-	"	and $-16, %rsp\n"
-	"	call start_c\n"
-	"	hlt\n");
+#include "nolibc.h"	/* _start, atou() */
 
 /* wait4() has a fourth argument (r10), which sys3() leaves as it is. */
 static long sys4(long nr, long a, long b, long c, long d)
@@ -52,15 +44,6 @@ static void __attribute__((noipa)) child_work(void)
 	for (i = 0; i < 30; i++)
 		sink += table(i);
 	sink += fib(7);
-}
-
-static unsigned int atou(const char *s)
-{
-	unsigned int v = 0;
-
-	while (*s >= '0' && *s <= '9')
-		v = v * 10 + (unsigned int)(*s++ - '0');
-	return v;
 }
 
 static void say(const char *s)
