@@ -15,6 +15,14 @@
 #define PT_EXPECT_BYTES(test, got, want, n) \
 	KUNIT_EXPECT_EQ(test, memcmp(got, want, n), 0)
 
+/* @b (over @buf) holds exactly the @n bytes of @want. */
+static void pt_expect_packets(struct kunit *test, const struct pt_pkt_buf *b,
+			      const u8 *buf, const u8 *want, u32 n)
+{
+	KUNIT_EXPECT_EQ(test, b->len, n);
+	PT_EXPECT_BYTES(test, buf, want, n);
+}
+
 #define L1	0x100000ULL
 
 static const struct pt_exact_cfg pt_cfg = { .branch_en = true };
@@ -22,6 +30,14 @@ static const struct pt_exact_cfg pt_cfg = { .branch_en = true };
 static struct pt_insn pt_mk(u8 cls, u8 len, s32 rel)
 {
 	return (struct pt_insn){ .len = len, .cls = cls, .rel = rel };
+}
+
+/* A new encoder, out of the traced context, and @b empty over @buf. */
+static void pt_fresh(struct pt_exact_enc *e, const struct pt_exact_cfg *cfg,
+		     struct pt_pkt_buf *b, u8 *buf, u32 size)
+{
+	pt_exact_enc_init(e, cfg);
+	pt_pkt_init(b, buf, size);
 }
 
 /*
@@ -32,8 +48,7 @@ static struct pt_insn pt_mk(u8 cls, u8 len, s32 rel)
 static void pt_entered(struct pt_exact_enc *e, const struct pt_exact_cfg *cfg,
 		       struct pt_pkt_buf *b, u8 *buf, u32 size)
 {
-	pt_exact_enc_init(e, cfg);
-	pt_pkt_init(b, buf, size);
+	pt_fresh(e, cfg, b, buf, size);
 	pt_exact_enc_enter(e, b, L1);
 	pt_pkt_init(b, buf, size);
 	b->last_ip = L1;
@@ -60,8 +75,7 @@ static void pt_exact_syscall_test(struct kunit *test)
 	struct pt_pkt_buf b;
 	u8 buf[64];
 
-	pt_pkt_init(&b, buf, sizeof(buf));
-	pt_exact_enc_init(&e, &pt_cfg);
+	pt_fresh(&e, &pt_cfg, &b, buf, sizeof(buf));
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_psb_begin(&e, &b), 16U);
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_psb_end(&e, &b, L1), 2U);
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_enter(&e, &b, L1), 7U);
@@ -70,8 +84,7 @@ static void pt_exact_syscall_test(struct kunit *test)
 						0xffffffff81000000ULL), 1U);
 	KUNIT_EXPECT_FALSE(test, e.in);
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_enter(&e, &b, L1 + 2), 3U);
-	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
-	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+	pt_expect_packets(test, &b, buf, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, e.unclassified, 0ULL);
 	KUNIT_EXPECT_EQ(test, e.misuse, 0ULL);
 }
@@ -96,8 +109,7 @@ static void pt_exact_int_test(struct kunit *test)
 	struct pt_pkt_buf b;
 	u8 buf[64];
 
-	pt_pkt_init(&b, buf, sizeof(buf));
-	pt_exact_enc_init(&e, &pt_cfg);
+	pt_fresh(&e, &pt_cfg, &b, buf, sizeof(buf));
 	pt_exact_enc_enter(&e, &b, L1);
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1, &jcc, L1 + 4), 0U);
 	KUNIT_EXPECT_EQ(test, e.tnt_n, 1U);
@@ -108,8 +120,7 @@ static void pt_exact_int_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, e.in);
 	/* Out of the traced context: nothing, and no second PGD. */
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_leave_async(&e, &b, L1 + 8), 0U);
-	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
-	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+	pt_expect_packets(test, &b, buf, want, sizeof(want));
 }
 
 /*
@@ -144,8 +155,7 @@ static void pt_exact_tnt_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e.tnt_n, 3U);
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1, &jmp, L1 + 0x2000),
 			4U);
-	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want8));
-	PT_EXPECT_BYTES(test, buf, want8, sizeof(want8));
+	pt_expect_packets(test, &b, buf, want8, sizeof(want8));
 
 	cfg.long_tnt = true;
 	pt_exact_enc_init(&e, &cfg);
@@ -213,8 +223,7 @@ static void pt_exact_stack_test(struct kunit *test)
 	unsigned int i;
 	u8 buf[128];
 
-	pt_exact_enc_init(&e, &pt_cfg);
-	pt_pkt_init(&b, buf, sizeof(buf));
+	pt_fresh(&e, &pt_cfg, &b, buf, sizeof(buf));
 	pt_exact_enc_enter(&e, &b, L1);
 	for (i = 0; i < 65; i++)
 		pt_exact_enc_insn(&e, &b, L1 + i, &call, L1 + i + 0x105);
@@ -249,8 +258,7 @@ static void pt_exact_nofit_test(struct kunit *test)
 	struct pt_pkt_buf b;
 	u8 buf[16];
 
-	pt_exact_enc_init(&e, &pt_cfg);
-	pt_pkt_init(&b, buf, sizeof(buf));
+	pt_fresh(&e, &pt_cfg, &b, buf, sizeof(buf));
 	pt_exact_enc_enter(&e, &b, L1);
 	pt_exact_enc_insn(&e, &b, L1, &jcc, L1 + 0x12);
 	b.cap = b.len + 2;	/* room for TNT + one byte */
@@ -300,8 +308,7 @@ static void pt_exact_filter_stop_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn_stop(&e, &b, L1 + 0x10, &nop,
 						     L1 + 0x11), 6U);
 	KUNIT_EXPECT_FALSE(test, e.in);
-	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
-	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+	pt_expect_packets(test, &b, buf, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, e.unclassified, 0ULL);
 	KUNIT_EXPECT_EQ(test, e.misuse, 0ULL);
 }
@@ -338,8 +345,7 @@ static void pt_exact_misuse_test(struct kunit *test)
 	struct pt_pkt_buf b;
 	u8 buf[64];
 
-	pt_exact_enc_init(&e, &pt_cfg);
-	pt_pkt_init(&b, buf, sizeof(buf));
+	pt_fresh(&e, &pt_cfg, &b, buf, sizeof(buf));
 	e.nofit = true;
 	KUNIT_EXPECT_EQ(test, p->fn(&e, &b, L1, &jcc, L1 + 0x12), 0U);
 	KUNIT_EXPECT_EQ(test, e.misuse, 1ULL);
@@ -369,8 +375,7 @@ static void pt_exact_filter_linear_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn_filtered(&e, &b, L1, &nop,
 							 L1 + 1), 4U);
 	KUNIT_EXPECT_FALSE(test, e.in);
-	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
-	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+	pt_expect_packets(test, &b, buf, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, e.insns, 1ULL);
 }
 
@@ -414,8 +419,7 @@ static void pt_exact_cyc_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt_exact_enc_insn(&e, &b, L1 + 0x10, &jcc,
 						L1 + 0x12), 1U);
 	KUNIT_EXPECT_EQ(test, e.tnt_n, 1U);
-	KUNIT_EXPECT_EQ(test, b.len, (u32)sizeof(want));
-	PT_EXPECT_BYTES(test, buf, want, sizeof(want));
+	pt_expect_packets(test, &b, buf, want, sizeof(want));
 }
 
 static struct kunit_case pt_model_exact_enc_cases[] = {
