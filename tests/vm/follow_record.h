@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -126,13 +127,12 @@ static inline void fw_args(char **av, int max, ...)
 }
 
 /*
- * Run pt-trace with @argv (NULL-terminated, argv[0] ignored), stderr to
- * @errpath (and echoed); the exit status, or -1.
+ * Start pt-trace with @argv (NULL-terminated, argv[0] ignored), stderr
+ * to @errpath; its pid, or -1.
  */
-static inline int fw_run(char **argv, const char *errpath)
+static inline pid_t fw_start(char **argv, const char *errpath)
 {
 	pid_t pid;
-	int st;
 
 	argv[0] = (char *)fw_pt();
 	pid = fork();
@@ -144,9 +144,24 @@ static inline int fw_run(char **argv, const char *errpath)
 		execv(argv[0], argv);
 		_exit(126);
 	}
+	return pid;
+}
+
+/* A status of waitpid() as an exit status (128 + signal when killed). */
+static inline int fw_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run pt-trace as fw_start(); its exit status, or -1. */
+static inline int fw_run(char **argv, const char *errpath)
+{
+	pid_t pid = fw_start(argv, errpath);
+	int st;
+
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
 		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return fw_status(st);
 }
 
 /* Print a file's lines with a prefix (the recorder's messages). */
@@ -173,6 +188,28 @@ static inline int fw_grep(const char *path, const char *needle)
 	if (f)
 		fclose(f);
 	return found;
+}
+
+/*
+ * Wait until the file @path has a line with @needle (the recorder @rec
+ * still running): 1, or 0 after @seconds or once @rec has exited.
+ */
+static inline int fw_wait_grep(const char *path, const char *needle,
+			       pid_t rec, double seconds)
+{
+	double end = fw_now() + seconds;
+	siginfo_t si;
+
+	while (fw_now() < end) {
+		if (fw_grep(path, needle))
+			return 1;
+		si.si_pid = 0;
+		if (!waitid(P_PID, (id_t)rec, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == rec)
+			return 0;
+		usleep(20000);
+	}
+	return 0;
 }
 
 /* The size of a file, or -1. */

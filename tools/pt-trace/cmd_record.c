@@ -1289,6 +1289,8 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		if (run->perf.ring && pcol_drain(&run->perf))
 			ptt_warn("writing %s/%s failed", o->outdir,
 				 PTPSB_FILE_NAME);
+		/* What a reader (or a SIGKILL) of the directory finds. */
+		fflush(run->sb);
 
 		if (child > 0) {
 			pid_t w = waitpid(child, &st, WNOHANG);
