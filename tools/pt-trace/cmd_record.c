@@ -37,6 +37,7 @@
 #include "proc_maps.h"
 #include "ptdev.h"
 #include "rec_bts.h"
+#include "rec_end.h"
 #include "rec_symbol.h"
 #include "sideband.h"
 #include "tool.h"
@@ -119,8 +120,9 @@ static void rec_usage(FILE *f)
 	      "Trace a program, a process or the CPUs through /dev/ptN.  With a COMMAND\n"
 	      "it follows the command and its children on every CPU (stream mode: all\n"
 	      "of it), from its first instruction until it exits; -p follows a running\n"
-	      "process and its threads; -a (or no COMMAND) traces every task on the\n"
-	      "CPUs for -d seconds or until Ctrl-C (flight mode).\n"
+	      "process and its threads (and what it forks) until they have all exited;\n"
+	      "-a (or no COMMAND) traces every task on the CPUs for -d seconds or until\n"
+	      "Ctrl-C (flight mode).\n"
 	      "Output: DIR/cpuN.pt (raw trace per CPU), DIR/cpuN.loss (stream mode:\n"
 	      "the gaps), DIR/sideband.txt (what a decoder needs) and DIR/sideband.perf\n"
 	      "(perf's mmap/comm/fork/exit/switch records; as text in sideband.perf.txt).\n"
@@ -1178,6 +1180,8 @@ struct rec_run {
 	int stop_cpu;		/* --stop-at: the CPU that stopped, or -1 */
 	struct rec_cpu *bts;	/* --bts -m stream: /dev/btsN drained as PT */
 	int nbts;
+	struct rec_end end;	/* -p: the process to outlive */
+	int gone;		/* it has gone: the recording ended there */
 };
 
 /* Open DIR/snapshot.K/cpuN.pt as each CPU's output, closing the last. */
@@ -1275,7 +1279,7 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		    struct rec_run *run)
 {
 	double t0 = rec_now(), next_status = t0 + 0.5, next_drain = t0;
-	double next_check = t0 + 0.1;
+	double next_check = t0 + 0.1, next_gone = t0 + 0.1;
 	int tty = isatty(STDERR_FILENO), i, st;
 	int stream = o->mode == PT_MODE_STREAM;
 	pid_t child = run->child;
@@ -1304,6 +1308,19 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			}
 		}
 		now = rec_now();
+		/* -p: as perf record -p, the end when the process has gone. */
+		if (now >= next_gone) {
+			if (rec_end_gone(&run->end, rcs[0].fd)) {
+				fprintf(stderr, "process %d %s: the recording ends\n",
+					(int)run->end.pid, o->following &&
+					!o->no_inherit ?
+					"and its descendants have exited" :
+					"has exited");
+				run->gone = 1;
+				break;
+			}
+			next_gone = now + 0.1;
+		}
 		/* Each look pauses a flight recorder: ten a second. */
 		if (o->stop_armed && !stream && now >= next_check) {
 			run->stop_cpu = rec_stopped_cpu(rcs, n);
@@ -1826,6 +1843,7 @@ int cmd_record(int argc, char **argv)
 	}
 	run.child = -1;
 	run.stop_cpu = -1;
+	run.end.pidfd = -1;
 	o.target = o.pid;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = rec_on_signal;
@@ -1882,6 +1900,8 @@ int cmd_record(int argc, char **argv)
 			rec_perf_open(&run, cpus, ncpus, &o);
 			ret = rec_start_all(rcs, ncpus, &o, &caps, run.sb);
 		}
+		if (!ret && !o.all)
+			rec_end_watch(&run.end, o.pid, o.following);
 	}
 	for (i = 0; bts && !o.cmd && i < ncpus && !ret; i++)
 		ret = rec_bts_start(&bts[i]);
@@ -1971,6 +1991,7 @@ out:
 	for (i = 0; bts && i < ncpus; i++)
 		rec_bts_close(&bts[i]);
 	free(bts);
+	rec_end_close(&run.end);
 	ptt_maps_free(&run.maps);
 	free(rcs);
 	return ret;
