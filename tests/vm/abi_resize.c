@@ -6,13 +6,14 @@
  *     status and the new control page describe the new, empty buffer
  *     (head and offset 0, no stale WRAPPED), flight and streaming alike;
  *  2. eight threads on one file mix SET_CONFIG, SET_BUFSIZE, START, STOP,
- *     GET_STATUS, mmap, read and poll for a few seconds, and check on
- *     every status that offset < buffer_size and head % buffer_size ==
- *     offset, and on every mapping that its control page and the status
- *     taken while it is mapped describe the buffer it maps (a buffer is
- *     never replaced under a mapping).  Where CPU 1 can go offline, the
- *     race runs on /dev/pt1 with a ninth thread taking CPU 1 offline and
- *     back (the trace stops, the buffer and the file stay).
+ *     GET_STATUS, mmap, read and poll (1000 resizes and 1000 mappings at
+ *     least), and check on every status that offset < buffer_size and
+ *     head % buffer_size == offset, and on every mapping that its control
+ *     page and the status taken while it is mapped describe the buffer it
+ *     maps (a buffer is never replaced under a mapping).  Where CPU 1 can
+ *     go offline, the race runs on /dev/pt1 with a ninth thread taking
+ *     CPU 1 offline and back, 10 times at least (the trace stops, the
+ *     buffer and the file stay).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -215,7 +216,7 @@ static void *hotplug(void *arg)
 
 	while (!__atomic_load_n(&stop_all, __ATOMIC_RELAXED)) {
 		if (ptt_write_str(ONLINE, "0") == 0)
-			(*n)++;
+			__atomic_add_fetch(n, 1, __ATOMIC_RELAXED);
 		usleep(20 * 1000);
 		ptt_write_str(ONLINE, "1");
 		usleep(20 * 1000);
@@ -256,7 +257,15 @@ int main(void)
 					(void *)(long)(i + 1)), "thread");
 	if (hot)
 		REQUIRE(!pthread_create(&hp, NULL, hotplug, &plugs), "thread");
-	sleep(4);
+	/*
+	 * Until 1000 resizes, 1000 mappings and 10 offlines (about 1.5 s on
+	 * a quiet host, where a fixed 4 s did 3600, 6000 and 30), or 4 s.
+	 */
+	while (now() - t0 < 4 &&
+	       (__atomic_load_n(&n_resizes, __ATOMIC_RELAXED) < 1000 ||
+		__atomic_load_n(&n_maps, __ATOMIC_RELAXED) < 1000 ||
+		(hot && __atomic_load_n(&plugs, __ATOMIC_RELAXED) < 10)))
+		usleep(50 * 1000);
 	__atomic_store_n(&stop_all, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
