@@ -830,11 +830,10 @@ static bool pt_stream_hw_ours(struct pt_cpu *pc)
 	return pt_src_hw_holder(pc, pc->stream.ctl) == PT_HW_OURS;
 }
 
-static void pt_flight_lap(struct pt_cpu *pc);
-static bool pt_flight_vmx_lap(struct pt_cpu *pc);
+static bool pt_flight_lap(struct pt_cpu *pc, bool vmx);
 
 /*
- * A stream's PMI in VMX operation (pt_flight_vmx_lap() says why its bit
+ * A stream's PMI in VMX operation (pt_flight_halted_lap() says why its bit
  * 55 may be a KVM guest's), asked after the service halted the trace
  * (the pointers are exact only then): had the output reached the INT
  * position it was given (a single-entry region signals up to its
@@ -853,10 +852,19 @@ static bool pt_stream_int_was_due(struct pt_cpu *pc, u64 int_end)
 	       s->head + win >= int_end;
 }
 
+/* Clear bit 55 if @set; false (nothing left to clear). */
+static bool pt_pmi_status_reset(bool set)
+{
+	if (set)
+		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
+			 PT_GLOBAL_STATUS_TOPA_PMI);
+	return false;
+}
+
 /* Acknowledge bit 55 and let the next PMI through. */
 static void pt_pmi_ack(void)
 {
-	pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET, PT_GLOBAL_STATUS_TOPA_PMI);
+	pt_pmi_status_reset(true);
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
 }
@@ -891,9 +899,7 @@ static int pt_stream_nmi_owed(struct pt_stream *s, bool pmi)
 	}
 	WRITE_ONCE(s->owed_until, 0);
 	WRITE_ONCE(s->owed_nobit, false);
-	if (pmi && !pt_hw->vmx_on())
-		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-			 PT_GLOBAL_STATUS_TOPA_PMI);
+	pt_pmi_status_reset(pmi && !pt_hw->vmx_on());
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
 	WRITE_ONCE(s->late_pmis, s->late_pmis + 1);
@@ -931,7 +937,7 @@ int pt_stream_nmi(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
 	u64 t0, dt;
-	bool pmi, flight, vmx, ours = true;
+	bool pmi, flight, vmx, ack, ours = true;
 
 	if (!READ_ONCE(s->armed))
 		return READ_ONCE(s->owed_until) ?
@@ -962,18 +968,21 @@ int pt_stream_nmi(struct pt_cpu *pc)
 		s->nmis_foreign++;
 		return NMI_DONE;
 	}
-	/* In VMX operation bit 55 is asked about first. */
+	/*
+	 * Bit 55 is acknowledged once, as soon as it is known ours: outside
+	 * VMX operation before the work (the halt's pt_pmi_owe() must not
+	 * take the PMI in hand for a late one), in VMX operation after it,
+	 * since only the work can tell (a guest's bit is left set).
+	 */
 	vmx = pmi && pt_hw->vmx_on();
-	if (pmi && !vmx)
-		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-			 PT_GLOBAL_STATUS_TOPA_PMI);
+	ack = pmi;
+	if (!vmx)
+		ack = pt_pmi_status_reset(ack);
 	/* Not busy: an NMI cannot come in while this one runs. */
 	WRITE_ONCE(s->handle_nmi, false);
 	barrier();
-	if (flight && vmx) {
-		ours = pt_flight_vmx_lap(pc);
-	} else if (flight) {
-		pt_flight_lap(pc);
+	if (flight) {
+		ours = pt_flight_lap(pc, vmx);
 	} else {
 		u64 int_end = s->marks.int_end;
 
@@ -983,9 +992,8 @@ int pt_stream_nmi(struct pt_cpu *pc)
 		if (vmx)
 			ours = pt_stream_int_was_due(pc, int_end);
 	}
-	if (vmx && ours)
-		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-			 PT_GLOBAL_STATUS_TOPA_PMI);
+	if (ours)
+		pt_pmi_status_reset(ack);
 	barrier();
 	WRITE_ONCE(s->handle_nmi, s->hw_on);
 	if (pt_hw->pmi_rearm)
@@ -1119,50 +1127,34 @@ static void pt_flight_error(struct pt_stream *s, u64 st)
 	s->error = true;
 }
 
-/* Single-entry ToPA: stop, pad a region not yet wrapped, count, restart. */
-static void pt_flight_se_lap(struct pt_cpu *pc)
-{
-	struct pt_stream *s = &pc->stream;
-	u64 st = 0, base = 0, mask = 0, off;
-
-	/* Stopped: no flight ring has STOP, and single-entry no TraceStop. */
-	if (pt_flight_halt(pc, &st, &base, &mask) ||
-	    (st & PT_STATUS_STOPPED))
-		goto err;
-	off = pt_flight_se_wrap(pc, pt_buffer_offset(pc->buf, base, mask));
-	s->laps++;
-	if (pt_flight_restart(pc, off, st))
-		goto err;
-	return;
-err:
-	pt_flight_error(s, st);
-}
-
 /*
- * A lap PMI on a CPU in VMX operation: its bit 55 may be a KVM guest's,
- * since KVM before 6.3 puts the host's PT state (ours) back before it
- * handles the VM-exit NMI.  It is ours only if the output sits where a
- * lap's PMI leaves it (pt_topa_lap_plausible()); the pointers are exact
- * only with TraceEn clear (SDM: not while tracing), so the trace halts,
- * is asked, and restarts where it stopped (PacketByteCnt kept), as a
- * single-entry lap does.  Not ours: no lap, the bit is left to perf's
- * handler, which hands it to KVM.  (A guest's PMI merged with one of
- * ours is still taken with it.)  Traced CPU, handle_nmi clear.
+ * A lap PMI that stops the hardware: on single-entry ToPA (see above),
+ * and on a CPU in VMX operation (@ask).  There its bit 55 may be a KVM
+ * guest's, since KVM before 6.3 puts the host's PT state (ours) back
+ * before it handles the VM-exit NMI.  It is ours only if the output
+ * sits where a lap's PMI leaves it (pt_topa_lap_plausible()); the
+ * pointers are exact only with TraceEn clear (SDM: not while tracing),
+ * so the trace halts, is asked, and restarts where it stopped.  Not
+ * ours: no lap, the bit is left to perf's handler, which hands it to
+ * KVM.  (A guest's PMI merged with one of ours is still taken with it.)
+ * A lap pads a single-entry region not yet wrapped and restarts at the
+ * start of the buffer; PacketByteCnt is kept.  Traced CPU, hardware
+ * running, handle_nmi clear.  Returns whether the PMI was ours (true
+ * after an error: the trace ended there).
  */
-static bool pt_flight_vmx_lap(struct pt_cpu *pc)
+static bool pt_flight_halted_lap(struct pt_cpu *pc, bool ask)
 {
 	struct pt_stream *s = &pc->stream;
 	struct pt_buffer *buf = pc->buf;
 	u64 st = 0, base = 0, mask = 0, off;
 	bool ours;
 
-	if (!s->hw_on)
-		return false;
+	/* Stopped: no flight ring has STOP, and single-entry no TraceStop. */
 	if (pt_flight_halt(pc, &st, &base, &mask) ||
 	    (st & PT_STATUS_STOPPED))
 		goto err;
 	off = pt_buffer_offset(buf, base, mask);
-	ours = pt_topa_lap_plausible(&buf->topa, off);
+	ours = !ask || pt_topa_lap_plausible(&buf->topa, off);
 	if (ours) {
 		if (buf->topa.single_entry)
 			off = pt_flight_se_wrap(pc, off);
@@ -1176,17 +1168,20 @@ err:
 	return true;
 }
 
-/* A lap PMI came; traced CPU, hardware running, handle_nmi clear. */
-static void pt_flight_lap(struct pt_cpu *pc)
+/*
+ * A lap PMI came (@vmx: in VMX operation, maybe a guest's); traced CPU,
+ * handle_nmi clear.  Returns whether it was ours.
+ */
+static bool pt_flight_lap(struct pt_cpu *pc, bool vmx)
 {
 	struct pt_stream *s = &pc->stream;
 
 	if (!s->hw_on)
-		return;
-	if (pc->buf->topa.single_entry)
-		pt_flight_se_lap(pc);
-	else
-		s->laps++;
+		return !vmx;
+	if (vmx || pc->buf->topa.single_entry)
+		return pt_flight_halted_lap(pc, vmx);
+	s->laps++;
+	return true;
 }
 
 /*
@@ -1206,9 +1201,7 @@ static bool pt_flight_take_pmi(struct pt_stream *s, bool ack, bool ours)
 	/* @ours false: the output is not where a lap leaves it (VMX). */
 	if (ours && !pt_rdmsr(PT_MSR_PERF_GLOBAL_STATUS, &gs) &&
 	    (gs & PT_GLOBAL_STATUS_TOPA_PMI)) {
-		if (ack)
-			pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-				 PT_GLOBAL_STATUS_TOPA_PMI);
+		pt_pmi_status_reset(ack);
 		due = true;
 	}
 	barrier();
@@ -1264,7 +1257,7 @@ static void pt_flight_settle(struct pt_cpu *pc)
 			break;
 		pt_stream_busy_begin(s);
 		if (pt_flight_take_pmi(s, true, true))
-			pt_flight_lap(pc);
+			pt_flight_lap(pc, false);
 	}
 }
 
@@ -1413,9 +1406,7 @@ static void pt_stream_wd_service(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
 
-	if (pt_pmi_bit())
-		pt_wrmsr(PT_MSR_PERF_GLOBAL_STATUS_RESET,
-			 PT_GLOBAL_STATUS_TOPA_PMI);
+	pt_pmi_status_reset(pt_pmi_bit());
 	s->watchdog++;
 	pt_stream_ipi_service(pc, true);
 	/* If LVTPC was left masked, let the next PMI through. */
