@@ -210,7 +210,13 @@ static void decode_usage(FILE *f)
 	      "      --insn                disassemble (capstone, AT&T syntax): instead\n"
 	      "                            of the raw bytes, or at the end of a perf line\n"
 	      "      --lines               add FILE:LINE and the function inlined there\n"
-	      "                            (DWARF, also from separate debug info)\n"
+	      "                            (DWARF, also from separate debug info; the\n"
+	      "                            kernel's from the vmlinux with the recorded\n"
+	      "                            build-id: /usr/lib/debug/.build-id/xx/*.debug,\n"
+	      "                            /usr/lib/debug/boot/vmlinux-RELEASE,\n"
+	      "                            /lib/modules/RELEASE/build/vmlinux, /boot)\n"
+	      "      --symfs DIR           look for the kernel's vmlinux under DIR (its\n"
+	      "                            build-id path, /usr/lib/debug/boot, ...)\n"
 	      "      --debuginfod          let elfutils fetch missing debug info from the\n"
 	      "                            servers in DEBUGINFOD_URLS (off by default)\n"
 	      "      --calls               print the call/return tree, not instructions;\n"
@@ -1722,7 +1728,7 @@ int cmd_decode(int argc, char **argv)
 	       O_TL_MIN, O_TL_MAX,
 	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID,
 	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
-	       O_SUMMARY };
+	       O_SUMMARY, O_SYMFS };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -1739,6 +1745,7 @@ int cmd_decode(int argc, char **argv)
 		{ "insn", no_argument, NULL, O_INSN },
 		{ "lines", no_argument, NULL, O_LINES },
 		{ "debuginfod", no_argument, NULL, O_DEBUGINFOD },
+		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "timeline", required_argument, NULL, O_TL },
 		{ "min-duration", required_argument, NULL, O_TL_MIN },
 		{ "max-events", required_argument, NULL, O_TL_MAX },
@@ -1837,6 +1844,10 @@ int cmd_decode(int argc, char **argv)
 			break;
 		case O_LINES:
 			c.o.fmt.lines = 1;
+			c.as.want_lines = 1;
+			break;
+		case O_SYMFS:
+			c.as.symfs = optarg;
 			break;
 		case O_DEBUGINFOD:
 			c.as.debuginfod = 1;

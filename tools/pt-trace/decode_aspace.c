@@ -24,6 +24,7 @@
 #include <linux/perf_event.h>
 
 #include "decode_aspace.h"
+#include "kernel_debug.h"
 #include "perfsb.h"
 #include "sideband.h"
 #include "tool.h"
@@ -426,6 +427,49 @@ static void das_kernel_section(struct decode_aspaces *a, const char *dir,
 			 what, path, pt_errstr(pt_errcode(n)));
 }
 
+/*
+ * The recorded kernel's vmlinux (kernel_debug.c), for source lines: its
+ * symbols and DWARF moved from its link address to where the recording's
+ * kernel text was (KASLR): the saved text starts at the running
+ * kernel's _stext, the vmlinux's own _stext says where it was linked.
+ * Missing, it is one warning with --lines.
+ */
+static void das_load_vmlinux(struct decode_aspaces *a, const struct ptsb *sb,
+			     uint64_t stext)
+{
+	const char *id = ptsb_get(sb, "kernel.build_id");
+	const char *uts = ptsb_get(sb, "kernel");
+	char path[4096], where[4096], release[256] = "";
+	struct pt_image *scratch;
+	uint64_t low;
+
+	if (!id)
+		return;
+	/* "Linux RELEASE VERSION...", as uname(2) gave it */
+	if (uts && sscanf(uts, "%*s %255s", release) != 1)
+		release[0] = 0;
+	if (kdbg_find_vmlinux(a->symfs, id, release[0] ? release : NULL, path,
+			      sizeof(path), where, sizeof(where))) {
+		if (a->want_lines)
+			ptt_warn("no vmlinux with the recorded kernel's build-id %s (looked in %s): kernel code has no source lines (install the kernel's debug info, e.g. Debian's linux-image-%s-dbg, or give --symfs DIR)",
+				 id, where, release[0] ? release : "RELEASE");
+		return;
+	}
+	a->kst.debuginfod = a->debuginfod;
+	scratch = pt_image_alloc(NULL);
+	if (!scratch || elf_image_symbol(path, "_stext", &low) ||
+	    elf_image_add(scratch, &a->kst, path, stext - low) < 0) {
+		if (a->want_lines)
+			ptt_warn("cannot read %s: kernel code has no source lines",
+				 path);
+		pt_image_free(scratch);
+		return;
+	}
+	pt_image_free(scratch);
+	elf_symtab_finish(&a->kst);
+	a->have_kst = 1;
+}
+
 static void das_load_kernel(struct decode_aspaces *a, const char *dir,
 			    const struct ptsb *sb)
 {
@@ -438,9 +482,10 @@ static void das_load_kernel(struct decode_aspaces *a, const char *dir,
 	int n = 0, err;
 
 	if (text && sscanf(text, "%llx %llx %255s%n", &start, &len, file,
-			   &n) == 3 && !strchr(file, '/'))
+			   &n) == 3 && !strchr(file, '/')) {
 		das_kernel_section(a, dir, "the kernel's text", file, start, len);
-	else if (text)
+		das_load_vmlinux(a, sb, start);
+	} else if (text)
 		ptt_warn("the recording has no kernel text (kernel.text=%s): kernel code will not decode",
 			 text);
 	while ((v = ptsb_next(sb, "kernel.module", &pos))) {
@@ -719,6 +764,8 @@ struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
 	p->st.debuginfod = a->debuginfod;
 	if (a->have_ks)
 		p->st.ksyms = &a->ks;
+	if (a->have_kst)
+		p->st.kernel = &a->kst;
 	for (i = 0; a->kisid[i]; i++)
 		pt_image_add_cached(p->image, a->isc, a->kisid[i], NULL);
 	/* --elf files: given for every process (the default's by the caller) */
@@ -762,6 +809,8 @@ void das_free(struct decode_aspaces *a)
 	free(a->cpu);
 	pt_iscache_free(a->isc);
 	ksyms_free(&a->ks);
+	if (a->have_kst)
+		elf_symtab_free(&a->kst);
 	for (i = 0; i < a->nwarned; i++)
 		free(a->warned[i]);
 	free(a->warned);

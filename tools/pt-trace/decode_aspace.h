@@ -86,6 +86,11 @@ struct decode_aspaces {
 	int kisid[65];		/* its sections (text, modules), 0-terminated */
 	struct kernel_syms ks;
 	int have_ks;
+	/* its vmlinux, found by build-id under @symfs: source lines */
+	const char *symfs;	/* --symfs, or NULL */
+	int want_lines;		/* --lines: warn when there is none */
+	struct elf_symtab kst;
+	int have_kst;
 	/* files warned about, once each */
 	char **warned;
 	size_t nwarned;

@@ -163,6 +163,42 @@ int elf_image_min_vaddr(const char *path, uint64_t *vaddr)
 	return *vaddr == UINT64_MAX ? -ENOEXEC : 0;
 }
 
+#define ei_scn		__typeof__(elf_nextscn(NULL, NULL))
+#define ei_shdr		__typeof__(*gelf_getshdr(NULL, NULL))
+
+int elf_image_symbol(const char *path, const char *name, uint64_t *addr)
+{
+	struct ei_file f;
+	int err = ei_open(&f, path), found = 0;
+	ei_scn scn = NULL;
+
+	while (!err && !found && (scn = elf_nextscn(f.elf, scn))) {
+		ei_data *d = elf_getdata(scn, NULL);
+		ei_shdr sh;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !d || !sh.sh_entsize)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 1; i < n && !found; i++) {
+			ei_sym sym;
+			const char *s;
+
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			s = elf_strptr(f.elf, sh.sh_link, sym.st_name);
+			if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
+				*addr = sym.st_value;
+				found = 1;
+			}
+		}
+	}
+	if (f.fd >= 0)
+		ei_close(&f);
+	return err ? err : found ? 0 : -ENOENT;
+}
+
 /*
  * libdwfl asks for the file of a module by the name it was reported
  * with: its path.
@@ -523,6 +559,8 @@ int elf_symtab_line(const struct elf_symtab *st, uint64_t addr,
 	ei_module mod;
 	ei_line l;
 
+	if (st->kernel && ksyms_kernel_ip(addr))
+		return elf_symtab_line(st->kernel, addr, file, line, inlined);
 	pthread_mutex_lock(&ei_lock);
 	mod = st->dwfl ? dwfl_addrmodule(st->dwfl, addr) : NULL;
 	l = mod ? dwfl_module_getsrc(mod, addr) : NULL;

@@ -35,6 +35,8 @@ struct elf_symtab {
 	void *dwfl;		/* the libdwfl session (Dwfl *) */
 	/* kernel addresses: kallsyms, shared by every table (not owned) */
 	const struct kernel_syms *ksyms;
+	/* kernel addresses' lines: the vmlinux's table (not owned), or NULL */
+	const struct elf_symtab *kernel;
 	struct elf_symcache *cache;
 	int debuginfod;		/* let libdwfl ask debuginfod servers */
 	int finished;		/* elf_symtab_finish() done */
@@ -77,6 +79,9 @@ int elf_image_map_entry(const char *path, uint64_t start, uint64_t end,
 
 /* The lowest p_vaddr of the PT_LOAD segments, for FILE:BASE loading. */
 int elf_image_min_vaddr(const char *path, uint64_t *vaddr);
+
+/* The value of symbol @name in @path's .symtab: 0, -ENOENT or -errno. */
+int elf_image_symbol(const char *path, const char *name, uint64_t *addr);
 
 /* After the last add; lookups need it. */
 void elf_symtab_finish(struct elf_symtab *st);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recorded kernel's debug info (kernel_debug.c): a vmlinux whose
+ * build-id is the recording's kernel.build_id, from the places Debian's
+ * and elfutils' kernel search look (the -dbg packages' build-id tree and
+ * /usr/lib/debug/boot, a kernel build tree, /boot), so that kernel code
+ * gets source lines.  The code's bytes stay the recording's (the running
+ * kernel patched its alternatives): the vmlinux gives lines only.
+ */
+#ifndef PT_TRACE_KERNEL_DEBUG_H
+#define PT_TRACE_KERNEL_DEBUG_H
+
+#include <stddef.h>
+
+/*
+ * Find it: @build_id in hex, @release the kernel's (uname -r; may be
+ * NULL), every path under @symfs ("" or NULL: /).  0 and its path in
+ * @out, or -ENOENT; @where gets the places looked in (for a warning).
+ */
+int kdbg_find_vmlinux(const char *symfs, const char *build_id,
+		      const char *release, char *out, size_t len,
+		      char *where, size_t where_len);
+
+#endif /* PT_TRACE_KERNEL_DEBUG_H */
