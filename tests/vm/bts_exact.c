@@ -6,19 +6,20 @@
  * instructions; it moves itself to cpu0) with
  * 'pt-trace record --bts -C 0 -u', in flight and in stream mode (-m),
  * and requires the records of cpu0.bts whose source is in the
- * program's text to be exactly, in order, the taken branches of the
- * model's ground truth (exact/truth_cpu0) for that process: each pair of
+ * program's text, and the kernel's returns into it, to be exactly, in
+ * order, what silicon stores for the model's ground truth
+ * (exact/truth_cpu0) of that process (bts_expect()): each pair of
  * consecutive instructions where the second is not the one after the
- * first in memory (lengths from the program's ELF file, capstone), and
- * for each SYSCALL a record to the kernel's entry_SYSCALL_64; and
+ * first in memory (lengths from the program's ELF file, capstone), no
+ * record of a SYSCALL (it lands at CPL 0) and one of its return, from
+ * the kernel's SYSRET (entry_SYSRETQ_end - 3) to the next instruction;
+ * and
  * 'pt-trace decode' of cpu0.bts prints a line per record, naming the
  * program's functions.
  * icl only (the model's profiles do not change BTS in exact mode).
  * Exit 0 pass, 77 skip, 1 fail.
  */
 #define _GNU_SOURCE
-#include <capstone/capstone.h>
-#include <linux/elf.h>
 #include <sys/stat.h>
 
 #include "bts_exact_common.h"
@@ -27,85 +28,8 @@
 #define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact"
 
-struct branch {
-	__u64 from, to;
-};
-
-static unsigned char *img;	/* the program's file */
-static size_t img_len;
-static __u64 text_lo, text_hi, text_off;
-
-/* The executable PT_LOAD of the program: its addresses and file offset. */
-static void load_prog(void)
-{
-	const struct elf64_hdr *eh;
-	int i;
-
-	img = bts_slurp(PROG, &img_len);
-	REQUIRE(img && img_len > sizeof(*eh), "cannot read %s", PROG);
-	eh = (const struct elf64_hdr *)img;
-	for (i = 0; i < eh->e_phnum; i++) {
-		const struct elf64_phdr *ph = (const struct elf64_phdr *)
-			(img + eh->e_phoff + (size_t)i * eh->e_phentsize);
-
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			text_lo = ph->p_vaddr;
-			text_hi = ph->p_vaddr + ph->p_filesz;
-			text_off = ph->p_offset;
-		}
-	}
-	REQUIRE(text_hi > text_lo, "%s has no executable segment", PROG);
-}
-
-/* The expected records: the taken branches of the truth of @pid. */
-static size_t truth_branches(const char *truth, long pid, csh cs,
-			     __u64 entry, struct branch *out, size_t max,
-			     size_t *ninsn)
-{
-	__u64 prev = 0, ip;
-	const char *p = truth;
-	int have = 0, is_sys = 0, len = 0;
-	size_t n = 0;
-
-	*ninsn = 0;
-	while (*p) {
-		unsigned long long tsc, cr3, v;
-		long cpu, lpid, tid;
-		int used;
-
-		if (*p != '#' &&
-		    sscanf(p, "%llu %ld %ld %ld %llx %llx%n", &tsc, &cpu, &lpid,
-			   &tid, &cr3, &v, &used) == 6 && tid == pid) {
-			ip = v;
-			if (have && !is_sys && ip != prev + len && n < max)
-				out[n++] = (struct branch){ prev, ip };
-			CHECK(ip >= text_lo && ip < text_hi,
-			      "truth IP %llx outside the program's text", v);
-			if (ip >= text_lo && ip < text_hi) {
-				cs_insn *in;
-				size_t off = text_off + (ip - text_lo);
-
-				REQUIRE(cs_disasm(cs, img + off,
-						  img_len - off < 16 ? img_len - off : 16,
-						  ip, 1, &in) == 1,
-					"capstone cannot decode %llx", v);
-				len = in->size;
-				is_sys = in->id == X86_INS_SYSCALL;
-				cs_free(in, 1);
-			}
-			if (is_sys && n < max)
-				out[n++] = (struct branch){ ip, entry };
-			prev = ip;
-			have = 1;
-			(*ninsn)++;
-		}
-		p = strchr(p, '\n');
-		if (!p)
-			break;
-		p++;
-	}
-	return n;
-}
+static struct bts_prog prog;
+static struct bts_kret kret;
 
 /*
  * pt-trace decode of the recording: a line per record, the program's
@@ -135,15 +59,13 @@ static void decoded(const char *pt, size_t nrec)
  * truth.  With a command, record starts BTS before its first
  * instruction, in stream mode too.
  */
-static void run(const char *pt, const char *mode, csh cs, __u64 entry)
+static void run(const char *pt, const char *mode, csh cs)
 {
-	static const char differ[] =
-		"%s: record %zu: %llx -> %llx, the truth's branch %zu is %llx -> %llx";
-	size_t tlen, blen, nrec, nexp, ninsn, i, got = 0;
+	size_t tlen, blen, nrec, nexp, ninsn, nkentry, i, got;
 	char cmd[512], *truth, *log, *sb, *s;
 	struct timespec t0, t1;
 	struct bts_rec *rec;
-	struct branch *exp;
+	struct bts_branch *exp;
 	double secs;
 	long pid;
 
@@ -171,27 +93,14 @@ static void run(const char *pt, const char *mode, csh cs, __u64 entry)
 	nrec = blen / BTS_REC;
 	REQUIRE(truth, "cannot read " TRUTH);
 	exp = calloc(tlen / 16 + 1, sizeof(*exp));
-	nexp = truth_branches(truth, pid, cs, entry, exp, tlen / 16 + 1, &ninsn);
-	for (i = 0; i < nrec; i++) {
-		if (rec[i].from < text_lo || rec[i].from >= text_hi)
-			continue;	/* another task's (none expected) */
-		if (got < nexp && (rec[i].from != exp[got].from ||
-				   rec[i].to != exp[got].to)) {
-			CHECK(0, differ, mode, i, (unsigned long long)rec[i].from,
-			      (unsigned long long)rec[i].to, got,
-			      (unsigned long long)exp[got].from,
-			      (unsigned long long)exp[got].to);
-			break;
-		}
-		got++;
-	}
-	printf("PTT-INFO %s: truth %zu instructions of pid %ld, %zu taken branches; ",
-	       mode, ninsn, pid, nexp);
+	nexp = bts_expect(truth, pid, &prog, cs, &kret, 0, exp, tlen / 16 + 1,
+			  &ninsn, &nkentry);
+	got = bts_compare(mode, &prog, &kret, rec, nrec, exp, nexp);
+	printf("PTT-INFO %s: truth %zu instructions of pid %ld, ", mode, ninsn, pid);
+	printf("%zu kernel entries, %zu records due; ", nkentry, nexp);
 	printf("cpu0.bts %zu records, %zu of the program; record %.1f s\n",
 	       nrec, got, secs);
 	CHECK(ninsn > 100, "%s: only %zu instructions in the truth", mode, ninsn);
-	CHECK(got == nexp, "%s: %zu of the program's records for %zu branches",
-	      mode, got, nexp);
 	decoded(pt, nrec);
 	for (i = 0; ptt_failures && i < nrec && i < 8; i++)
 		printf("PTT-INFO record %zu: %llx -> %llx\n", i,
@@ -208,18 +117,16 @@ int main(void)
 {
 	const char *pt = bts_exact_check("bts_exact", PROG);
 	char old[8] = "0";
-	__u64 entry;
 	csh cs;
 
-	load_prog();
-	entry = bts_kallsym("entry_SYSCALL_64");
-	REQUIRE(entry, "no entry_SYSCALL_64 in /proc/kallsyms");
+	bts_load_prog(&prog, PROG);
+	bts_kret_syms(&kret);
 	REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK, "capstone");
 
 	/* The recorder elsewhere: only the program is stepped on cpu0. */
 	bts_exact_on(old, sizeof(old));
-	run(pt, "flight", cs, entry);
-	run(pt, "stream", cs, entry);
+	run(pt, "flight", cs);
+	run(pt, "stream", cs);
 	bts_exact_off(old);
 	CHECK(bts_model("bts_exact_busy") == 0, "stepped branches lost: bts_exact_busy %lld",
 	      bts_model("bts_exact_busy"));

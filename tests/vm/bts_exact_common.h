@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What bts_exact.c and bts_exact_fault.c share: both record a program
+ * What bts_exact.c and bts_exact_signal.c share: both record a program
  * with 'pt-trace record --bts -C 0 -u' under the exact model (icl only,
  * not under PTI), so both need the same checks, the model_exact switch,
- * the recorder off CPU 0, and the same file and kallsyms readers.
+ * the recorder off CPU 0, the same file and kallsyms readers, and the
+ * records silicon stores for the model's ground truth (bts_expect()).
  */
 #ifndef PTT_BTS_EXACT_COMMON_H
 #define PTT_BTS_EXACT_COMMON_H
 
+#include <capstone/capstone.h>
+#include <linux/elf.h>
 #include <stdlib.h>
 
 #include "bts_common.h"
@@ -99,6 +102,190 @@ static inline void bts_exact_off(const char *old)
 		fputs(old, f);
 		fclose(f);
 	}
+}
+
+struct bts_branch {
+	__u64 from, to;
+};
+
+/* The traced program's file and its executable PT_LOAD. */
+struct bts_prog {
+	unsigned char *img;
+	size_t len;
+	__u64 lo, hi, off;
+};
+
+static inline void bts_load_prog(struct bts_prog *p, const char *path)
+{
+	const struct elf64_hdr *eh;
+	int i;
+
+	p->img = bts_slurp(path, &p->len);
+	REQUIRE(p->img && p->len > sizeof(*eh), "cannot read %s", path);
+	eh = (const struct elf64_hdr *)p->img;
+	for (i = 0; i < eh->e_phnum; i++) {
+		const struct elf64_phdr *ph = (const struct elf64_phdr *)
+			(p->img + eh->e_phoff + (size_t)i * eh->e_phentsize);
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			p->lo = ph->p_vaddr;
+			p->hi = ph->p_vaddr + ph->p_filesz;
+			p->off = ph->p_offset;
+		}
+	}
+	REQUIRE(p->hi > p->lo, "%s has no executable segment", path);
+}
+
+static inline int bts_in_prog(const struct bts_prog *p, __u64 ip)
+{
+	return ip >= p->lo && ip < p->hi;
+}
+
+/* The kernel's returns to user mode that BTS stores (kallsyms). */
+struct bts_kret {
+	__u64 sysret, iret;
+};
+
+static inline void bts_kret_syms(struct bts_kret *k)
+{
+	/* entry_SYSRETQ_end follows the 3-byte SYSRETQ (48 0f 07). */
+	k->sysret = bts_kallsym("entry_SYSRETQ_end");
+	k->iret = bts_kallsym("native_irq_return_iret");
+	REQUIRE(k->sysret && k->iret,
+		"no entry_SYSRETQ_end or native_irq_return_iret in /proc/kallsyms");
+	k->sysret -= 3;
+}
+
+/* A record of the program: from its text, or a return into it. */
+static inline int bts_prog_rec(const struct bts_prog *p,
+			       const struct bts_kret *k, const struct bts_rec *r)
+{
+	return bts_in_prog(p, r->from) ||
+	       ((r->from == k->sysret || r->from == k->iret) &&
+		bts_in_prog(p, r->to));
+}
+
+/*
+ * The records silicon stores with -u (BTS_OFF_OS, Documentation/model.rst
+ * "BTS in exact mode") for the truth of process @pid (its lines of
+ * exact/truth_cpuN, @p's instructions decoded by capstone): each taken
+ * branch (from, where it went); no record of a SYSCALL, interrupt or
+ * exception (they land at CPL 0); each return to user mode (they land at
+ * CPL 3): from the kernel's SYSRET after a system call that returns to the
+ * next instruction (but rt_sigreturn, the SYSCALL at @sigreturn: IRET),
+ * from its IRET otherwise (a signal delivered at the call's return), and
+ * from its IRET after each "# kentry" line (an interrupt or exception at
+ * that IP: back to it, or into a signal's handler).  Consecutive kernel
+ * entries are at one IP (the task did not run in between): each but the
+ * last returns there.  Returns the number of records in @out.
+ */
+static inline size_t bts_expect(const char *truth, long pid,
+				const struct bts_prog *p, csh cs,
+				const struct bts_kret *k, __u64 sigreturn,
+				struct bts_branch *out, size_t max,
+				size_t *ninsn, size_t *nkentry)
+{
+	__u64 prev = 0, kent[16];
+	const char *l = truth;
+	int have = 0, sys = 0, len = 0;
+	size_t n = 0, nk = 0, i, nret;
+
+	*ninsn = *nkentry = 0;
+	for (; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		unsigned long long tsc, cr3, v;
+		long cpu, lpid, tid;
+		char kind[16];
+		__u64 ip, succ;
+
+		if (sscanf(l, "# %15s %llu %ld %ld %ld %llx", kind, &tsc, &cpu,
+			   &lpid, &tid, &v) == 6) {
+			if (tid == pid && !strcmp(kind, "kentry") && nk < 16) {
+				kent[nk++] = v;
+				(*nkentry)++;
+			}
+			continue;
+		}
+		if (*l == '#' ||
+		    sscanf(l, "%llu %ld %ld %ld %llx %llx", &tsc, &cpu, &lpid,
+			   &tid, &cr3, &v) != 6 || tid != pid)
+			continue;
+		ip = v;
+		CHECK(bts_in_prog(p, ip), "truth IP %llx outside the program's text", v);
+		succ = nk ? kent[0] : ip;
+		if (have && !sys && succ != prev + len && n < max)
+			out[n++] = (struct bts_branch){ prev, succ };
+		nret = (sys ? 1 : 0) + nk;
+		for (i = 0; i < nret && n < max; i++) {
+			__u64 from = k->iret;
+
+			if (sys && !i && succ == prev + 2 && prev != sigreturn)
+				from = k->sysret;
+			out[n++] = (struct bts_branch){
+				from, i + 1 < nret ? kent[i + !sys] : ip };
+		}
+		nk = 0;
+		sys = 0;
+		if (bts_in_prog(p, ip)) {
+			size_t off = p->off + (ip - p->lo);
+			cs_insn *in;
+
+			REQUIRE(cs_disasm(cs, p->img + off,
+					  p->len - off < 16 ? p->len - off : 16,
+					  ip, 1, &in) == 1,
+				"capstone cannot decode %llx", v);
+			len = in->size;
+			sys = in->id == X86_INS_SYSCALL;
+			cs_free(in, 1);
+		}
+		prev = ip;
+		have = 1;
+		(*ninsn)++;
+	}
+	return n;
+}
+
+/*
+ * Compare @rec (@nrec records of cpu0.bts) with @exp: the program's
+ * records (bts_prog_rec()) must be exactly @exp, in order; before the
+ * first, one return into the truth's first instruction (where it came to
+ * cpu0) is allowed.  Returns how many matched.
+ */
+static inline size_t bts_compare(const char *what, const struct bts_prog *p,
+				 const struct bts_kret *k,
+				 const struct bts_rec *rec, size_t nrec,
+				 const struct bts_branch *exp, size_t nexp)
+{
+	size_t i, got = 0, seen = 0;
+
+	for (i = 0; i < nrec; i++) {
+		if (!bts_prog_rec(p, k, &rec[i]))
+			continue;	/* another task's, the driver's */
+		if (!seen++ && nexp && !bts_in_prog(p, rec[i].from) &&
+		    (rec[i].from != exp[0].from || rec[i].to != exp[0].to))
+			continue;	/* its arrival on cpu0 */
+		if (got < nexp && (rec[i].from != exp[got].from ||
+				   rec[i].to != exp[got].to)) {
+			CHECK(0, "%s: record %zu: %llx -> %llx, the truth's %zu is %llx -> %llx",
+			      what, i, (unsigned long long)rec[i].from,
+			      (unsigned long long)rec[i].to, got,
+			      (unsigned long long)exp[got].from,
+			      (unsigned long long)exp[got].to);
+			for (got = i > 3 ? i - 3 : 0; got < nrec && got < i + 5; got++)
+				printf("PTT-INFO record %zu: %llx -> %llx\n", got,
+				       (unsigned long long)rec[got].from,
+				       (unsigned long long)rec[got].to);
+			return 0;
+		}
+		if (got < nexp)
+			got++;
+		else
+			CHECK(0, "%s: record %zu (%llx -> %llx) after the truth's last",
+			      what, i, (unsigned long long)rec[i].from,
+			      (unsigned long long)rec[i].to);
+	}
+	CHECK(got == nexp, "%s: %zu of the program's records for %zu expected",
+	      what, got, nexp);
+	return got;
 }
 
 #endif /* PTT_BTS_EXACT_COMMON_H */

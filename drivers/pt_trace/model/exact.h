@@ -75,6 +75,7 @@ enum pt_truth_kind {
 	PT_TRUTH_PSB,
 	PT_TRUTH_EXEC,
 	PT_TRUTH_STRAY,
+	PT_TRUTH_KENTRY,	/* BTS: an interrupt or exception at IP */
 };
 
 struct pt_exact_stats {

@@ -26,6 +26,11 @@
  *   the handler's first instruction (TF set again); a signal raised by
  *   an exception of the pending instruction is BTS's record of that
  *   exception (bts_exact.c);
+ * - BTS also stores the kernel's returns to user mode (bts_exact.c): each
+ *   resume above says which return it is; interrupts taken in user code
+ *   (the hardirq tracepoints, while the task is between our #DB and its
+ *   next kernel entry, at its pending IP) and page faults from user mode
+ *   (page_fault_user) each add an IRET back to the pending instruction;
  * - fork copies the parent's flags: the child's TF is cleared in the
  *   fork probe, before it runs (an untraced child would die of SIGTRAP);
  * - pt_regs are touched only in the task's own context (the notifier,
@@ -39,6 +44,7 @@
  * task_work is pending (their code is in this module).
  */
 #include <linux/delay.h>
+#include <linux/interrupt.h>
 #include <linux/kdebug.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -56,6 +62,7 @@
 #include <asm/debugreg.h>
 #include <asm/processor-flags.h>
 #include <asm/ptrace.h>
+#include <asm/trapnr.h>
 
 #include "model.h"
 
@@ -155,6 +162,7 @@ static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t)
 	xs->arms++;
 	regs = task_pt_regs(t);
 	regs->flags |= X86_EFLAGS_TF;
+	pt_model_bts_exact_resume(st, regs);
 	pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL, t, NULL);
 }
 
@@ -193,6 +201,7 @@ static void pt_exact_step(struct pt_regs *regs)
 	u64 t0 = local_clock(), ip, iip;
 	struct pt_insn in;
 
+	st->xuser = false;
 	if (!pt_exact_traced(st)) {
 		pt_exact_stray(xs);
 		return;
@@ -216,6 +225,8 @@ static void pt_exact_step(struct pt_regs *regs)
 		pt_exact_truth(PT_TRUTH_INSN, iip, current);
 	}
 out:
+	/* IRQs stay off until the IRET to user mode (no exit work). */
+	st->xuser = true;
 	xs->step_ns += local_clock() - t0;
 }
 
@@ -256,6 +267,7 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 		return;
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
+	st->xuser = false;
 	if (!pt_exact_traced(st))
 		goto out;
 	/* SYSCALL raised no #DB: it is the pending instruction. */
@@ -288,6 +300,7 @@ static void pt_exact_sys_exit(void *data, struct pt_regs *regs, long ret)
 	} else {
 		/* exec and sigreturn set new flags: ours again. */
 		regs->flags |= X86_EFLAGS_TF;
+		pt_model_bts_exact_resume(st, regs);
 		pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL, current,
 				     NULL);
 	}
@@ -302,7 +315,9 @@ static void pt_exact_switch(void *data, bool preempt,
 {
 	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 
+	st->xuser = false;
 	if (pt_exact_find(prev) >= 0) {
+		pt_model_bts_exact_out(st);
 		pt_model_exact_event(PT_EXACT_OUT, 0, NULL, prev, NULL);
 		pt_exact_disarm(prev);
 	}
@@ -328,6 +343,7 @@ static void pt_exact_task_exit(void *data, struct task_struct *p)
 	if (pt_exact_find(p) < 0)
 		return;
 	local_irq_save(flags);
+	pt_model_bts_exact_out(this_cpu_ptr(pt_model_cpus));
 	pt_model_exact_event(PT_EXACT_OUT, 0, NULL, p, NULL);
 	pt_exact_disarm(p);
 	local_irq_restore(flags);
@@ -359,6 +375,9 @@ static void pt_exact_signal_work(struct callback_head *w)
 			pt_exact_stray(pt_exact_stats_this());
 		} else {
 			regs->flags |= X86_EFLAGS_TF;
+			/* An IRET into the handler (RCX is not its IP). */
+			pt_model_bts_exact_resume(this_cpu_ptr(pt_model_cpus),
+						  regs);
 			pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL,
 					     current, NULL);
 		}
@@ -396,8 +415,10 @@ static void pt_exact_signal(void *data, int sig, struct kernel_siginfo *info,
 	/* BTS stores the exception whatever the signal's disposition. */
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
-	if (pt_exact_fault_signal(st, sig, info))
-		pt_model_bts_exact_exception(st, current->thread.trap_nr);
+	st->xuser = false;
+	if (pt_exact_fault_signal(st, sig, info) &&
+	    pt_model_bts_exact_kentry(st, current->thread.trap_nr, true))
+		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
 	local_irq_restore(flags);
 	if (ka->sa.sa_handler == SIG_IGN || ka->sa.sa_handler == SIG_DFL)
 		return;
@@ -414,10 +435,57 @@ static void pt_exact_signal(void *data, int sig, struct kernel_siginfo *info,
 	pt_exact_stats_this()->signals++;
 }
 
+/*
+ * A hardirq on this CPU (vector @vec, -1: a device's, unknown): did it
+ * interrupt the armed task's user code?  Between our #DB and the task's
+ * next kernel entry it runs user code, and the interrupt's frame is its
+ * user frame at the pending instruction.
+ */
+static void pt_exact_hardirq(int vec)
+{
+	struct pt_model_cpu *st;
+
+	if (pt_exact_find(current) < 0)
+		return;
+	st = this_cpu_ptr(pt_model_cpus);
+	if (st->xuser && task_pt_regs(current)->ip == st->xpending &&
+	    pt_exact_traced(st) && pt_model_bts_exact_kentry(st, vec, false))
+		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
+}
+
+static void pt_exact_vector(void *data, int vector)
+{
+	pt_exact_hardirq(vector);
+}
+
+static void pt_exact_irq(void *data, int irq, struct irqaction *action)
+{
+	pt_exact_hardirq(-1);
+}
+
+/* A page fault of the pending instruction (handled, or its signal next). */
+static void pt_exact_pf_user(void *data, unsigned long address,
+			     struct pt_regs *regs, unsigned long error_code)
+{
+	struct pt_model_cpu *st;
+	unsigned long flags;
+
+	if (pt_exact_find(current) < 0)
+		return;
+	local_irq_save(flags);
+	st = this_cpu_ptr(pt_model_cpus);
+	st->xuser = false;
+	if (regs->ip == st->xpending && pt_exact_traced(st) &&
+	    pt_model_bts_exact_kentry(st, X86_TRAP_PF, false))
+		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
+	local_irq_restore(flags);
+}
+
 static struct {
 	const char *name;
 	void *probe;
 	int prio;
+	bool optional;		/* BTS's interrupt records only */
 	struct tracepoint *tp;
 } pt_exact_tps[] = {
 	{ "sys_enter", pt_exact_sys_enter, TRACEPOINT_DEFAULT_PRIO },
@@ -428,6 +496,15 @@ static struct {
 	{ "sched_process_exit", pt_exact_task_exit, TRACEPOINT_DEFAULT_PRIO },
 	{ "sched_process_exec", pt_exact_exec, TRACEPOINT_DEFAULT_PRIO },
 	{ "signal_deliver", pt_exact_signal, TRACEPOINT_DEFAULT_PRIO },
+	{ "page_fault_user", pt_exact_pf_user, TRACEPOINT_DEFAULT_PRIO, true },
+	{ "local_timer_entry", pt_exact_vector, TRACEPOINT_DEFAULT_PRIO, true },
+	{ "reschedule_entry", pt_exact_vector, TRACEPOINT_DEFAULT_PRIO, true },
+	{ "call_function_entry", pt_exact_vector, TRACEPOINT_DEFAULT_PRIO,
+	  true },
+	{ "call_function_single_entry", pt_exact_vector,
+	  TRACEPOINT_DEFAULT_PRIO, true },
+	{ "irq_work_entry", pt_exact_vector, TRACEPOINT_DEFAULT_PRIO, true },
+	{ "irq_handler_entry", pt_exact_irq, TRACEPOINT_DEFAULT_PRIO, true },
 };
 
 static void pt_exact_find_tp(struct tracepoint *tp, void *priv)
@@ -442,8 +519,9 @@ static void pt_exact_find_tp(struct tracepoint *tp, void *priv)
 static void pt_exact_unhook(unsigned int n)
 {
 	while (n--)
-		tracepoint_probe_unregister(pt_exact_tps[n].tp,
-					    pt_exact_tps[n].probe, NULL);
+		if (pt_exact_tps[n].tp)
+			tracepoint_probe_unregister(pt_exact_tps[n].tp,
+						    pt_exact_tps[n].probe, NULL);
 	tracepoint_synchronize_unregister();
 }
 
@@ -461,7 +539,10 @@ static int pt_exact_hook(void)
 	if (ret)
 		return ret;
 	for_each_kernel_tracepoint(pt_exact_find_tp, NULL);
+	pt_model_kret_init();
 	for (i = 0; i < ARRAY_SIZE(pt_exact_tps); i++) {
+		if (!pt_exact_tps[i].tp && pt_exact_tps[i].optional)
+			continue;
 		if (!pt_exact_tps[i].tp) {
 			pr_err("model_exact needs the tracepoint %s, which this kernel does not have\n",
 			       pt_exact_tps[i].name);

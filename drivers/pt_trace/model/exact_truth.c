@@ -93,6 +93,7 @@ static const char *const pt_truth_names[] = {
 	[PT_TRUTH_PSB] = "psb",
 	[PT_TRUTH_EXEC] = "exec",
 	[PT_TRUTH_STRAY] = "stray",
+	[PT_TRUTH_KENTRY] = "kentry",
 };
 
 static int pt_truth_line(char *buf, size_t n, const struct pt_truth_rec *r,

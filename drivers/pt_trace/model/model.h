@@ -262,7 +262,8 @@ struct pt_model_stats {
 	atomic64_t bts_ds_errors;	/* DS area unreadable or its layout wrong */
 	atomic64_t bts_pti_faults;	/* a user-mode record under PTI */
 	atomic64_t bts_exact_busy;	/* a stepped branch found the stage full */
-	atomic64_t bts_exact_exceptions;	/* records of user exceptions */
+	atomic64_t bts_exact_exceptions;	/* interrupts, exceptions from user */
+	atomic64_t bts_exact_returns;	/* records of returns to user mode */
 	u32 last_gp_msr;
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
@@ -322,7 +323,7 @@ struct pt_model_state {
 
 struct pt_model_bts_branch {
 	u64 from, to;
-	bool kernel;		/* CPL 0 (BTS_OFF_OS), else BTS_OFF_USR */
+	bool kernel;		/* lands at CPL 0 (BTS_OFF_OS), else BTS_OFF_USR */
 };
 
 struct pt_model_bts {
@@ -366,6 +367,16 @@ struct pt_model_cpu {
 	 * step): a signal at its return is no exception of xpending.
 	 */
 	bool xsyscall;
+	/*
+	 * BTS (bts_exact.c): the kernel's SYSRET or IRET that resumes the
+	 * task at xpending (0: none seen), whether an interrupt or exception
+	 * was taken there (a page fault's signal is that same exception),
+	 * and whether the task runs user code now (from our #DB until its
+	 * next kernel entry: an interrupt then came from user mode).
+	 */
+	u64 xkret;
+	bool xkentered;
+	bool xuser;
 	struct pt_model_stats stats;
 };
 
@@ -491,10 +502,23 @@ bool pt_model_bts_exact(struct pt_model_cpu *st);
 bool pt_model_bts_exact_insn(struct pt_model_cpu *st, enum pt_exact_ev ev,
 			     u64 from, const struct pt_insn *in, u64 next);
 /*
- * The stepped task's pending instruction raised exception @vec (a fault,
- * or the trap of INT3/INTO): its record into the IDT's handler.  IRQs off.
+ * The task was resumed in user mode at @regs (a system call's or a
+ * signal's return, a switch-in): the record of that return is stored
+ * with its first instruction.  Switched out: no return pending.
  */
-void pt_model_bts_exact_exception(struct pt_model_cpu *st, unsigned int vec);
+void pt_model_bts_exact_resume(struct pt_model_cpu *st,
+			       const struct pt_regs *regs);
+void pt_model_bts_exact_out(struct pt_model_cpu *st);
+/*
+ * An interrupt or exception (@vec, -1: unknown) taken at the pending
+ * instruction; @fault_sig: seen by the signal it raised.  False when
+ * BTS is not fed or it was seen already.  IRQs off.
+ */
+bool pt_model_bts_exact_kentry(struct pt_model_cpu *st, int vec,
+			       bool fault_sig);
+/* bts_kret.c: the kernel's SYSRET and IRET to user mode (0: not found). */
+extern u64 pt_model_kret_sysret, pt_model_kret_iret;
+void pt_model_kret_init(void);
 /* bts_rules.c: the DS area's BTS fields are a valid buffer. */
 bool pt_model_bts_layout_ok(const struct bts_ds_area *ds);
 

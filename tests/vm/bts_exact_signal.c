@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bts_exact_signal (issue 15): what BTS stores where user code and the
+ * kernel meet, user branches only (-u: BTS_OFF_OS), with the exact model
+ * (model/bts_exact.c).  /ptt/work/bts_signal_prog (no libc) makes system
+ * calls, raises SIGILL with a ud2 (the handler steps over it), kill()s
+ * itself with SIGUSR1 (delivered at that call's return), returns from
+ * both handlers by rt_sigreturn, stores to pages not yet mapped (page
+ * faults) and loops long enough for a timer interrupt or two.  The
+ * hardware skips the BTMs that land at CPL 0 under BTS_OFF_OS and stores
+ * those that land in user mode (Documentation/model.rst, "BTS in exact
+ * mode"), so cpu0.bts must hold, in order and nothing else of the
+ * program: its taken branches, no record of a SYSCALL, interrupt or
+ * exception, and a record of each return to user mode, from the
+ * kernel's SYSRET (entry_SYSRETQ_end - 3) after a system call that
+ * returns to its next instruction, else from its IRET
+ * (native_irq_return_iret): into each handler, after each rt_sigreturn,
+ * and back to the instruction an interrupt or page fault (the truth's
+ * "# kentry" lines) came at.  Fails on a model that stores the SYSCALL
+ * and exception records (the earlier reading of BTS_OFF_OS) or no
+ * return.  User-mode BTS is refused under PTI: runs on the 6.1 boot (no
+ * PTI), skips on the others; icl only.  Exit 0 pass, 77 skip, 1 fail.
+ */
+#define _GNU_SOURCE
+
+#include "bts_exact_common.h"
+
+#define PROG "/ptt/work/bts_signal_prog"
+#define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
+#define OUT "/tmp/bts_exact_signal"
+
+/* How many of @exp go from @from (to @to, if not 0). */
+static size_t count(const struct bts_branch *exp, size_t n, __u64 from,
+		    __u64 to)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += exp[i].from == from && (!to || exp[i].to == to);
+	return c;
+}
+
+int main(void)
+{
+	const char *pt = bts_exact_check("bts_exact_signal", PROG);
+	size_t tlen, blen, nrec, nexp, ninsn, nkentry, got;
+	unsigned long long restorer;
+	char old[8] = "0", cmd[512], *truth, *log, *sb, *s;
+	struct bts_branch *exp;
+	struct bts_prog prog;
+	struct bts_kret kret;
+	struct bts_rec *rec;
+	long long before;
+	long pid;
+	csh cs;
+
+	bts_load_prog(&prog, PROG);
+	bts_kret_syms(&kret);
+	REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK, "capstone");
+
+	bts_exact_on(old, sizeof(old));
+	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
+	before = bts_model("bts_exact_returns");
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
+		 " >" OUT ".log 2>&1", pt);
+	CHECK(system(cmd) == 0, "record failed");
+	truth = bts_slurp(TRUTH, &tlen);
+	bts_exact_off(old);
+	log = bts_slurp(OUT ".log", &blen);
+	REQUIRE(log && truth, "no log or truth");
+	s = strstr(log, "restorer=");
+	REQUIRE(s && strstr(log, "bts_signal_prog done") &&
+		sscanf(s, "restorer=%llx", &restorer) == 1,
+		"the program did not run: %.300s", log);
+	sb = bts_slurp(OUT "/sideband.txt", &blen);
+	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
+	    sb ? strstr(sb, "\npid=") : NULL;
+	REQUIRE(s, "no pid= in the sideband");
+	pid = strtol(s + 5, NULL, 10);
+	rec = bts_slurp(OUT "/cpu0.bts", &blen);
+	REQUIRE(rec, "no cpu0.bts: %.300s", log);
+	nrec = blen / BTS_REC;
+	exp = calloc(tlen / 16 + 1, sizeof(*exp));
+	nexp = bts_expect(truth, pid, &prog, cs, &kret, restorer + 5, exp,
+			  tlen / 16 + 1, &ninsn, &nkentry);
+	printf("PTT-INFO truth %zu instructions of pid %ld, %zu kernel entries; %zu records due, ",
+	       ninsn, pid, nkentry, nexp);
+	printf("%zu SYSRET, %zu IRET; cpu0.bts %zu records\n",
+	       count(exp, nexp, kret.sysret, 0), count(exp, nexp, kret.iret, 0),
+	       nrec);
+	/* The program's transfers are all there to be compared. */
+	CHECK(ninsn > 100, "only %zu instructions in the truth", ninsn);
+	CHECK(count(exp, nexp, kret.sysret, 0) >= 4, "fewer than 4 returns by SYSRET due");
+	CHECK(count(exp, nexp, kret.iret, 0) >= 4 && nkentry >= 2,
+	      "fewer than 4 returns by IRET (2 handlers, 2 rt_sigreturn) or 2 kernel entries due");
+	got = bts_compare("signal", &prog, &kret, rec, nrec, exp, nexp);
+	CHECK(bts_model("bts_exact_returns") > before && got,
+	      "the model counted no return to user mode");
+	free(exp);
+	free(rec);
+	free(sb);
+	free(log);
+	free(truth);
+	cs_close(&cs);
+	if (!ptt_failures)
+		system("rm -rf " OUT " " OUT ".log");
+	return ptt_done();
+}
