@@ -6,11 +6,14 @@
  * RTIT_CTL bits that were traced with; PERF_RECORD_AUXTRACE_INFO naming
  * that type, perf's time conversion and which config bits mean TSC, MTC,
  * CYC and no-return-compression; the process's COMM and MMAP2 records so
- * that it finds the code; and one PERF_RECORD_AUXTRACE per CPU followed
- * by that CPU's trace.  The field meanings are those of perf's
+ * that it finds the code; one PERF_RECORD_AUXTRACE per CPU followed by
+ * that CPU's trace; and, so that it can tell and find the right binaries
+ * (perf buildid-list, ~/.debug), their build-ids and the kernel's in the
+ * HEADER_BUILD_ID feature section.  The field meanings are those of perf's
  * tools/perf/util/intel-pt.c and auxtrace.c; nothing is taken from them
  * but the layout they read.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -19,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "elf_image.h"
 #include "perf_data.h"
 #include "perfsb.h"
 #include "sideband.h"
@@ -75,7 +79,10 @@ static void export_usage(FILE *f)
 	      "intel_pt PMU settings it was recorded with (RTIT_CTL bits, TSC to\n"
 	      "perf time conversion, MTC/CYC/TSC/noretcomp, CPUID 0x15 ratio), and\n"
 	      "the traced process's comm and executable mappings (perf reads the\n"
-	      "binaries from their recorded paths; the vdso from DIR's copy).\n"
+	      "binaries from their recorded paths; the vdso from DIR's copy), with\n"
+	      "the build-ids of those binaries and of the kernel (perf\n"
+	      "buildid-list; perf takes a binary changed since from its build-id\n"
+	      "cache, ~/.debug, by them).\n"
 	      "When the recording saved the kernel, the kernel's map too: give perf\n"
 	      "the kernel's code with --vmlinux and it relocates it to where the\n"
 	      "recorded kernel was (KASLR).\n"
@@ -90,6 +97,7 @@ static void export_usage(FILE *f)
 	      "  pt-trace export --perf out\n"
 	      "  perf script -i out/perf.data --itrace=i0ns -F comm,tid,ip,sym\n"
 	      "  perf report -i out/perf.data --itrace=i100us --stdio\n"
+	      "  perf buildid-list -i out/perf.data\n"
 	      "  perf script -i out/perf.data --itrace=i0ns \\\n"
 	      "      --vmlinux /usr/lib/debug/boot/vmlinux-$(uname -r)\n"
 	      "\n"
@@ -227,11 +235,62 @@ static const char *exp_map_path(const struct ptsb *sb, const char *dir,
 	return buf;
 }
 
-/* An MMAP2 of task @bpid/@btid (device, inode, build-id unknown: 0). */
+/*
+ * The build-id of a mapped file for the HEADER_BUILD_ID section: the one
+ * the recording saw (@id, @size: the kernel's mmap record) or else the
+ * file's own now, as perf record takes them at its end.  A file without
+ * one (not ELF, gone, [anon]) gets no entry.
+ */
+static void exp_build_id(struct pdw *w, const char *path, const uint8_t *id,
+			 size_t size)
+{
+	uint8_t buf[20];
+	int n;
+
+	if (!size) {
+		n = elf_image_build_id(path, buf, sizeof(buf));
+		if (n <= 0)
+			return;
+		id = buf;
+		size = (size_t)n;
+	}
+	pdw_build_id(w, PERF_RECORD_MISC_USER, id, size, path);
+}
+
+/*
+ * The kernel's build-id (kernel.build_id=HEX) under perf's name for the
+ * kernel, as perf record writes it.
+ */
+static void exp_kernel_build_id(struct pdw *w, const struct ptsb *sb)
+{
+	const char *hex = ptsb_get(sb, "kernel.build_id");
+	uint8_t id[20];
+	size_t n = 0;
+	unsigned int b;
+
+	if (!hex)
+		return;
+	while (n < sizeof(id) && isxdigit((unsigned char)hex[2 * n]) &&
+	       isxdigit((unsigned char)hex[2 * n + 1]) &&
+	       sscanf(hex + 2 * n, "%2x", &b) == 1)
+		id[n++] = (uint8_t)b;
+	if (n < 4 || hex[2 * n]) {
+		ptt_warn("kernel.build_id=%s is not a build-id (hex): perf gets none for the kernel",
+			 hex);
+		return;
+	}
+	pdw_build_id(w, PERF_RECORD_MISC_KERNEL, id, n, "[kernel.kallsyms]");
+}
+
+/*
+ * An MMAP2 of task @bpid/@btid (device, inode: 0), and the file's
+ * build-id (@id: the recorded one, if any) in the header.
+ */
 static void exp_mmap2(struct pdw *w, const struct pdw_who *who,
 		      uint32_t bpid, uint32_t btid, uint64_t start,
 		      uint64_t len, uint64_t pgoff, uint32_t prot,
-		      uint32_t flags, const char *path)
+		      uint32_t flags, const char *path, const uint8_t *id,
+		      size_t id_size)
 {
 	uint8_t rec[64 + PATH_MAX + 8];
 	uint64_t u64[3] = { start, len, pgoff };
@@ -244,6 +303,7 @@ static void exp_mmap2(struct pdw *w, const struct pdw_who *who,
 	memcpy(rec + 56, u32, sizeof(u32));
 	pdw_record(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, rec,
 		   64 + exp_put_str(rec + 64, path, PATH_MAX), who);
+	exp_build_id(w, path, id, id_size);
 }
 
 /* One MMAP2 per map= line. */
@@ -263,7 +323,8 @@ static void exp_mmaps(struct pdw *w, const struct ptsb *sb, const char *dir,
 			continue;
 		exp_mmap2(w, who, who->pid, who->tid, start, end - start, pgoff,
 			  PROT_READ | PROT_EXEC, MAP_PRIVATE,
-			  exp_map_path(sb, dir, v + n, buf, sizeof(buf)));
+			  exp_map_path(sb, dir, v + n, buf, sizeof(buf)),
+			  NULL, 0);
 	}
 }
 
@@ -365,7 +426,8 @@ static uint32_t exp_perf_records(struct pdw *w, const struct ptpsb_file *f,
 			exp_mmap2(w, &who, ev.bpid, ev.btid, ev.addr, ev.len,
 				  ev.pgoff, ev.prot ? ev.prot : PROT_READ | PROT_EXEC,
 				  ev.mflags ? ev.mflags : MAP_PRIVATE,
-				  exp_map_path(sb, dir, ev.name, buf, sizeof(buf)));
+				  exp_map_path(sb, dir, ev.name, buf, sizeof(buf)),
+				  ev.build_id, ev.build_id_size);
 			break;
 		case PERF_RECORD_SWITCH:
 		case PERF_RECORD_SWITCH_CPU_WIDE:
@@ -589,6 +651,7 @@ static int export_perf(const char *dir, const char *out)
 	}
 	exp_auxtrace_info(&w, &t, &config, sw);
 	exp_kernel_mmap(&w, &sb, dir, &who);
+	exp_kernel_build_id(&w, &sb);
 	if (have_pf) {
 		exp_perf_records(&w, &pf, &sb, dir);
 	} else if (who.pid != UINT32_MAX) {

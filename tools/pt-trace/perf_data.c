@@ -2,14 +2,38 @@
 /*
  * perf.data writer (see perf_data.h).  The layout: the file header, the
  * attribute with the file section of its ids, the ids, then the data
- * section; no feature sections (perf reads a file without them).
+ * section; after the data the feature sections, of which only
+ * HEADER_BUILD_ID (perf reads a file without the others).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "perf_data.h"
 
 #define PDW_MAGIC	0x32454c4946524550ULL	/* "PERFILE2" */
+
+/* perf's feature bit numbers (tools/perf/util/header.h) */
+#define PDW_HEADER_BUILD_ID	2
+/* perf_event_header.misc: the entry's build-id size byte is valid */
+#define PDW_MISC_BUILD_ID_SIZE	BIT(15)
+/* perf pads a build-id entry's file name to this */
+#define PDW_NAME_ALIGN		64
+/* perf's HOST_KERNEL_ID: the entry is the host machine's */
+#define PDW_HOST_PID		UINT32_MAX
+
+/*
+ * perf's struct perf_record_header_build_id (36 bytes, no padding), then
+ * the NUL-padded name
+ */
+struct pdw_build_id {
+	struct perf_event_header h;
+	uint32_t pid;
+	uint8_t id[20];
+	uint8_t size;
+	uint8_t reserved[3];
+};
 
 struct pdw_section {
 	uint64_t offset, size;
@@ -97,6 +121,60 @@ void pdw_bytes(struct pdw *w, const void *data, size_t len)
 	w->data_size += (len + 7) & ~(size_t)7;
 }
 
+void pdw_build_id(struct pdw *w, uint16_t misc, const uint8_t *id,
+		  size_t size, const char *name)
+{
+	size_t nlen = strlen(name), len, at;
+	struct pdw_build_id e;
+	uint8_t *p;
+
+	/* one entry per file: the first one given */
+	for (at = 0; at < w->build_ids_len; at += e.h.size) {
+		memcpy(&e, w->build_ids + at, sizeof(e));
+		if (!strcmp((const char *)w->build_ids + at + sizeof(e), name))
+			return;
+	}
+	len = (nlen + PDW_NAME_ALIGN) & ~(size_t)(PDW_NAME_ALIGN - 1);
+	if (!size || size > sizeof(e.id) || sizeof(e) + len > UINT16_MAX)
+		return;
+	p = realloc(w->build_ids, w->build_ids_len + sizeof(e) + len);
+	if (!p) {
+		if (!w->error)
+			w->error = ENOMEM;
+		return;
+	}
+	w->build_ids = p;
+	memset(&e, 0, sizeof(e));
+	e.h.type = 0;
+	e.h.misc = misc | PDW_MISC_BUILD_ID_SIZE;
+	e.h.size = (uint16_t)(sizeof(e) + len);
+	e.pid = PDW_HOST_PID;
+	memcpy(e.id, id, size);
+	e.size = (uint8_t)size;
+	p += w->build_ids_len;
+	memcpy(p, &e, sizeof(e));
+	memset(p + sizeof(e), 0, len);
+	memcpy(p + sizeof(e), name, nlen);
+	w->build_ids_len += sizeof(e) + len;
+}
+
+/*
+ * The feature sections start right after the data: a table of one
+ * (offset, size) per feature bit set, in bit order, then their bytes.
+ */
+static void pdw_features(struct pdw *w, uint64_t *features)
+{
+	struct pdw_section s;
+
+	if (!w->build_ids_len)
+		return;
+	features[0] |= BIT_ULL(PDW_HEADER_BUILD_ID);
+	s.offset = w->data_offset + w->data_size + sizeof(s);
+	s.size = w->build_ids_len;
+	pdw_write(w, &s, sizeof(s));
+	pdw_write(w, w->build_ids, w->build_ids_len);
+}
+
 int pdw_close(struct pdw *w)
 {
 	struct pdw_file_header h = {
@@ -107,6 +185,9 @@ int pdw_close(struct pdw *w)
 		.data = { w->data_offset, w->data_size },
 	};
 
+	pdw_features(w, h.features);
+	free(w->build_ids);
+	w->build_ids = NULL;
 	if (!w->error && fseek(w->f, 0, SEEK_SET))
 		w->error = errno;
 	pdw_write(w, &h, sizeof(h));

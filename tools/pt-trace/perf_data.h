@@ -2,8 +2,9 @@
 /*
  * A writer of perf.data files (perf's on-disk format, see the Linux
  * tree's tools/perf/Documentation/perf.data-file-format.txt): the file
- * header, one event attribute with its id, and the data section of
- * records.  What records to write is the caller's (cmd_export.c).
+ * header, one event attribute with its id, the data section of records,
+ * and the build-id feature section.  What records to write is the
+ * caller's (cmd_export.c).
  */
 #ifndef PT_TRACE_PERF_DATA_H
 #define PT_TRACE_PERF_DATA_H
@@ -32,6 +33,9 @@ struct pdw {
 	uint64_t data_size;
 	uint64_t id;		/* the attribute's id, in every trailer */
 	int error;		/* first errno */
+	/* HEADER_BUILD_ID's entries, written after the data at the end */
+	uint8_t *build_ids;
+	size_t build_ids_len;
 };
 
 /* The sample_id trailer: who and when a record is. */
@@ -58,7 +62,17 @@ void pdw_record(struct pdw *w, uint32_t type, uint16_t misc,
 /* Append raw bytes (the data after an AUXTRACE record), 8-aligned with zeros. */
 void pdw_bytes(struct pdw *w, const void *data, size_t len);
 
-/* Fill in the header and close; 0 or -errno (the first error). */
+/*
+ * Add a HEADER_BUILD_ID entry: the file @name (a path, or
+ * "[kernel.kallsyms]") has the build-id @id of @size bytes (at most 20);
+ * @misc PERF_RECORD_MISC_KERNEL for the kernel and its modules, else
+ * PERF_RECORD_MISC_USER.  perf buildid-list lists these; perf script
+ * looks each file up by them (~/.debug, /usr/lib/debug/.build-id).
+ */
+void pdw_build_id(struct pdw *w, uint16_t misc, const uint8_t *id,
+		  size_t size, const char *name);
+
+/* Fill in the header (and the feature sections) and close; 0 or -errno (the first error). */
 int pdw_close(struct pdw *w);
 
 #endif /* PT_TRACE_PERF_DATA_H */
