@@ -151,10 +151,17 @@ static void pt_exact_cyc_to(struct pt_model_state *s, struct pt_pkt_buf *b,
 /*
  * MTC (36.4.2.13): silicon sends one each time the crystal-clock bit
  * MTCFreq selects toggles, while TriggerEn, also when the task is in the
- * kernel.  The model sees the clock only at the task's events, so it
- * sends them late, at the next event: the current period's, preceded
- * by one every 255 periods in between (a decoder corrects one wrap of
- * the 8-bit payload, no more), each after a stand-alone CYC up to its
+ * kernel.  The model sees the clock only at the task's events, where it
+ * places the MTCs of the edges crossed since the last event: after the
+ * instructions that retired before them, before this event's, which
+ * retired after them (within a step: the model's granularity).  So the
+ * pending TNT bits (of instructions that retired before the edges) go
+ * out first as a partial TNT, as silicon generates one "as a result of
+ * other packets being generated" (36.4.2.1); without that a decoder
+ * would time those branches after the edges.  Not one per edge: a step
+ * under TCG spans hundreds of MTC periods; the current period's, after
+ * one every 255 periods in between (a decoder corrects one wrap of the
+ * 8-bit payload, no more), each after a stand-alone CYC up to its
  * boundary.  A gap of more than PT_EXACT_MTC_MAX such MTCs (a long sleep)
  * gets PSB+ with its TSC instead, when TSCEn.
  */
@@ -176,6 +183,7 @@ static void pt_exact_mtc(struct pt_model_state *s, struct pt_pkt_buf *b,
 		}
 		x->mtc_period = period - 1;
 	}
+	pt_exact_enc_flush(&x->enc, b);
 	while (x->mtc_period < period) {
 		p = min(period, x->mtc_period + 255);
 		pt_exact_cyc_to(s, b, pt_model_ctc_tsc(p << freq));
