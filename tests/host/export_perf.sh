@@ -14,7 +14,8 @@
 # offset and the vdso in the recording's vdso.so; and once more with the
 # comm, maps, a second thread and its context switch in a sideband.perf
 # (export_sideband.py) instead of sideband.txt's map= lines: perf must put
-# every instruction on that thread.  Prints PTT-RESULT lines.
+# every instruction on that thread.  The kernel's and its modules' maps
+# are checked on kernel_trace.py's recording.  Prints PTT-RESULT lines.
 #
 # usage: export_perf.sh PT-TRACE SHARED TMPDIR [MAPS]
 
@@ -120,6 +121,25 @@ else
 fi
 if [ -z "$why" ]; then
 	echo "PTT-RESULT PASS $name (perf script lists decode's kernel instructions, relocated vmlinux symbols)"
+else
+	echo "PTT-RESULT FAIL $name$why"
+fi
+
+# The modules: one kernel-mode MMAP of pid -1 per saved kernel.module=
+# line, named [NAME] as perf record names a module whose .ko it does not
+# know; none for the module whose code was not saved ('other').
+name=export-perf-modules
+why=
+if [ ! -f "$K/perf.data" ]; then
+	why=" no-perf.data"
+else
+	"$perf" script -i "$K/perf.data" --show-mmap-events --itrace=i0ns -F ip 2>/dev/null |
+		grep 'PERF_RECORD_MMAP' | grep -v 'kernel.kallsyms' >"$K/mods"
+	[ "$(sed 's/^ *//' "$K/mods")" = "PERF_RECORD_MMAP -1/0: [0xffffffffc0000000(0x20) @ 0]: x [ptmod]" ] ||
+		why+=" maps($(tr '\n' '|' <"$K/mods"))"
+fi
+if [ -z "$why" ]; then
+	echo "PTT-RESULT PASS $name (perf lists the saved module's map)"
 else
 	echo "PTT-RESULT FAIL $name$why"
 fi

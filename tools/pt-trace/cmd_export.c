@@ -83,9 +83,9 @@ static void export_usage(FILE *f)
 	      "the build-ids of those binaries and of the kernel (perf\n"
 	      "buildid-list; perf takes a binary changed since from its build-id\n"
 	      "cache, ~/.debug, by them).\n"
-	      "When the recording saved the kernel, the kernel's map too: give perf\n"
-	      "the kernel's code with --vmlinux and it relocates it to where the\n"
-	      "recorded kernel was (KASLR).\n"
+	      "When the recording saved the kernel, the kernel's map and each saved\n"
+	      "module's ([NAME]) too: give perf the kernel's code with --vmlinux and\n"
+	      "it relocates it to where the recorded kernel was (KASLR).\n"
 	      "\n"
 	      "options:\n"
 	      "      --perf         perf.data (the only format so far)\n"
@@ -389,6 +389,43 @@ static void exp_kernel_mmap(struct pdw *w, const struct ptsb *sb,
 }
 
 /*
+ * Each module's map as perf record writes it when it cannot name the
+ * module's .ko (perf_event__synthesize_modules): an MMAP of pid -1,
+ * kernel mode, over the module's range from the recording's
+ * kernel.module=NAME START LENGTH FILE lines (the recorder's copy of
+ * /proc/modules), named "[NAME]", which perf takes for a module.
+ */
+static void exp_module_mmaps(struct pdw *w, const struct ptsb *sb,
+			     const struct pdw_who *who)
+{
+	struct pdw_who k = *who;
+	size_t pos = 0;
+	const char *v;
+
+	k.pid = UINT32_MAX;
+	k.tid = 0;
+	while ((v = ptsb_next(sb, "kernel.module", &pos))) {
+		unsigned long long start, len;
+		uint8_t rec[32 + 80];
+		char name[66], mod[64];
+		uint64_t u64[3];
+
+		if (sscanf(v, "%63s %llx %llx", mod, &start, &len) != 3 || !len)
+			continue;	/* NAME unavailable: WHY */
+		snprintf(name, sizeof(name), "[%s]", mod);
+		u64[0] = start;
+		u64[1] = len;
+		u64[2] = 0;
+		memset(rec, 0, sizeof(rec));
+		memcpy(rec, &k.pid, 4);
+		memcpy(rec + 4, &k.tid, 4);
+		memcpy(rec + 8, u64, sizeof(u64));
+		pdw_record(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, rec,
+			   32 + exp_put_str(rec + 32, name, sizeof(name)), &k);
+	}
+}
+
+/*
  * The recorder's perf records (sideband.perf): each task's COMM, MMAP2,
  * FORK, EXIT and context switches, written again with this file's
  * sample_id trailer; a [vdso] mapping names the recording's copy.
@@ -651,6 +688,7 @@ static int export_perf(const char *dir, const char *out)
 	}
 	exp_auxtrace_info(&w, &t, &config, sw);
 	exp_kernel_mmap(&w, &sb, dir, &who);
+	exp_module_mmaps(&w, &sb, &who);
 	exp_kernel_build_id(&w, &sb);
 	if (have_pf) {
 		exp_perf_records(&w, &pf, &sb, dir);
