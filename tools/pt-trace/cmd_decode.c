@@ -109,6 +109,8 @@ struct decode_trace {
 	uint64_t last_cr3;	/* of the last PIP, when cr3_fresh */
 	int cr3_fresh;		/* a PIP since the last switch record */
 	int enable_timing;	/* a CBR outside PSB+ since tracing stopped */
+	int enable_has_tsc;	/* enable_tsc is known */
+	uint64_t enable_tsc;	/* that CBR's time: the enable's TSC */
 	int hidden;		/* the filters took the last instruction */
 	uint64_t spin_off;	/* decode_spinning(): the trace offset seen */
 	unsigned int spin_n;	/* checks in a row that found it unmoved */
@@ -643,11 +645,16 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
 				 struct pt_insn_decoder *dec)
 {
-	uint32_t lost_mtc, lost_cyc;
-	uint64_t tsc;
+	uint64_t tsc = t->enable_tsc;
 	size_t i;
 
-	if (!t->nsw || decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) < 0)
+	/*
+	 * The enable's own time, not the decoder's now: a PSB+ between
+	 * the enable and this TIP.PGE (the PSB period ran out meanwhile)
+	 * brings a later TSC, maybe past the switch-in record, and the run
+	 * after the enabled one would be taken.
+	 */
+	if (!t->nsw || !t->enable_has_tsc)
 		return;
 	for (i = t->cur_sw < 0 ? 0 : (size_t)t->cur_sw;
 	     i < t->nsw && t->sw[i].tsc <= tsc; i++)
@@ -755,6 +762,28 @@ static void decode_tl_cbr(struct decode_ctx *c, struct decode_trace *t,
 		   have_tsc, c->bus_mhz ? ratio * c->bus_mhz : ratio);
 }
 
+/*
+ * A CBR outside PSB+: the timing packets of a TraceEn 0->1 (for
+ * decode_follow_enable() at the TIP.PGE), at the event's time.
+ */
+static void decode_enable_timing(struct decode_trace *t,
+				 struct pt_insn_decoder *dec,
+				 const struct pt_event *ev)
+{
+	uint32_t lost_mtc, lost_cyc;
+	uint64_t off;
+
+	t->enable_timing = 1;
+	t->enable_has_tsc = ev->has_tsc;
+	t->enable_tsc = ev->tsc;
+	if (!ev->has_tsc)
+		t->enable_has_tsc = decode_time(t, dec, &t->enable_tsc,
+						&lost_mtc, &lost_cyc) >= 0;
+	else if (t->marks.n && pt_insn_get_offset(dec, &off) >= 0)
+		t->enable_tsc = dvmx_host_time(&t->marks, off + t->base,
+					       ev->tsc);
+}
+
 /* Take the pending events; returns the decoder's status after them. */
 static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			 struct pt_insn_decoder *dec, int status)
@@ -777,7 +806,7 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			 !ev.variant.async_paging.non_root)
 			decode_pip(c, t, dec, ev.variant.async_paging.cr3);
 		else if (ev.type == ptev_cbr && !ev.status_update)
-			t->enable_timing = 1;
+			decode_enable_timing(t, dec, &ev);
 		if (ev.type == ptev_cbr && c->tl.f)
 			decode_tl_cbr(c, t, dec, ev.variant.cbr.ratio);
 		else if (ev.type == ptev_enabled && t->enable_timing)

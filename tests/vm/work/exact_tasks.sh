@@ -9,10 +9,13 @@
 # or $OUT/$EXACT_NAME, with rec/, all = every truth instruction line
 # merged by TSC) and PID (the program's pid, from the sideband);
 # EXACT_AFTER_RECORD, if set, is evaluated once the recorder exited
-# (e.g. to stop other processes).  exact_thread TID WHAT compares one
+# (e.g. to stop other processes); EXACT_NO_DECODE=1 leaves out the decode
+# of all the traces (and $D/got) for a test that decodes thread by
+# thread.  exact_thread TID WHAT compares one
 # thread; exact_process PID WHAT decodes one process (decode --pid) and
-# compares each of its threads.  exact_pids: the processes of the
-# truth, one a line.
+# compares each of its threads; exact_thread_decode TID WHAT decodes one
+# thread (decode --tid) and compares it.  exact_pids: the processes of
+# the truth, one a line.
 
 # exact_perf_parse < DECODE-OUTPUT: decode --format=perf as
 # "PID TID TIME IP COMM" (IP as 16 hex digits, TIME zero-padded).
@@ -56,6 +59,8 @@ exact_follow() {
 	[ -n "$PID" ] || exact_fail "$prog: no pid= in the sideband"
 	# Instruction lines of every CPU, by TSC (the CPUs' TSCs agree).
 	cat "$D"/truth.* | awk '$1 != "#"' | sort -s -n -k1,1 >"$D/all"
+	# EXACT_NO_DECODE=1: the test decodes each thread on its own.
+	[ -z "$EXACT_NO_DECODE" ] || return 0
 	# One decode with perf's columns: each instruction's task and time.
 	"$PT" decode --format=perf "$D"/rec/cpu*.pt >"$D/perf" 2>"$D/dec.err" ||
 		exact_fail "$prog: decode exited $?: $(head -n 5 "$D/dec.err")"
@@ -109,4 +114,18 @@ exact_process() {
 		exact_flow "$t" "$D/got.p$1" >"$D/got.p$1.$t"
 		exact_compare "$D/want.p$1.$t" "$D/got.p$1.$t" "$2 (decode --pid $1, tid $t)"
 	done
+}
+
+# exact_thread_decode TID WHAT: decode only thread TID (decode --tid,
+# all the CPUs' traces) into $D/got.tTID: it must name that thread alone
+# and its flow must be the thread's truth.
+exact_thread_decode() {
+	"$PT" decode --tid "$1" --format=perf "$D"/rec/cpu*.pt >"$D/perf.t$1" 2>"$D/dec.t$1.err" ||
+		exact_fail "$2: decode --tid $1 exited $?: $(head -n 5 "$D/dec.t$1.err")"
+	exact_perf_parse <"$D/perf.t$1" >"$D/got.t$1"
+	t=$(awk '{ print $2 }' "$D/got.t$1" | sort -u | tr '\n' ' ')
+	[ "$t" = "$1 " ] || exact_fail "$2: decode --tid $1 named the threads $t"
+	awk -v t="$1" '$4 == t { print $6 }' "$D/all" >"$D/want.t$1"
+	exact_flow "$1" "$D/got.t$1" >"$D/flow.t$1"
+	exact_compare "$D/want.t$1" "$D/flow.t$1" "$2 (decode --tid $1)"
 }

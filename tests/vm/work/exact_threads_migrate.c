@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The traced program of tests/vm/exact_migrate.sh, linked statically
+ * (scripts/mkinitramfs.sh, as exact_threads): a worker thread works (a
+ * loop of calls and a jump table, no system call) while the main thread
+ * moves it from CPU to CPU (sched_setaffinity on its tid) every
+ * millisecond, so the worker migrates wherever it is in its user code,
+ * preempted by the move, not at a system call of its own as in
+ * exact_threads.  The main thread sleeps between moves, through raw
+ * system calls (few instructions to step), and ends once the worker is
+ * done.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+unsigned long sink;	/* global: the loops' stores stay */
+static long worker_tid;
+static int done;
+
+static unsigned long __attribute__((noipa)) step(unsigned long x,
+						 unsigned int i)
+{
+	switch (i % 4) {
+	case 0: return x + i;
+	case 1: return x ^ (i << 3);
+	case 2: return x * 3;
+	default: return x >> 1;
+	}
+}
+
+static void *worker(void *arg)
+{
+	unsigned int i;
+
+	__atomic_store_n(&worker_tid, syscall(SYS_gettid), __ATOMIC_RELEASE);
+	for (i = 0; i < 200; i++)
+		sink = step(sink, i);
+	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+	return arg;
+}
+
+int main(void)
+{
+	struct timespec ts = { 0, 1000000 };
+	unsigned long mask;
+	pthread_t t;
+	long tid;
+	int cpu = 0;
+
+	if (pthread_create(&t, NULL, worker, NULL))
+		return 1;
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+		tid = __atomic_load_n(&worker_tid, __ATOMIC_ACQUIRE);
+		mask = 1UL << cpu;
+		/* ESRCH once the worker has exited: the loop ends then. */
+		if (tid)
+			syscall(SYS_sched_setaffinity, tid, sizeof(mask), &mask);
+		cpu ^= 1;
+		syscall(SYS_nanosleep, &ts, NULL);
+	}
+	if (pthread_join(t, NULL))
+		return 1;
+	/* write(), not stdio: fewer instructions to step and decode. */
+	return write(1, "exact_threads_migrate done\n", 27) != 27;
+}
