@@ -240,6 +240,8 @@ static void bts_busy(struct bts_cpu *b, bool busy)
 	barrier();
 }
 
+static void bts_src_owed(struct pt_cpu *pc, bool sched);
+
 static void bts_start_ipi(void *info)
 {
 	struct pt_cpu *pc = info;
@@ -281,6 +283,8 @@ static void bts_start_ipi(void *info)
 out:
 	bts_busy(b, false);
 	b->ret = ret;
+	if (!ret)
+		bts_src_owed(pc, false);
 }
 
 static int bts_src_start(struct pt_cpu *pc, struct pt_hw_args *a)
@@ -432,27 +436,63 @@ void bts_src_switch(struct task_struct *next)
 			bts_hw_set(b, true);
 	}
 	bts_busy(b, false);
+	bts_src_owed(pc, true);
+}
+
+/*
+ * A threshold PMI's work: BTS off (not our own branches while copying),
+ * drain, BTS on.  In its NMI, or late, after a bracket of ours the NMI
+ * found held (bts_src_owed()).  @sched as for __bts_drain().
+ */
+static void bts_serve(struct pt_cpu *pc, bool sched)
+{
+	struct bts_cpu *b = pc->bts;
+	u64 t0 = pt_stream_now_ns();
+
+	WRITE_ONCE(pc->stream.pmis, pc->stream.pmis + 1);
+	bts_hw_set(b, false);
+	__bts_drain(pc, sched);
+	if (!pt_core_hw_stuck())
+		bts_hw_set(b, true);
+	WRITE_ONCE(pc->stream.handler_ns, pc->stream.handler_ns +
+		   pt_stream_now_ns() - t0);
+}
+
+/*
+ * After a bracket that turned BTS on (START, a switch record): a
+ * threshold PMI taken between the enabling write and the end of the
+ * bracket found it held and left the drain (bts_src_nmi()), and the CPU
+ * raises no second PMI for an index already past the threshold: without
+ * this the DS buffer would fill and the CPU drop records that no loss
+ * record counts.  Once is enough: the buffer is empty after it, and the
+ * few instructions to the end of this bracket cannot reach a threshold.
+ * Not shown failing in the model: it stores each batch of branches from
+ * an NMI of its own, and bts_src_nmi() drains on any NMI that finds the
+ * index due, so the next batch serves what the held PMI left.
+ */
+static void bts_src_owed(struct pt_cpu *pc, bool sched)
+{
+	struct bts_cpu *b = pc->bts;
+
+	if (!READ_ONCE(b->armed) || !b->on || !bts_ds_due(&b->ds))
+		return;
+	bts_busy(b, true);
+	bts_serve(pc, sched);
+	bts_busy(b, false);
 }
 
 static int bts_src_nmi(struct pt_cpu *pc)
 {
 	struct bts_cpu *b = pc->bts;
-	u64 t0;
 
 	if (!b || !READ_ONCE(b->armed) || !bts_ds_due(&b->ds))
 		return NMI_DONE;
-	/* An IPI of ours is at work: the stop drains, START has nothing. */
-	if (!READ_ONCE(b->busy)) {
-		t0 = pt_stream_now_ns();
-		WRITE_ONCE(pc->stream.pmis, pc->stream.pmis + 1);
-		/* Not our own handler's branches while copying. */
-		bts_hw_set(b, false);
-		bts_drain(pc);
-		if (!pt_core_hw_stuck())
-			bts_hw_set(b, true);
-		WRITE_ONCE(pc->stream.handler_ns, pc->stream.handler_ns +
-			   pt_stream_now_ns() - t0);
-	}
+	/*
+	 * An IPI or switch probe of ours is at work: a stop drains, a
+	 * bracket that turned BTS on serves the PMI at its end.
+	 */
+	if (!READ_ONCE(b->busy))
+		bts_serve(pc, false);
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
 	return NMI_HANDLED;
