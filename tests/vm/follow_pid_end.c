@@ -10,7 +10,8 @@
  * subreaper, so it sees both exits and the recorder's in order), end by
  * itself within seconds of the child's exit, and leave trace data whose
  * packets decode without error ('dump --stats'), and sideband.perf with
- * both exits.  Icl only: the recorder's end is profile-independent.
+ * both exits; the summary names the child by its comm (its parent's).
+ * Icl only: the recorder's end is profile-independent.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -199,6 +200,11 @@ int main(int argc, char **argv)
 	CHECK(rec_st == 0, "record -p exited %d", rec_st);
 	CHECK(fw_grep(err, "the recording ends"),
 	      "the recorder did not say why it ended");
+	/* The child is named as its parent (it did not exec), not "?". */
+	snprintf(pidarg, sizeof(pidarg), "%d (", (int)child);
+	CHECK(fw_grep(err, pidarg) && !fw_grep(err, "(?)"),
+	      "the summary's tasks: line does not name the child %d by its comm",
+	      (int)child);
 	fpe_check_trace();
 	fpe_check_exits(proc, child);
 	if (!ptt_failures && system("rm -rf " OUT))

@@ -404,7 +404,7 @@ static void pcol_tasks(const struct ptpsb_file *f, FILE *sb, uint32_t only)
 	struct { uint32_t pid; char comm[64]; } t[256];
 	struct ptpsb_event ev;
 	size_t pos = 0;
-	int n = 0, i, more = 0;
+	int n = 0, i, j, more = 0;
 
 	while (ptpsb_next(f, &pos, &ev) == 1) {
 		uint32_t pid = ev.bpid;
@@ -420,7 +420,13 @@ static void pcol_tasks(const struct ptpsb_file *f, FILE *sb, uint32_t only)
 				continue;
 			}
 			t[n].pid = pid;
-			snprintf(t[n++].comm, sizeof(t[0].comm), "?");
+			snprintf(t[n].comm, sizeof(t[0].comm), "?");
+			/* A forked child has its parent's name until it execs. */
+			for (j = 0; ev.type == PERF_RECORD_FORK && j < n; j++)
+				if (t[j].pid == ev.ppid)
+					snprintf(t[n].comm, sizeof(t[0].comm),
+						 "%s", t[j].comm);
+			n++;
 		}
 		if (ev.type == PERF_RECORD_COMM)
 			snprintf(t[i].comm, sizeof(t[i].comm), "%s", ev.name);
