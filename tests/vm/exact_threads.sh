@@ -26,13 +26,16 @@
 
 # The other process: a spinner on each CPU, started before the program
 # (niced: the program is switched out for it now and then, not half the
-# time).
-taskset -c 0 nice -n 19 sh -c 'while :; do :; done' &
+# time).  busybox has renice, not nice; a spinner that is not running
+# when the recording ends fails the test (its check below would prove
+# nothing).
+spin='renice -n 19 -p $$ >/dev/null && while :; do :; done'
+taskset -c 0 sh -c "$spin" &
 s0=$!
-taskset -c 1 nice -n 19 sh -c 'while :; do :; done' &
+taskset -c 1 sh -c "$spin" &
 s1=$!
 
-EXACT_AFTER_RECORD="kill $s0 $s1; wait $s0 $s1 2>/dev/null"
+EXACT_AFTER_RECORD="kill -0 $s0 && kill -0 $s1 || exact_fail 'a spinner was not running'; kill $s0 $s1; wait $s0 $s1 2>/dev/null"
 exact_follow exact_threads
 
 pids=$(exact_pids | tr '\n' ' ')
