@@ -419,13 +419,15 @@ static void pcol_tasks(const struct ptpsb_file *f, FILE *sb, uint32_t only)
 				more++;
 				continue;
 			}
-			t[n].pid = pid;
-			snprintf(t[n].comm, sizeof(t[0].comm), "?");
 			/* A forked child has its parent's name until it execs. */
 			for (j = 0; ev.type == PERF_RECORD_FORK && j < n; j++)
 				if (t[j].pid == ev.ppid)
-					snprintf(t[n].comm, sizeof(t[0].comm),
-						 "%s", t[j].comm);
+					break;
+			t[n].pid = pid;
+			if (ev.type == PERF_RECORD_FORK && j < n)
+				memcpy(t[n].comm, t[j].comm, sizeof(t[0].comm));
+			else
+				snprintf(t[n].comm, sizeof(t[0].comm), "?");
 			n++;
 		}
 		if (ev.type == PERF_RECORD_COMM)
