@@ -18,6 +18,22 @@
 
 #define OUT "/tmp/follow_sideband_live"
 
+/* The trace bytes in the recording's cpuN.pt files so far. */
+static long long trace_bytes(void)
+{
+	char path[256];
+	long long bytes = 0, n;
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(path, sizeof(path), "%s/rec/cpu%d.pt", OUT, cpu);
+		n = fw_size(path);
+		if (n > 0)
+			bytes += n;
+	}
+	return bytes;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const keys[] = {
@@ -26,7 +42,7 @@ int main(int argc, char **argv)
 	};
 	const char *prof = getenv("PTT_PROFILE");
 	char pidarg[16], path[256], *av[16];
-	int rc, st, comm = 0, maps = 0, started, cpu;
+	int rc, st, comm = 0, maps = 0, started;
 	struct ptpsb_event ev;
 	struct ptpsb_file f;
 	long long bytes = 0;
@@ -52,8 +68,9 @@ int main(int argc, char **argv)
 	/* The header's last line, written just before START. */
 	started = fw_wait_grep(OUT "/rec/sideband.txt", "buffer_size=", rec,
 			       30);
-	if (started)
-		usleep(300000);	/* some trace drained */
+	/* Until some trace is drained (10 s at most: a loaded host is slow). */
+	for (i = 0; started && i < 500 && trace_bytes() <= 0; i++)
+		usleep(20000);
 	kill(rec, SIGKILL);
 	waitpid(rec, &st, 0);
 	kill(spin, SIGKILL);
@@ -84,14 +101,7 @@ int main(int argc, char **argv)
 	CHECK(comm >= 1 && maps >= 4,
 	      "sideband.perf of a killed recorder: %d comm, %d mmap2 records of pid %d",
 	      comm, maps, (int)spin);
-	for (cpu = 0; cpu < 64; cpu++) {
-		long long n;
-
-		snprintf(path, sizeof(path), "%s/rec/cpu%d.pt", OUT, cpu);
-		n = fw_size(path);
-		if (n > 0)
-			bytes += n;
-	}
+	bytes = trace_bytes();
 	fprintf(stderr, "PTT-INFO %lld bytes of trace before the kill\n", bytes);
 	CHECK(bytes > 0, "no trace data written before the kill");
 	if (!ptt_failures && system("rm -rf " OUT))
