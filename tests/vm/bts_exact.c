@@ -62,7 +62,7 @@ static void decoded(const char *pt, size_t nrec)
 static void run(const char *pt, const char *mode, csh cs)
 {
 	size_t tlen, blen, nrec, nexp, ninsn, nkentry, i, got;
-	char cmd[512], *truth, *log, *sb, *s;
+	char cmd[512], *truth, *log;
 	struct timespec t0, t1;
 	struct bts_rec *rec;
 	struct bts_branch *exp;
@@ -82,11 +82,8 @@ static void run(const char *pt, const char *mode, csh cs)
 	REQUIRE(log, "no log");
 	CHECK(strstr(log, "bts_exact_prog done"), "%s: the program did not run: %s",
 	      mode, log);
-	sb = bts_slurp(OUT "/sideband.txt", &blen);
-	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
-	    sb ? strstr(sb, "\npid=") : NULL;
-	REQUIRE(s, "no pid= in the sideband");
-	pid = strtol(s + 5, NULL, 10);
+	pid = bts_sideband_pid(OUT "/sideband.txt");
+	REQUIRE(pid != -1, "no pid= in the sideband");
 	rec = bts_slurp(OUT "/cpu0.bts", &blen);
 	REQUIRE(rec, "no cpu0.bts: %s", log);
 	CHECK(blen % BTS_REC == 0, "cpu0.bts has %zu bytes", blen);
@@ -108,7 +105,6 @@ static void run(const char *pt, const char *mode, csh cs)
 		       (unsigned long long)rec[i].to);
 	free(exp);
 	free(rec);
-	free(sb);
 	free(log);
 	free(truth);
 }

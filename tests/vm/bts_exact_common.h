@@ -39,6 +39,21 @@ static inline void *bts_slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The traced process in a recording's sideband.txt (pid=), -1: none. */
+static inline long bts_sideband_pid(const char *path)
+{
+	size_t len;
+	char *sb = bts_slurp(path, &len), *s;
+	long pid = -1;
+
+	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
+	    sb ? strstr(sb, "\npid=") : NULL;
+	if (s)
+		pid = strtol(s + 5, NULL, 10);
+	free(sb);
+	return pid;
+}
+
 /* A kernel symbol's address from /proc/kallsyms, 0 when absent. */
 static inline __u64 bts_kallsym(const char *name)
 {

@@ -45,7 +45,7 @@ int main(void)
 	const char *pt = bts_exact_check("bts_exact_signal", PROG);
 	size_t tlen, blen, nrec, nexp, ninsn, nkentry, got;
 	unsigned long long restorer;
-	char old[8] = "0", cmd[512], *truth, *log, *sb, *s;
+	char old[8] = "0", cmd[512], *truth, *log, *s;
 	struct bts_branch *exp;
 	struct bts_prog prog;
 	struct bts_kret kret;
@@ -73,11 +73,8 @@ int main(void)
 	REQUIRE(s && strstr(log, "bts_signal_prog done") &&
 		sscanf(s, "restorer=%llx", &restorer) == 1,
 		"the program did not run: %.300s", log);
-	sb = bts_slurp(OUT "/sideband.txt", &blen);
-	s = sb && !strncmp(sb, "pid=", 4) ? sb - 1 :
-	    sb ? strstr(sb, "\npid=") : NULL;
-	REQUIRE(s, "no pid= in the sideband");
-	pid = strtol(s + 5, NULL, 10);
+	pid = bts_sideband_pid(OUT "/sideband.txt");
+	REQUIRE(pid != -1, "no pid= in the sideband");
 	rec = bts_slurp(OUT "/cpu0.bts", &blen);
 	REQUIRE(rec, "no cpu0.bts: %.300s", log);
 	nrec = blen / BTS_REC;
@@ -99,7 +96,6 @@ int main(void)
 	      "the model counted no return to user mode");
 	free(exp);
 	free(rec);
-	free(sb);
 	free(log);
 	free(truth);
 	cs_close(&cs);
