@@ -31,7 +31,14 @@ proga's start, which is progb's entry too) and then progb's, a TIP.PGE
 at 0x401000 with no timing packet before it, as user-mode tracing gives
 an exec.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|exec]
+With 'psb' each run also has its switch-out record, and each stretch
+is a followed task's enable 50 before its switch-in record (TSC, CBR)
+followed by a PSB+ whose TSC is 100 past that record, then the TIP.PGE:
+the task waited in the kernel past a PSB period.  The stretch is the
+run whose switch-in comes after the enable, not the one after the
+PSB's time (the next run, another process's).
+
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec]
 """
 import re
 import struct
@@ -43,6 +50,7 @@ from perf_sideband import (COMM, COMM_EXEC, FORK, MMAP2, MMAP_BUILD_ID, NONE,
 from pt_packets import MODE64, PGD0, PSB, PSBEND, pge, pip, tsc
 
 d, proga, progb = sys.argv[1:4]
+CBR = bytes([0x02, 0x03, 0x0d, 0x00])   # core:bus ratio 13, outside PSB+
 
 
 def text_map(f):
@@ -83,8 +91,7 @@ if sys.argv[4:] == ['exec']:
     out += mmap2(100, progb, 1510)
     open(d + '/sideband.perf', 'wb').write(out)
     open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
-    cbr = bytes([0x02, 0x03, 0x0d, 0x00])
-    pt = (PSB + PSBEND + MODE64 + tsc(950) + cbr + pge(0x401000) + PGD0 +
+    pt = (PSB + PSBEND + MODE64 + tsc(950) + CBR + pge(0x401000) + PGD0 +
           pge(0x401000) + PGD0)
     open(d + '/cpu0.pt', 'wb').write(pt)
     open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
@@ -93,7 +100,8 @@ if sys.argv[4:] == ['exec']:
 
 bad_id = sys.argv[4:] == ['buildid']
 with_pip = sys.argv[4:] == ['pip']
-early = sys.argv[4:] == ['early']
+with_psb = sys.argv[4:] == ['psb']
+early = sys.argv[4:] == ['early'] or with_psb
 out = header()
 for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
     start, end, pgoff = text_map(f)
@@ -131,6 +139,11 @@ if with_pip:
     for t, cr3 in ((1100, 0x1000), (2100, 0x2000), (2200, 0x1000)):
         pt += tsc(t) + pip(cr3) + pge(0x401000) + PGD0
     want = a + b + a
+elif with_psb:
+    for t in (1000, 2000, 3000, 4000):
+        pt += (tsc(t - 50) + CBR + PSB + tsc(t + 100) + CBR + PSBEND +
+               MODE64 + pge(0x401000) + PGD0)
+    want = a + b + a + b
 else:
     for t in ((950, 1950, 2950, 3950) if early else (1100, 2100, 3100, 4100)):
         pt += tsc(t) + pge(0x401000) + PGD0
