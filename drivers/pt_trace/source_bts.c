@@ -466,9 +466,10 @@ static void bts_serve(struct pt_cpu *pc, bool sched)
  * this the DS buffer would fill and the CPU drop records that no loss
  * record counts.  Once is enough: the buffer is empty after it, and the
  * few instructions to the end of this bracket cannot reach a threshold.
- * Not shown failing in the model: it stores each batch of branches from
- * an NMI of its own, and bts_src_nmi() drains on any NMI that finds the
- * index due, so the next batch serves what the held PMI left.
+ * Shown by tests/vm/bts_pmi_late: the model's model_bts_tail stores, as
+ * silicon does, with no NMI of its own and right after the enabling
+ * write (its default store NMIs would let bts_src_nmi() serve the index
+ * at the next batch and hide the missing drain).
  */
 static void bts_src_owed(struct pt_cpu *pc, bool sched)
 {

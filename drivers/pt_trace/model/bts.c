@@ -39,6 +39,19 @@
  * buffer, so a user-mode record under PTI is counted in bts_pti_faults
  * and stored nowhere (silicon would fault in the middle of user code);
  * a driver must not enable user-mode BTS there.
+ *
+ * model_bts_tail (a test knob, 0 by default): silicon stores a record
+ * with no interrupt of its own, and the branches right after the WRMSR
+ * that turns BTS on are stored like any other, so a threshold PMI can be
+ * raised (and taken) before the code that wrote DEBUGCTL has finished.
+ * With model_bts_tail=N the tick stores its batch itself, in its hard
+ * IRQ (atomic for a driver's IPIs and IRQs-off code, and the PMI is sent
+ * after the store), with no NMI of the model's, and each DEBUGCTL write
+ * that turns BTS on is followed at once by N kernel branches stored
+ * before the write returns: the rest of the writer's code.  A PMI they
+ * raise lands inside the writer's bracket, and no later NMI of the
+ * model's serves an index left past the threshold (the default's store
+ * NMIs would: a driver's handler runs on every NMI).
  */
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
@@ -56,6 +69,14 @@ static unsigned int pt_model_bts_per_tick = 16;
 module_param_named(model_bts_per_tick, pt_model_bts_per_tick, uint, 0644);
 MODULE_PARM_DESC(model_bts_per_tick,
 		 "model: BTS branches per generator tick (1..64, default 16)");
+
+static unsigned int pt_model_bts_tail;
+module_param_named(model_bts_tail, pt_model_bts_tail, uint, 0644);
+MODULE_PARM_DESC(model_bts_tail,
+		 "model: 0 (default) BTS stored from an NMI of the model's; N (1..64) stored in the tick, and N kernel branches stored right after a DEBUGCTL write that turns BTS on");
+
+static void pt_bts_store(struct pt_model_cpu *st,
+			 const struct pt_model_bts_branch *br, unsigned int n);
 
 /* User-mode branches land in this synthetic text range. */
 #define PT_BTS_USER_TEXT	0x400000ULL
@@ -90,23 +111,16 @@ void pt_model_bts_commit(struct pt_model_cpu *st, unsigned int n)
 	pt_model_nmi_self();
 }
 
-void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user)
+/* @n synthetic branches at @kip (kernel) or in the user text range. */
+static void pt_bts_fill(struct pt_model_cpu *st, struct pt_model_bts_branch *br,
+			unsigned int n, u64 kip, bool kernel_only)
 {
-	unsigned int i, n = clamp(READ_ONCE(pt_model_bts_per_tick), 1U,
-				  (unsigned int)PT_MODEL_BTS_STAGE);
-	u64 kip = user ? (u64)_THIS_IP_ : ip;
-	struct pt_model_bts_branch *br;
+	unsigned int i;
 
-	if (!pt_model_bts_on(&READ_ONCE(st->active)->regs))
-		return;
-	br = pt_model_bts_slots(st);
-	if (!br)
-		return;
 	for (i = 0; i < n; i++) {
 		u64 x = pt_bts_lfsr(&st->bts);
 
-		/* Exact mode steps the user branches (bts_exact.c). */
-		br[i].kernel = (x & 1) || pt_model_bts_exact(st);
+		br[i].kernel = (x & 1) || kernel_only;
 		if (br[i].kernel) {
 			br[i].from = kip + ((x >> 8) & 0xff0);
 			br[i].to = kip + ((x >> 20) & 0xff0);
@@ -115,7 +129,46 @@ void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user)
 			br[i].to = PT_BTS_USER_TEXT + ((x >> 24) & 0xfff0);
 		}
 	}
-	pt_model_bts_commit(st, n);
+}
+
+void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user)
+{
+	unsigned int n = clamp(READ_ONCE(pt_model_bts_per_tick), 1U,
+			       (unsigned int)PT_MODEL_BTS_STAGE);
+	u64 kip = user ? (u64)_THIS_IP_ : ip;
+	struct pt_model_bts_branch *br;
+
+	if (!pt_model_bts_on(&READ_ONCE(st->active)->regs))
+		return;
+	br = pt_model_bts_slots(st);
+	if (!br)
+		return;
+	/* Exact mode steps the user branches (bts_exact.c). */
+	pt_bts_fill(st, br, n, kip, pt_model_bts_exact(st));
+	if (READ_ONCE(pt_model_bts_tail))
+		pt_bts_store(st, br, n);	/* hard IRQ: no NMI of ours */
+	else
+		pt_model_bts_commit(st, n);
+}
+
+void pt_model_bts_started(struct pt_model_cpu *st)
+{
+	unsigned int n = min_t(unsigned int, READ_ONCE(pt_model_bts_tail),
+			       PT_MODEL_BTS_STAGE);
+	struct pt_model_bts_branch *br;
+	unsigned long flags;
+
+	if (!n)
+		return;
+	/* The writer's IRQs-off code, as a tick would find it. */
+	local_irq_save(flags);
+	br = pt_model_bts_slots(st);
+	if (br) {
+		pt_bts_fill(st, br, n, (u64)_RET_IP_, true);
+		pt_bts_store(st, br, n);
+		atomic64_add(n, &st->stats.bts_tail);
+	}
+	local_irq_restore(flags);
 }
 
 static bool pt_bts_mem_ok(u64 addr, size_t len)
@@ -130,8 +183,12 @@ static bool pt_bts_filtered(u64 debugctl, const struct pt_model_bts_branch *b)
 			   debugctl & BTS_DEBUGCTL_OFF_USR;
 }
 
-/* In the model's NMI: store the staged branches as the DS area says. */
-static void pt_bts_store(struct pt_model_cpu *st, unsigned int n)
+/*
+ * Store @br[0..n) as the DS area says: in the model's NMI, or (with
+ * model_bts_tail) in the tick or right after a DEBUGCTL write.
+ */
+static void pt_bts_store(struct pt_model_cpu *st,
+			 const struct pt_model_bts_branch *br, unsigned int n)
 {
 	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
 	struct bts_ds_area *area;
@@ -155,7 +212,7 @@ static void pt_bts_store(struct pt_model_cpu *st, unsigned int n)
 	idx = ds.bts_index;
 	old = idx;
 	for (i = 0; i < n; i++) {
-		const struct pt_model_bts_branch *b = &st->bts.br[i];
+		const struct pt_model_bts_branch *b = &br[i];
 		struct bts_record rec = { b->from, b->to, 0 };
 
 		if (pt_bts_filtered(ctl, b)) {
@@ -219,7 +276,7 @@ static int pt_model_bts_nmi(unsigned int type, struct pt_regs *regs)
 	if (n) {
 		/* br is read after staged (pairs with the producer's wmb). */
 		smp_rmb();
-		pt_bts_store(st, n);
+		pt_bts_store(st, st->bts.br, n);
 		WRITE_ONCE(st->bts.staged, 0);
 	}
 	atomic_add_unless(&st->bts.nmis_owed, -1, 0);

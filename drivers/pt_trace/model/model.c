@@ -436,6 +436,8 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		pt_model_agents_on_enable(st);
 	if ((a.enabled || a.bts_started) && !test)
 		pt_model_exact_enabled(st);
+	if (a.bts_started && !test)
+		pt_model_bts_started(st);
 	return 0;
 }
 

@@ -261,6 +261,7 @@ struct pt_model_stats {
 	atomic64_t bts_pmis;		/* threshold reached */
 	atomic64_t bts_ds_errors;	/* DS area unreadable or its layout wrong */
 	atomic64_t bts_pti_faults;	/* a user-mode record under PTI */
+	atomic64_t bts_tail;		/* stored after DEBUGCTL turned BTS on */
 	atomic64_t bts_exact_busy;	/* a stepped branch found the stage full */
 	atomic64_t bts_exact_exceptions;	/* interrupts, exceptions from user */
 	atomic64_t bts_exact_returns;	/* records of returns to user mode */
@@ -480,6 +481,8 @@ void pt_model_bts_exit(void);
 bool pt_model_bts_on(const struct pt_model_regs *r);
 /* The tick's sampled branches (hardirq, on the CPU). */
 void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user);
+/* DEBUGCTL turned BTS on: model_bts_tail's branches after the write. */
+void pt_model_bts_started(struct pt_model_cpu *st);
 /*
  * The one entry for branches to store (the sampled generator now; the
  * exact model's stepped branches can come through it), IRQs off on the
