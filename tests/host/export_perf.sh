@@ -127,7 +127,8 @@ fi
 
 # The modules: one kernel-mode MMAP of pid -1 per saved kernel.module=
 # line, named [NAME] as perf record names a module whose .ko it does not
-# know; none for the module whose code was not saved ('other').
+# know; none for the module whose code was not saved ('other'); the
+# module's recorded build-id in perf's build-id section under that name.
 name=export-perf-modules
 why=
 if [ ! -f "$K/perf.data" ]; then
@@ -137,9 +138,13 @@ else
 		grep 'PERF_RECORD_MMAP' | grep -v 'kernel.kallsyms' >"$K/mods"
 	[ "$(sed 's/^ *//' "$K/mods")" = "PERF_RECORD_MMAP -1/0: [0xffffffffc0000000(0x20) @ 0]: x [ptmod]" ] ||
 		why+=" maps($(tr '\n' '|' <"$K/mods"))"
+	# its build-id (kernel.module.build_id=) under the map's name
+	"$perf" buildid-list -i "$K/perf.data" 2>/dev/null | grep -v '^ *$' >"$K/ids"
+	grep -qx '0123456789abcdef0123456789abcdef01234567 \[ptmod\]' "$K/ids" ||
+		why+=" build-id($(tr '\n' '|' <"$K/ids"))"
 fi
 if [ -z "$why" ]; then
-	echo "PTT-RESULT PASS $name (perf lists the saved module's map)"
+	echo "PTT-RESULT PASS $name (perf lists the saved module's map and build-id)"
 else
 	echo "PTT-RESULT FAIL $name$why"
 fi

@@ -35,6 +35,7 @@ open(d + '/sideband.txt', 'w').write(
     'kernel.text=0x%x 0x%x kernel_text.bin\n'
     'kernel.module=ptmod 0x%x 0x%x module.ptmod.bin\n'
     'kernel.module=other unavailable: test\n'
+    'kernel.module.build_id=ptmod 0123456789abcdef0123456789abcdef01234567\n'
     % (BASE, len(text), MOD, len(mod)))
 
 

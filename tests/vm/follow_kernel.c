@@ -12,8 +12,9 @@
  * middle and the end).  Each kernel.module=NAME START LENGTH FILE names
  * a loaded module and FILE holds LENGTH bytes, the first of them as
  * /proc/kcore has them at START (at least one module, pt_trace, is
- * loaded).  Without /proc/kcore (the debug kernel) kernel.text must say
- * it is unavailable and why.  With -u (user space only) none of it is
+ * loaded); each kernel.module.build_id=NAME HEX is in that module's
+ * notes in sysfs, and pt_trace has one.  Without /proc/kcore (the debug
+ * kernel) kernel.text must say it is unavailable and why.  With -u (user space only) none of it is
  * saved.
  * The summary on stderr names the traced task ("tasks: PID (COMM)").
  */
@@ -89,12 +90,12 @@ out:
 	return ret;
 }
 
-/* Is the GNU build-id @hex (40 hex digits or so) in /sys/kernel/notes? */
-static int in_notes(const char *hex)
+/* Is the GNU build-id @hex (40 hex digits or so) in the notes @path? */
+static int in_notes(const char *path, const char *hex)
 {
 	unsigned char notes[4096], id[64];
 	size_t n = strlen(hex) / 2, i;
-	int fd = open("/sys/kernel/notes", O_RDONLY);
+	int fd = open(path, O_RDONLY);
 	ssize_t got;
 
 	if (fd < 0 || n < 8 || n > sizeof(id))
@@ -154,6 +155,36 @@ static void check_text(void)
 	fclose(f);
 }
 
+/*
+ * Every kernel.module.build_id=NAME HEX line: the module's own notes
+ * hold HEX; and pt_trace's is there (its notes are in sysfs).
+ */
+static void check_module_ids(void)
+{
+	char line[1024], name[64], hex[160], path[512];
+	FILE *sb = fopen(OUT "/sideband.txt", "r");
+	int n = 0, pt = 0;
+
+	REQUIRE(sb, "sideband.txt: %s", strerror(errno));
+	while (fgets(line, sizeof(line), sb)) {
+		if (strncmp(line, "kernel.module.build_id=", 23))
+			continue;
+		CHECK(sscanf(line + 23, "%63s %159s", name, hex) == 2,
+		      "not NAME HEX: %s", line);
+		snprintf(path, sizeof(path),
+			 "/sys/module/%s/notes/.note.gnu.build-id", name);
+		CHECK(in_notes(path, hex),
+		      "kernel.module.build_id %s %s is not in %s", name, hex,
+		      path);
+		pt += !strcmp(name, "pt_trace");
+		n++;
+	}
+	fclose(sb);
+	printf("PTT-INFO %d modules' build-ids checked against their notes\n", n);
+	CHECK(pt || access("/sys/module/pt_trace/notes/.note.gnu.build-id", R_OK),
+	      "no kernel.module.build_id for pt_trace, whose notes are in sysfs");
+}
+
 /* Every kernel.module line: a loaded module, its code as kcore has it. */
 static void check_modules(void)
 {
@@ -191,6 +222,7 @@ static void check_modules(void)
 	}
 	fclose(sb);
 	printf("PTT-INFO %d modules' code checked against /proc/kcore\n", n);
+	check_module_ids();
 	CHECK(n > 0 || access("/proc/kcore", R_OK),
 	      "no module's code saved (pt_trace is loaded)");
 }
@@ -230,8 +262,8 @@ int main(int argc, char **argv)
 			      path, modname);
 	fclose(f);
 	if (sb_key("kernel.build_id", val, sizeof(val)))
-		CHECK(in_notes(val), "kernel.build_id %s is not in /sys/kernel/notes",
-		      val);
+		CHECK(in_notes("/sys/kernel/notes", val),
+		      "kernel.build_id %s is not in /sys/kernel/notes", val);
 	else
 		CHECK(access("/sys/kernel/notes", R_OK),
 		      "no kernel.build_id though /sys/kernel/notes is there");

@@ -84,8 +84,9 @@ static void export_usage(FILE *f)
 	      "buildid-list; perf takes a binary changed since from its build-id\n"
 	      "cache, ~/.debug, by them).\n"
 	      "When the recording saved the kernel, the kernel's map and each saved\n"
-	      "module's ([NAME]) too: give perf the kernel's code with --vmlinux and\n"
-	      "it relocates it to where the recorded kernel was (KASLR).\n"
+	      "module's ([NAME], with the module's recorded build-id) too: give perf\n"
+	      "the kernel's code with --vmlinux and it relocates it to where the\n"
+	      "recorded kernel was (KASLR).\n"
 	      "\n"
 	      "options:\n"
 	      "      --perf         perf.data (the only format so far)\n"
@@ -257,29 +258,53 @@ static void exp_build_id(struct pdw *w, const char *path, const uint8_t *id,
 	pdw_build_id(w, PERF_RECORD_MISC_USER, id, size, path);
 }
 
-/*
- * The kernel's build-id (kernel.build_id=HEX) under perf's name for the
- * kernel, as perf record writes it.
- */
-static void exp_kernel_build_id(struct pdw *w, const struct ptsb *sb)
+/* A build-id in hex into @id: its bytes, or 0 when @hex is not one. */
+static size_t exp_parse_build_id(const char *hex, uint8_t *id, size_t max)
 {
-	const char *hex = ptsb_get(sb, "kernel.build_id");
-	uint8_t id[20];
 	size_t n = 0;
 	unsigned int b;
 
-	if (!hex)
-		return;
-	while (n < sizeof(id) && isxdigit((unsigned char)hex[2 * n]) &&
+	while (n < max && isxdigit((unsigned char)hex[2 * n]) &&
 	       isxdigit((unsigned char)hex[2 * n + 1]) &&
 	       sscanf(hex + 2 * n, "%2x", &b) == 1)
 		id[n++] = (uint8_t)b;
-	if (n < 4 || hex[2 * n]) {
-		ptt_warn("kernel.build_id=%s is not a build-id (hex): perf gets none for the kernel",
-			 hex);
-		return;
+	return n < 4 || hex[2 * n] ? 0 : n;
+}
+
+/*
+ * The kernel's build-id (kernel.build_id=HEX) under perf's name for the
+ * kernel, and each module's (kernel.module.build_id=NAME HEX) under the
+ * name its map has ([NAME], exp_module_mmaps()), as perf record writes
+ * them (kernel mode), so that perf buildid-list names them and perf can
+ * tell a module's .ko of another build.
+ */
+static void exp_kernel_build_ids(struct pdw *w, const struct ptsb *sb)
+{
+	const char *hex = ptsb_get(sb, "kernel.build_id"), *v;
+	char mod[64], name[66], val[160];
+	size_t n, pos = 0;
+	uint8_t id[20];
+
+	if (hex) {
+		n = exp_parse_build_id(hex, id, sizeof(id));
+		if (n)
+			pdw_build_id(w, PERF_RECORD_MISC_KERNEL, id, n,
+				     "[kernel.kallsyms]");
+		else
+			ptt_warn("kernel.build_id=%s is not a build-id (hex): perf gets none for the kernel",
+				 hex);
 	}
-	pdw_build_id(w, PERF_RECORD_MISC_KERNEL, id, n, "[kernel.kallsyms]");
+	while ((v = ptsb_next(sb, "kernel.module.build_id", &pos))) {
+		n = sscanf(v, "%63s %159s", mod, val) == 2 ?
+		    exp_parse_build_id(val, id, sizeof(id)) : 0;
+		if (!n) {
+			ptt_warn("kernel.module.build_id=%s is not NAME HEX: perf gets no build-id for that module",
+				 v);
+			continue;
+		}
+		snprintf(name, sizeof(name), "[%s]", mod);
+		pdw_build_id(w, PERF_RECORD_MISC_KERNEL, id, n, name);
+	}
 }
 
 /*
@@ -329,6 +354,29 @@ static void exp_mmaps(struct pdw *w, const struct ptsb *sb, const char *dir,
 }
 
 /*
+ * A kernel-mode MMAP of pid -1 (perf's host kernel) over [@start,
+ * @start + @len), file offset @pgoff, named @name: the kernel's map and
+ * each module's.
+ */
+static void exp_kernel_mode_mmap(struct pdw *w, const struct pdw_who *who,
+				 uint64_t start, uint64_t len, uint64_t pgoff,
+				 const char *name)
+{
+	struct pdw_who k = *who;
+	uint64_t u64[3] = { start, len, pgoff };
+	uint8_t rec[32 + 128];
+
+	k.pid = UINT32_MAX;
+	k.tid = 0;
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec, &k.pid, 4);
+	memcpy(rec + 4, &k.tid, 4);
+	memcpy(rec + 8, u64, sizeof(u64));
+	pdw_record(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, rec,
+		   32 + exp_put_str(rec + 32, name, 128), &k);
+}
+
+/*
  * The kernel's map as perf record writes it (perf's
  * perf_event__synthesize_kernel_mmap): an MMAP of pid -1 named
  * "[kernel.kallsyms]_text" over the saved text (kernel.text=START LENGTH
@@ -343,10 +391,7 @@ static void exp_kernel_mmap(struct pdw *w, const struct ptsb *sb,
 	const char *syms = ptsb_get(sb, "kernel.kallsyms");
 	unsigned long long start, len, ref = 0;
 	char name[96];
-	struct pdw_who k = *who;
 	char path[PATH_MAX], line[512];
-	uint8_t rec[32 + sizeof(name)];
-	uint64_t u64[3];
 	FILE *f;
 
 	if (!text || sscanf(text, "%llx %llx", &start, &len) != 2 || !len ||
@@ -375,17 +420,7 @@ static void exp_kernel_mmap(struct pdw *w, const struct ptsb *sb,
 			 path);
 		return;
 	}
-	k.pid = UINT32_MAX;
-	k.tid = 0;
-	u64[0] = start;
-	u64[1] = len;
-	u64[2] = ref;
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec, &k.pid, 4);
-	memcpy(rec + 4, &k.tid, 4);
-	memcpy(rec + 8, u64, sizeof(u64));
-	pdw_record(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, rec,
-		   32 + exp_put_str(rec + 32, name, sizeof(name)), &k);
+	exp_kernel_mode_mmap(w, who, start, len, ref, name);
 }
 
 /*
@@ -398,30 +433,17 @@ static void exp_kernel_mmap(struct pdw *w, const struct ptsb *sb,
 static void exp_module_mmaps(struct pdw *w, const struct ptsb *sb,
 			     const struct pdw_who *who)
 {
-	struct pdw_who k = *who;
 	size_t pos = 0;
 	const char *v;
 
-	k.pid = UINT32_MAX;
-	k.tid = 0;
 	while ((v = ptsb_next(sb, "kernel.module", &pos))) {
 		unsigned long long start, len;
-		uint8_t rec[32 + 80];
 		char name[66], mod[64];
-		uint64_t u64[3];
 
 		if (sscanf(v, "%63s %llx %llx", mod, &start, &len) != 3 || !len)
 			continue;	/* NAME unavailable: WHY */
 		snprintf(name, sizeof(name), "[%s]", mod);
-		u64[0] = start;
-		u64[1] = len;
-		u64[2] = 0;
-		memset(rec, 0, sizeof(rec));
-		memcpy(rec, &k.pid, 4);
-		memcpy(rec + 4, &k.tid, 4);
-		memcpy(rec + 8, u64, sizeof(u64));
-		pdw_record(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, rec,
-			   32 + exp_put_str(rec + 32, name, sizeof(name)), &k);
+		exp_kernel_mode_mmap(w, who, start, len, 0, name);
 	}
 }
 
@@ -689,7 +711,7 @@ static int export_perf(const char *dir, const char *out)
 	exp_auxtrace_info(&w, &t, &config, sw);
 	exp_kernel_mmap(&w, &sb, dir, &who);
 	exp_module_mmaps(&w, &sb, &who);
-	exp_kernel_build_id(&w, &sb);
+	exp_kernel_build_ids(&w, &sb);
 	if (have_pf) {
 		exp_perf_records(&w, &pf, &sb, dir);
 	} else if (who.pid != UINT32_MAX) {

@@ -140,50 +140,13 @@ static int kimg_save_range(const char *dir, const char *name, uint64_t start,
 }
 
 /*
- * Each module's code, as the text of the kernel: /proc/modules gives
- * its name, size and (visible to root) the address of its text; the
- * bytes from there for its size (which counts its data too: harmless)
- * go to module.NAME.bin, and kernel.module=NAME START LENGTH FILE says
- * where to load them.
+ * The GNU build-id note in the notes file @path (/sys/kernel/notes for
+ * the running kernel, /sys/module/NAME/notes/.note.gnu.build-id for a
+ * module: the raw ELF notes), as hex into @hex.
  */
-static void kimg_save_modules(FILE *sb, const char *dir)
+static int kimg_build_id(const char *path, char *hex, size_t len)
 {
-	FILE *f = fopen("/proc/modules", "re");
-	char line[1024], name[64], file[128];
-	unsigned long long size, addr;
-	const char *why;
-	int err;
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size,
-			   &addr) != 3 || strchr(name, '/'))
-			continue;
-		if (!addr) {
-			ptsb_put(sb, "kernel.module",
-				 "%s unavailable: no address in /proc/modules (kptr_restrict: record as root)",
-				 name);
-			continue;
-		}
-		if (!size || size > (64u << 20))
-			continue;
-		snprintf(file, sizeof(file), "module.%s.bin", name);
-		err = kimg_save_range(dir, file, addr, addr + size, &why);
-		if (err)
-			ptsb_put(sb, "kernel.module", "%s unavailable: %s: %s",
-				 name, why, strerror(-err));
-		else
-			ptsb_put(sb, "kernel.module", "%s 0x%llx 0x%llx %s",
-				 name, addr, size, file);
-	}
-	fclose(f);
-}
-
-/* The GNU build-id note of the running kernel, as hex into @hex. */
-static int kimg_build_id(char *hex, size_t len)
-{
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	uint8_t buf[4096];
 	ssize_t n;
 	size_t at = 0;
@@ -216,6 +179,54 @@ static int kimg_build_id(char *hex, size_t len)
 	return -ENOENT;
 }
 
+/*
+ * Each module's code, as the text of the kernel: /proc/modules gives
+ * its name, size and (visible to root) the address of its text; the
+ * bytes from there for its size (which counts its data too: harmless)
+ * go to module.NAME.bin, and kernel.module=NAME START LENGTH FILE says
+ * where to load them; kernel.module.build_id=NAME HEX its GNU build-id
+ * (from its notes in sysfs), which tells its .ko from another build's.
+ */
+static void kimg_save_modules(FILE *sb, const char *dir)
+{
+	FILE *f = fopen("/proc/modules", "re");
+	char line[1024], name[64], file[128], hex[128];
+	unsigned long long size, addr;
+	const char *why;
+	int err;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size,
+			   &addr) != 3 || strchr(name, '/'))
+			continue;
+		/* as perf record takes it, to find the module's .ko */
+		snprintf(file, sizeof(file),
+			 "/sys/module/%s/notes/.note.gnu.build-id", name);
+		if (!kimg_build_id(file, hex, sizeof(hex)))
+			ptsb_put(sb, "kernel.module.build_id", "%s %s", name,
+				 hex);
+		if (!addr) {
+			ptsb_put(sb, "kernel.module",
+				 "%s unavailable: no address in /proc/modules (kptr_restrict: record as root)",
+				 name);
+			continue;
+		}
+		if (!size || size > (64u << 20))
+			continue;
+		snprintf(file, sizeof(file), "module.%s.bin", name);
+		err = kimg_save_range(dir, file, addr, addr + size, &why);
+		if (err)
+			ptsb_put(sb, "kernel.module", "%s unavailable: %s: %s",
+				 name, why, strerror(-err));
+		else
+			ptsb_put(sb, "kernel.module", "%s 0x%llx 0x%llx %s",
+				 name, addr, size, file);
+	}
+	fclose(f);
+}
+
 void ptt_kernel_record(FILE *sb, const char *dir)
 {
 	uint64_t start, end;
@@ -227,7 +238,7 @@ void ptt_kernel_record(FILE *sb, const char *dir)
 		       PTT_KALLSYMS_FILE);
 	kimg_save_proc(sb, "kernel.modules", "/proc/modules", dir,
 		       PTT_MODULES_FILE);
-	if (!kimg_build_id(hex, sizeof(hex)))
+	if (!kimg_build_id("/sys/kernel/notes", hex, sizeof(hex)))
 		ptsb_put(sb, "kernel.build_id", "%s", hex);
 	kimg_save_modules(sb, dir);
 	err = kimg_text_range(&start, &end);
