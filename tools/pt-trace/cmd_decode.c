@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,8 +116,9 @@ struct decode_trace {
 	uint64_t spin_off;	/* decode_spinning(): the trace offset seen */
 	unsigned int spin_n;	/* checks in a row that found it unmoved */
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
-	int in_seg, seg_last, seg_has_ip;
-	uint64_t seg_ip;	/* where the next segment's code starts */
+	int in_seg, seg_last;
+	int seg_eos;		/* its decoder has used up its packets */
+	struct dpar_psb seg_next;	/* what the next segment's PSB+ holds */
 };
 
 /* A process's CR3 (PCID bits cleared), as its first switch-in showed it. */
@@ -131,10 +133,25 @@ struct decode_thread {
 	int depth;
 };
 
+/* decode --jobs: a worker's own copy of a process's image. */
+struct decode_img {
+	const struct das_proc *p;
+	struct pt_image *image;
+};
+
 struct decode_ctx {
 	struct decode_opts o;
 	struct outbuf ob;
 	struct decode_aspaces as;
+	/*
+	 * The address spaces: &as, or a --jobs worker's main context's
+	 * (das_use() under decode_das_lock there), and the worker's own
+	 * copies of their images (decode_image()).
+	 */
+	struct decode_aspaces *asp;
+	int worker;
+	struct decode_img *imgs;
+	size_t nimgs;
 	struct decode_thread *threads;
 	size_t nthreads;
 	struct decode_cr3 *cr3s;	/* CR3 values learned from switches */
@@ -151,6 +168,62 @@ struct decode_ctx {
 	int need_who;		/* that, or perf's columns: decode_wanted() */
 	int plain;		/* none of those, of --calls, -q, --timeline */
 };
+
+/* decode --jobs: das_use() builds images in the shared address spaces */
+static pthread_mutex_t decode_das_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct das_proc *decode_use(struct decode_ctx *c, struct das_proc *p)
+{
+	if (!c->worker)
+		return das_use(c->asp, p);
+	pthread_mutex_lock(&decode_das_lock);
+	p = das_use(c->asp, p);
+	pthread_mutex_unlock(&decode_das_lock);
+	return p;
+}
+
+/*
+ * The image to decode @p's code with: its own, or in a --jobs worker a
+ * copy of it (libipt's image is not for several decoders at once), made
+ * on first use.  NULL (libipt's empty image) when out of memory.
+ */
+static struct pt_image *decode_image(struct decode_ctx *c,
+				     const struct das_proc *p)
+{
+	struct decode_img *n;
+	struct pt_image *img;
+	size_t i;
+
+	if (!c->worker)
+		return p->image;
+	for (i = 0; i < c->nimgs; i++)
+		if (c->imgs[i].p == p)
+			return c->imgs[i].image;
+	n = realloc(c->imgs, (c->nimgs + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	c->imgs = n;
+	img = pt_image_alloc(NULL);
+	pthread_mutex_lock(&decode_das_lock);
+	if (img && pt_image_copy(img, p->image) < 0) {
+		pt_image_free(img);
+		img = NULL;
+	}
+	pthread_mutex_unlock(&decode_das_lock);
+	if (!img)
+		return NULL;
+	c->imgs[c->nimgs].p = p;
+	c->imgs[c->nimgs++].image = img;
+	return img;
+}
+
+static void decode_images_free(struct decode_ctx *c)
+{
+	while (c->nimgs)
+		pt_image_free(c->imgs[--c->nimgs].image);
+	free(c->imgs);
+	c->imgs = NULL;
+}
 
 static void decode_usage(FILE *f)
 {
@@ -263,11 +336,11 @@ static void decode_usage(FILE *f)
 	      "                            VMCS; keyed by VMCS, PIP.NR and CR3):\n"
 	      "                            instructions, packets, host TSC span\n"
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
-	      "                            the lines in the trace's order (default 1;\n"
-	      "                            one thread with --calls, --timeline, -q,\n"
-	      "                            switch records, PIPs or VMX options: their\n"
-	      "                            state at a piece's start comes from the\n"
-	      "                            pieces before it; see the man page)\n"
+	      "                            the lines in the trace's order, the same\n"
+	      "                            as with one (default 1; one thread with\n"
+	      "                            --calls, --timeline, -q or VMX options:\n"
+	      "                            their state at a piece's start comes from\n"
+	      "                            the pieces before it; see the man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -328,8 +401,23 @@ static int decode_time(struct decode_trace *t,
 		       uint32_t *lost_mtc, uint32_t *lost_cyc)
 {
 	uint64_t off;
-	int err = pt_insn_time(dec, tsc, lost_mtc, lost_cyc);
+	int err;
 
+	/*
+	 * decode --jobs: a segment's decoder that has used up its packets
+	 * (pts_eos).  One decoder reading on would be in the next segment's
+	 * PSB+ by now: libipt's time is that of the last TNT, TIP or event
+	 * it took, and having used up the TNT bits it takes the PSB+'s
+	 * first event (libipt 2.0's pt_qry_event()) with that instruction.
+	 * Its time is the PSB+'s TSC: so it is.
+	 */
+	if (t->in_seg && t->seg_eos && !t->seg_last && t->seg_next.has_tsc) {
+		*tsc = t->seg_next.tsc;
+		*lost_mtc = 0;
+		*lost_cyc = 0;
+		return 0;
+	}
+	err = pt_insn_time(dec, tsc, lost_mtc, lost_cyc);
 	if (err < 0 || !t->marks.n || pt_insn_get_offset(dec, &off) < 0)
 		return err;
 	*tsc = dvmx_host_time(&t->marks, off + t->base, *tsc);
@@ -396,7 +484,7 @@ static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
 	w->tid = t->tid;
 	w->cpu = t->cpu;
 	w->ns = 0;	/* read by dflt_time() even when there is no time */
-	w->have_time = have_tsc && !das_tsc_ns(&c->as, tsc, &w->ns);
+	w->have_time = have_tsc && !das_tsc_ns(c->asp, tsc, &w->ns);
 	return !c->task_filter ||
 	       (dflt_task(f, t->pid, t->tid) && dflt_time(f, w->have_time, w->ns));
 }
@@ -560,7 +648,7 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 			     struct pt_insn_decoder *dec,
 			     const struct das_switch *s)
 {
-	struct das_proc *p = das_use(&c->as, das_find_at(&c->as, s->pid,
+	struct das_proc *p = decode_use(c, das_find_at(c->asp, s->pid,
 							 s->tsc));
 
 	if (c->o.calls && s->tid != t->tid)
@@ -582,7 +670,8 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 	t->cur_from = t->stats.insns;
 	/* In a guest, the host's image is swapped in at the VM exit. */
 	if (dec)
-		pt_insn_set_image(dec, dvmx_image(&c->vmx, p->image));
+		pt_insn_set_image(dec, dvmx_image(&c->vmx,
+						  decode_image(c, p)));
 }
 
 /*
@@ -707,7 +796,7 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 	int i, have_time = -1;
 
 	while (t->cur->next && t->cur->pid == t->pid) {
-		struct das_proc *n = das_use(&c->as, t->cur->next);
+		struct das_proc *n = decode_use(c, t->cur->next);
 		int at_entry = 0, own = 0;
 
 		if (!n)
@@ -731,7 +820,8 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 			return;
 		t->cur = n;
 		t->cur_from = t->stats.insns;
-		pt_insn_set_image(dec, dvmx_image(&c->vmx, n->image));
+		pt_insn_set_image(dec, dvmx_image(&c->vmx,
+						  decode_image(c, n)));
 		/* the process has the new program's name from here on */
 		if (n->comm[0] && t->pid == n->pid)
 			snprintf(t->comm, sizeof(t->comm), "%s", n->comm);
@@ -821,7 +911,8 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			decode_print_event(&c->ob, &ev);
 	}
 	/* Into or out of a guest: its code from now on. */
-	if (moved && pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+	if (moved && pt_insn_set_image(dec, dvmx_image(&c->vmx,
+						       decode_image(c, t->cur))) < 0)
 		return -pte_internal;
 	return status;
 }
@@ -837,7 +928,8 @@ static int decode_vmx_entry(struct decode_ctx *c, struct decode_trace *t,
 
 	pt_insn_get_offset(dec, &off);
 	if (dvmx_check_entry(&c->vmx, off + t->base) &&
-	    pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+	    pt_insn_set_image(dec, dvmx_image(&c->vmx,
+					      decode_image(c, t->cur))) < 0)
 		return -1;
 	return 0;
 }
@@ -862,13 +954,15 @@ static int decode_vmx_nomap(struct decode_ctx *c, struct decode_trace *t,
 	    !dvmx_other_side(&c->vmx))
 		return status;
 	pt_insn_get_offset(dec, &off);
-	if (pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+	if (pt_insn_set_image(dec, dvmx_image(&c->vmx,
+					      decode_image(c, t->cur))) < 0)
 		return -pte_internal;
 	memset(&again, 0, sizeof(again));
 	st = pt_insn_next(dec, &again, sizeof(again));
 	if (st == -pte_nomap && again.iclass == ptic_error) {
 		if (dvmx_other_done(&c->vmx, 0, ip, off + t->base) &&
-		    pt_insn_set_image(dec, dvmx_image(&c->vmx, t->cur->image)) < 0)
+		    pt_insn_set_image(dec, dvmx_image(&c->vmx,
+						      decode_image(c, t->cur))) < 0)
 			return -pte_internal;
 		return status;
 	}
@@ -889,15 +983,25 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 {
 	unsigned int n;
 
-	if (status & pts_ip_suppressed || !t->seg_has_ip)
+	if (status & pts_ip_suppressed || !t->seg_next.has_ip)
 		return;
 	for (n = 0; n < (1u << 20); n++) {
 		struct pt_insn insn;
 
 		memset(&insn, 0, sizeof(insn));
 		status = pt_insn_next(dec, &insn, sizeof(insn));
-		if (insn.ip == t->seg_ip || insn.iclass == ptic_error)
+		t->seg_eos = 1;
+		if (insn.ip == t->seg_next.ip || insn.iclass == ptic_error)
 			return;
+		/*
+		 * decode_walk() follows the switch records before each
+		 * instruction; the time (decode_time()) is the next PSB+'s
+		 * here, and reading no packet, this can be done after
+		 * pt_insn_next(): the instruction at the next segment's IP
+		 * is the next segment's, after its PSB+ events.
+		 */
+		if (t->sw_until != UINT64_MAX)
+			decode_follow(c, t, dec);
 		decode_insn(c, t, dec, &insn);
 		if (status < 0)
 			return;
@@ -1016,7 +1120,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 		}
 		t->stats.syncs++;
 		dvmx_sync(&c->vmx);
-		pt_insn_set_image(dec, t->cur->image);
+		pt_insn_set_image(dec, decode_image(c, t->cur));
 		for (;;) {
 			if (status & pts_event_pending)
 				status = decode_events(c, t, dec, status);
@@ -1050,6 +1154,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				}
 			} else {
 				status = pt_insn_next(dec, &insn, sizeof(insn));
+				t->seg_eos = status >= 0 && status & pts_eos;
 				status = decode_vmx_nomap(c, t, dec, &insn, status,
 							  &again);
 				if (insn.iclass != ptic_error) {
@@ -1149,7 +1254,7 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 	c->plain = !c->need_time && !c->need_who && !c->o.calls &&
 		   !c->o.quiet && !c->tl.f && !c->vmx.summary;
 	dec = pt_insn_alloc_decoder(&config);
-	if (!dec || pt_insn_set_image(dec, t->cur->image) < 0) {
+	if (!dec || pt_insn_set_image(dec, decode_image(c, t->cur)) < 0) {
 		pt_insn_free_decoder(dec);
 		ptt_err("libipt could not set up the instruction decoder");
 		return PTT_EXIT_INTERNAL;
@@ -1161,38 +1266,296 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 
 static void decode_sum(struct decode_stats *sum, const struct decode_stats *s);
 
-/* decode --jobs: a worker's own context, trace state and image. */
-struct decode_worker {
-	struct decode_ctx c;
-	struct decode_trace t;
-	struct das_proc proc;
+/*
+ * decode --jobs: what a trace's decoder carries from one segment to the
+ * next (decode_trace's fields): whose code runs, the CR3 and enable
+ * seen, whether the filters hid the last instruction.
+ */
+struct decode_state {
+	struct das_proc *cur;
+	int cur_fresh;		/* no instruction since cur was set */
+	long cur_sw;
+	uint64_t sw_until;
+	int pid, tid;
+	char comm[16];
+	uint64_t last_cr3;
+	int cr3_fresh;
+	int enable_timing, enable_has_tsc;
+	uint64_t enable_tsc;
+	int hidden;
 };
 
-struct decode_par {
-	struct decode_worker *w;
-};
-
-static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s)
+static void decode_state_get(const struct decode_trace *t,
+			     struct decode_state *s)
 {
-	struct decode_worker *w = &((struct decode_par *)arg)->w[wi];
+	memset(s, 0, sizeof(*s));
+	s->cur = t->cur;
+	s->cur_fresh = t->cur_from == t->stats.insns;
+	s->cur_sw = t->cur_sw;
+	s->sw_until = t->sw_until;
+	s->pid = t->pid;
+	s->tid = t->tid;
+	memcpy(s->comm, t->comm, sizeof(s->comm));
+	s->last_cr3 = t->last_cr3;
+	s->cr3_fresh = t->cr3_fresh;
+	s->enable_timing = t->enable_timing;
+	s->enable_has_tsc = t->enable_has_tsc;
+	s->enable_tsc = t->enable_tsc;
+	s->hidden = t->hidden;
+}
 
-	w->t.seg_last = s->last;
-	w->t.seg_has_ip = s->has_next_ip;
-	w->t.seg_ip = s->next_ip;
-	ct_restart(&w->t.ct);
-	return decode_stretch_one(&w->c, &w->t, s->start, s->end);
+static void decode_state_set(struct decode_trace *t,
+			     const struct decode_state *s)
+{
+	t->cur = s->cur;
+	t->cur_from = s->cur_fresh ? t->stats.insns : t->stats.insns - 1;
+	t->cur_sw = s->cur_sw;
+	t->sw_until = s->sw_until;
+	t->pid = s->pid;
+	t->tid = s->tid;
+	memcpy(t->comm, s->comm, sizeof(t->comm));
+	t->last_cr3 = s->last_cr3;
+	t->cr3_fresh = s->cr3_fresh;
+	t->enable_timing = s->enable_timing;
+	t->enable_has_tsc = s->enable_has_tsc;
+	t->enable_tsc = s->enable_tsc;
+	t->hidden = s->hidden;
 }
 
 /*
- * Whether a stretch can be cut into segments decoded in threads: each
- * segment must start with no state from the one before, and the output
- * must be the same lines.  Not with what carries state across the trace
- * (the call tree, the timeline, switch records and PIPs, VMX contexts) or
- * prints per-sync numbers (-q's statistics).  --events is fine: what a
- * segment's PSB+ holds libipt reports as status updates, which are not
- * printed, whether the decoder synchronised there (-j N) or read on
- * through it (-j 1); every other event comes from the packets of one
- * segment, which its own decoder reads (host check decode-jobs-events).
+ * Whether two states decode alike: what a field is read for decides
+ * whether it counts.  With @pip (the segment's PSB+ has a PIP and a
+ * FUP) the CR3 seen before does not: the PSB+'s PIP replaces it before
+ * anything reads it (decode_pip()).  Whether the process ran an
+ * instruction yet counts only where it execs later (decode_exec()), the
+ * enable's time only after an enable's timing packets
+ * (decode_follow_enable()).  Whether the filters hid the last
+ * instruction does not: it restarts --calls's tree, and keeps the
+ * listing off decode_plain_run(), which a listing with filters does not
+ * take anyway (and neither --calls nor the VMX options that hide code
+ * are decoded in segments: decode_par_ok()).
+ */
+static int decode_state_eq(const struct decode_state *a,
+			   const struct decode_state *b, int pip)
+{
+	return a->cur == b->cur &&
+	       (!a->cur->next || a->cur_fresh == b->cur_fresh) &&
+	       a->cur_sw == b->cur_sw && a->sw_until == b->sw_until &&
+	       a->pid == b->pid && a->tid == b->tid &&
+	       !strncmp(a->comm, b->comm, sizeof(a->comm)) &&
+	       (pip || (a->last_cr3 == b->last_cr3 &&
+			a->cr3_fresh == b->cr3_fresh)) &&
+	       a->enable_timing == b->enable_timing &&
+	       (!a->enable_timing ||
+		(a->enable_has_tsc == b->enable_has_tsc &&
+		 (!a->enable_has_tsc || a->enable_tsc == b->enable_tsc)));
+}
+
+/*
+ * The state one decoder reading on would have at a segment's start,
+ * from the last known state @s (of an earlier point) and the segment's
+ * PSB+ (@h): the switch records' run at the PSB+'s TSC, by the rule of
+ * decode_follow() (which that decoder applies at the instructions just
+ * before the PSB, whose time is already the PSB+'s: decode_time()).
+ * What only decoding the segments between shows (a PIP's CR3 naming
+ * another process, an exec, an enable before a switch-in record) it
+ * cannot know: dpar_ops.stands finds those, and the segment is decoded
+ * again from the state the one before left.
+ */
+static void decode_predict(struct decode_ctx *c, const struct decode_trace *t,
+			   struct decode_state *s, const struct dpar_psb *h)
+{
+	const struct das_switch *w;
+	struct das_proc *p;
+	size_t i;
+
+	/*
+	 * The segments between ran instructions (the one before it, those
+	 * of its end, which decode_follow() sees already at the PSB+'s time)
+	 */
+	s->cur_fresh = 0;
+	if (!h->has_tsc || h->tsc <= s->sw_until)
+		return;
+	for (i = s->cur_sw < 0 ? 0 : (size_t)s->cur_sw;
+	     i < t->nsw && t->sw[i].out < h->tsc; i++)
+		;
+	if (i == t->nsw) {
+		s->sw_until = UINT64_MAX;
+		return;
+	}
+	s->sw_until = t->sw[i].out;
+	if ((long)i == s->cur_sw)
+		return;
+	w = &t->sw[i];
+	s->cur_sw = (long)i;
+	s->cr3_fresh = 0;
+	s->pid = w->pid;
+	s->tid = w->tid;
+	memcpy(s->comm, w->comm, sizeof(s->comm));
+	p = decode_use(c, das_find_at(c->asp, w->pid, w->tsc));
+	if (p)
+		s->cur = p;
+}
+
+/*
+ * decode --jobs: a worker's own context and trace state, and VMX
+ * contexts (the host's, one per CR3 the PIPs give: vmx_ctx_get()).
+ */
+struct decode_worker {
+	struct decode_ctx c;
+	struct decode_trace t;
+	struct vmx_ctx_state vctx;
+};
+
+/* decode --jobs: one segment's start, end and what it added up. */
+struct decode_seginfo {
+	struct decode_state start, end;
+	size_t ncr3;		/* the CR3s known when it started */
+	struct decode_cr3 *learned;	/* and those it learned */
+	size_t nlearned;
+	struct decode_stats stats;
+	uint64_t vmx_unknown, vmx_shown;
+};
+
+/*
+ * decode --jobs over one stretch: the state the segments written so far
+ * left (@truth, the context's CR3s, the trace's statistics), under @lock.
+ */
+struct decode_par {
+	struct decode_ctx *c;
+	struct decode_trace *t;
+	struct decode_worker *w;
+	struct decode_seginfo *si;
+	unsigned long nsegs;
+	pthread_mutex_t lock;
+	struct decode_state truth;
+	unsigned long accepted;	/* segments written */
+	unsigned long again;	/* decoded again (dpar_ops.stands) */
+};
+
+static int decode_seg_prepare(void *arg, const struct dpar_seg *segs,
+			      unsigned long n)
+{
+	struct decode_par *par = arg;
+	unsigned long i;
+
+	/*
+	 * Without a TSC in each PSB+ nothing says where a segment lies
+	 * among the switch records: whose code it is follows only from
+	 * decoding all before it, so the stretch is decoded in one piece.
+	 */
+	for (i = 1; par->t->nsw && i < n; i++)
+		if (!segs[i].psb.has_tsc)
+			return 1;
+	par->si = calloc(n, sizeof(*par->si));
+	if (!par->si)
+		return PTT_EXIT_INTERNAL;
+	par->nsegs = n;
+	return 0;
+}
+
+static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
+			  int again)
+{
+	struct decode_par *par = arg;
+	struct decode_worker *w = &par->w[wi];
+	struct decode_seginfo *si = &par->si[s->idx];
+	struct decode_ctx *c = par->c;
+	struct decode_state st;
+	uint64_t unknown = w->c.vmx.unknown, shown = w->c.vmx.shown;
+	struct decode_cr3 *l;
+	int ret;
+
+	/* The state the segment before left when known, else expected. */
+	pthread_mutex_lock(&par->lock);
+	st = par->truth;
+	if (!again && par->accepted != s->idx)
+		decode_predict(&w->c, par->t, &st, &s->psb);
+	/* the CR3s known now: the worker's own copy, which it adds to */
+	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
+	if (l) {
+		memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
+		w->c.cr3s = l;
+		w->c.ncr3 = c->ncr3;
+	}
+	si->ncr3 = c->ncr3;
+	pthread_mutex_unlock(&par->lock);
+	if (!l)
+		return PTT_EXIT_INTERNAL;
+	if (again)
+		par->again++;	/* by the thread holding the turn only */
+	si->start = st;
+	memset(&w->t.stats, 0, sizeof(w->t.stats));
+	decode_state_set(&w->t, &st);
+	w->t.seg_last = s->last;
+	w->t.seg_eos = 0;
+	w->t.seg_next = s->next;
+	ct_restart(&w->t.ct);
+	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
+	decode_state_get(&w->t, &si->end);
+	si->stats = w->t.stats;
+	si->vmx_unknown = w->c.vmx.unknown - unknown;
+	si->vmx_shown = w->c.vmx.shown - shown;
+	free(si->learned);
+	si->learned = NULL;
+	si->nlearned = w->c.ncr3 - si->ncr3;
+	if (si->nlearned) {
+		si->learned = malloc(si->nlearned * sizeof(*si->learned));
+		if (!si->learned)
+			return PTT_EXIT_INTERNAL;
+		memcpy(si->learned, w->c.cr3s + si->ncr3,
+		       si->nlearned * sizeof(*si->learned));
+	}
+	return ret;
+}
+
+/* Whether the segment started in the state the one before left. */
+static int decode_seg_stands(void *arg, const struct dpar_seg *s)
+{
+	struct decode_par *par = arg;
+	const struct decode_seginfo *si = &par->si[s->idx];
+	int ok;
+
+	pthread_mutex_lock(&par->lock);
+	ok = si->ncr3 == par->c->ncr3 &&
+	     decode_state_eq(&si->start, &par->truth,
+			     s->psb.has_pip && s->psb.has_ip);
+	pthread_mutex_unlock(&par->lock);
+	return ok;
+}
+
+/* The segment is written: its end is the next one's start. */
+static void decode_seg_accept(void *arg, const struct dpar_seg *s)
+{
+	struct decode_par *par = arg;
+	struct decode_seginfo *si = &par->si[s->idx];
+	size_t i;
+
+	pthread_mutex_lock(&par->lock);
+	par->truth = si->end;
+	for (i = 0; i < si->nlearned; i++)
+		decode_learn_cr3(par->c, si->learned[i].cr3,
+				 &si->learned[i].who);
+	decode_sum(&par->t->stats, &si->stats);
+	par->c->vmx.unknown += si->vmx_unknown;
+	par->c->vmx.shown += si->vmx_shown;
+	par->accepted = s->idx + 1;
+	pthread_mutex_unlock(&par->lock);
+}
+
+/*
+ * Whether a stretch can be cut into segments decoded in threads, with
+ * the same lines as one decoder.  Not with what carries state across
+ * the trace that a segment's start does not show (the call tree and the
+ * timeline: a stack; guests' VMX contexts and the guest-TSC marks, not
+ * done yet)
+ * or prints per-sync numbers (-q's statistics).  Switch records and
+ * PIPs are fine: each segment starts in the state the one before left
+ * (decode_seg_stands()).  --events is fine: what a segment's PSB+ holds
+ * libipt reports as status updates, which are not printed, whether the
+ * decoder synchronised there (-j N) or read on through it (-j 1); every
+ * other event comes from the packets of one segment, which its own
+ * decoder reads (host check decode-jobs-events).
  */
 static int decode_par_ok(const struct decode_ctx *c,
 			 const struct decode_trace *t, uint64_t start,
@@ -1203,8 +1566,8 @@ static int decode_par_ok(const struct decode_ctx *c,
 
 	return o->jobs > 1 && !o->calls && !c->tl.f &&
 	       !o->quiet && !v->summary && !v->host_only && !v->guest_only &&
-	       !v->nsel && !v->nguest && !t->nsw && end - start > (64u << 10) &&
-	       !dpar_has_pip(t->buf, start, end);
+	       !v->nsel && !v->nguest && !t->marks.n &&
+	       end - start > (64u << 10) && !dpar_has_vmx(t->buf, start, end);
 }
 
 /* The stretch [start, end) in o.jobs threads, listed in order. */
@@ -1214,54 +1577,76 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	struct outbuf *obs[DPAR_MAX_JOBS];
 	struct decode_worker *w;
 	struct decode_par par;
-	uint64_t unknown = 0, shown = 0;
+	struct dpar_ops ops = {
+		.prepare = decode_seg_prepare, .seg = decode_segment,
+		.stands = decode_seg_stands, .accept = decode_seg_accept,
+		.arg = &par,
+	};
 	unsigned int i, n = c->o.jobs > DPAR_MAX_JOBS ? DPAR_MAX_JOBS : c->o.jobs;
-	int ret = PTT_EXIT_OK;
+	unsigned long k;
+	int ret = PTT_EXIT_OK, err = 0;
 
 	w = calloc(n, sizeof(*w));
 	if (!w)
 		return decode_stretch_one(c, t, start, end);
+	memset(&par, 0, sizeof(par));
+	par.c = c;
+	par.t = t;
+	par.w = w;
+	pthread_mutex_init(&par.lock, NULL);
+	decode_state_get(t, &par.truth);
 	ob_flush(&c->ob);	/* what came before the stretch goes first */
 	for (i = 0; i < n; i++) {
 		w[i].c = *c;
-		/* its own caches and disassembler (decode_fmt_init() below) */
+		w[i].c.worker = 1;
+		/* its own caches, disassembler, images and CR3s */
 		w[i].c.o.fmt.lc = NULL;
 		w[i].c.o.fmt.ci = NULL;
+		w[i].c.imgs = NULL;
+		w[i].c.nimgs = 0;
+		w[i].c.cr3s = NULL;
+		w[i].c.ncr3 = 0;
+		if (c->vmx.ctx) {
+			w[i].vctx = *c->vmx.ctx;
+			w[i].c.vmx.ctx = &w[i].vctx;
+		}
 		w[i].t = *t;
 		memset(&w[i].t.stats, 0, sizeof(w[i].t.stats));
 		w[i].t.in_seg = 1;
-		w[i].proc = *t->cur;
-		w[i].t.cur = &w[i].proc;
-		/* libipt's image is not for several decoders at once: a copy */
-		w[i].proc.image = pt_image_alloc(NULL);
-		if (!w[i].proc.image ||
-		    pt_image_copy(w[i].proc.image, t->cur->image) < 0 ||
-		    ob_init(&w[i].c.ob, c->ob.fd, 1 << 20) ||
+		if (ob_init(&w[i].c.ob, c->ob.fd, 1 << 20) ||
 		    decode_fmt_init(&w[i].c.o.fmt)) {
 			ptt_err("out of memory for --jobs %u", n);
 			ret = PTT_EXIT_INTERNAL;
 		}
 		obs[i] = &w[i].c.ob;
 	}
-	par.w = w;
-	if (!ret && dpar_run(t->buf, start, end, n, obs, decode_segment, &par)) {
+	if (!ret)
+		err = dpar_run(t->buf, start, end, n, obs, &ops);
+	if (!ret && err && err != DPAR_SERIAL) {
 		ptt_err("decode --jobs: the threads could not run");
 		ret = PTT_EXIT_INTERNAL;
 	}
 	for (i = 0; i < n; i++) {
-		decode_sum(&t->stats, &w[i].t.stats);
-		unknown += w[i].c.vmx.unknown - c->vmx.unknown;
-		shown += w[i].c.vmx.shown - c->vmx.shown;
 		if (w[i].c.ob.error && !c->ob.error)
 			c->ob.error = w[i].c.ob.error;
 		if (w[i].c.ob.buf)
 			ob_free(&w[i].c.ob);
 		decode_fmt_free(&w[i].c.o.fmt);
-		pt_image_free(w[i].proc.image);
+		decode_images_free(&w[i].c);
+		free(w[i].c.cr3s);
 	}
-	c->vmx.unknown += unknown;
-	c->vmx.shown += shown;
+	for (k = 0; par.si && k < par.nsegs; k++)
+		free(par.si[k].learned);
+	free(par.si);
 	free(w);
+	pthread_mutex_destroy(&par.lock);
+	if (!ret && err == DPAR_SERIAL)
+		return decode_stretch_one(c, t, start, end);
+	/* the last segment's end is where the trace goes on */
+	decode_state_set(t, &par.truth);
+	if (getenv("PT_TRACE_DEBUG_JOBS"))
+		fprintf(stderr, "decode --jobs: %lu segments, %lu decoded again\n",
+			par.nsegs, par.again);
 	return ret;
 }
 
@@ -1808,6 +2193,7 @@ int cmd_decode(int argc, char **argv)
 	int nelf = 0, opt, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
 
 	memset(&c, 0, sizeof(c));
+	c.asp = &c.as;
 	c.o.jobs = 1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "qhC:j:", opts, NULL)) != -1) {

@@ -3,11 +3,13 @@
  * decode --jobs: split a stretch at PSBs and decode the pieces in
  * threads, output in order (decode_par.h).
  *
- * Segments of about DPAR_SEG bytes are handed out in order; the worker
- * whose segment is the oldest not yet written (the "turn") writes as it
- * goes, the others keep their output in memory (outbuf's @turn) until
- * their turn.  A worker does not start a segment more than 2 * jobs
- * ahead of the turn, so memory holds at most that many segments' output.
+ * Segments of about DPAR_SEG bytes are handed out in order; each keeps
+ * its output in memory until every segment before it is written: then
+ * the thread that finished last checks that the segment started in the
+ * state the one before left (dpar_ops), decodes it again if not, and
+ * writes it.  A worker does not start a segment more than 2 * jobs ahead
+ * of the oldest one not written, so memory holds at most that many
+ * segments' output.
  *
  * Where one segment ends the next one's PSB+ says, with its FUP, at
  * which instruction the code went on: the earlier segment's decoder walks
@@ -38,6 +40,7 @@ struct dpar {
 	unsigned long ahead;	/* how far past @turn a worker may start */
 	struct outbuf **obs;
 	/* finished segments waiting for their turn: buffer, length, size */
+	char *done;
 	char **kept;
 	size_t *kept_len, *kept_cap;
 	/*
@@ -49,8 +52,8 @@ struct dpar {
 	char **spare;
 	size_t *spare_cap;
 	unsigned long nspare;
-	int (*seg)(void *arg, unsigned int worker, const struct dpar_seg *s);
-	void *arg;
+	const struct dpar_ops *ops;
+	unsigned long never;	/* no segment's number: outbufs keep all */
 	int ret;
 	pthread_mutex_t lock;
 	pthread_cond_t moved;	/* @turn advanced */
@@ -61,31 +64,45 @@ struct dpar_worker {
 	unsigned int idx;
 };
 
-int dpar_has_pip(const uint8_t *buf, uint64_t start, uint64_t end)
+int dpar_has_vmx(const uint8_t *buf, uint64_t start, uint64_t end)
 {
-	static const uint8_t pip[2] = { 2, 0x43 };
+	static const uint8_t vmcs[2] = { 2, 0xc8 }, pip[2] = { 2, 0x43 };
+	const uint8_t *p = buf + start, *e = buf + end;
 
-	return !!memmem(buf + start, end - start, pip, sizeof(pip));
+	if (memmem(p, (size_t)(e - p), vmcs, sizeof(vmcs)))
+		return 1;
+	while ((p = memmem(p, (size_t)(e - p), pip, sizeof(pip)))) {
+		p += sizeof(pip);
+		if (p < e && *p & 1)
+			return 1;	/* PIP.NR: in a guest */
+	}
+	return 0;
 }
 
-/* The IP of the FUP in the PSB+ at @buf[off], from a packet decoder. */
-static int dpar_psb_ip(const uint8_t *buf, uint64_t off, uint64_t end,
-		       uint64_t *ip)
+/* What the PSB+ at @buf[off] holds (dpar_psb), from a packet decoder. */
+static void dpar_psb_read(const uint8_t *buf, uint64_t off, uint64_t end,
+			  struct dpar_psb *h)
 {
 	struct pt_config cfg;
 	struct pt_packet_decoder *pd;
 	struct pt_packet pkt;
-	int found = 0;
 
+	memset(h, 0, sizeof(*h));
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf + off;
 	cfg.end = (uint8_t *)buf + end;
 	pd = pt_pkt_alloc_decoder(&cfg);
 	if (!pd)
-		return 0;
+		return;
 	if (pt_pkt_sync_set(pd, 0) >= 0) {
 		while (pt_pkt_next(pd, &pkt, sizeof(pkt)) >= 0 &&
 		       pkt.type != ppt_psbend) {
+			if (pkt.type == ppt_tsc) {
+				h->has_tsc = 1;
+				h->tsc = pkt.payload.tsc.tsc;
+			}
+			if (pkt.type == ppt_pip)
+				h->has_pip = 1;
 			if (pkt.type != ppt_fup)
 				continue;
 			/* last-IP is 0 after a PSB: every form is the IP */
@@ -93,18 +110,17 @@ static int dpar_psb_ip(const uint8_t *buf, uint64_t off, uint64_t end,
 			case pt_ipc_suppressed:
 				break;
 			case pt_ipc_sext_48:
-				*ip = (uint64_t)((int64_t)(pkt.payload.ip.ip << 16) >> 16);
-				found = 1;
+				h->ip = (uint64_t)((int64_t)(pkt.payload.ip.ip << 16) >> 16);
+				h->has_ip = 1;
 				break;
 			default:
-				*ip = pkt.payload.ip.ip;
-				found = 1;
+				h->ip = pkt.payload.ip.ip;
+				h->has_ip = 1;
 				break;
 			}
 		}
 	}
 	pt_pkt_free_decoder(pd);
-	return found;
 }
 
 /* Cut [start, end) at the first PSB past every DPAR_SEG bytes. */
@@ -136,12 +152,14 @@ static int dpar_split(struct dpar *d, const uint8_t *buf, uint64_t start,
 		s = &d->segs[d->nsegs];
 		memset(s, 0, sizeof(*s));
 		s->idx = d->nsegs++;
+		if (s->idx)
+			s->psb = s[-1].next;
 		s->start = from;
 		s->end = cut;
 		s->last = cut == end;
 		if (s->last)
 			return 0;
-		s->has_next_ip = dpar_psb_ip(buf, cut, end, &s->next_ip);
+		dpar_psb_read(buf, cut, end, &s->next);
 		from = cut;
 	}
 }
@@ -160,54 +178,85 @@ static void dpar_write(int fd, const char *p, size_t len)
 	}
 }
 
+/* A buffer for @ob: a spare one, or a new one of @ob's size. */
+static int dpar_fresh(struct dpar *d, struct outbuf *ob)
+{
+	char *fresh;
+	size_t cap = ob->cap;
+
+	if (d->nspare) {
+		fresh = d->spare[--d->nspare];
+		cap = d->spare_cap[d->nspare];
+	} else {
+		fresh = malloc(cap);
+	}
+	if (!fresh)
+		return -ENOMEM;
+	ob->buf = fresh;
+	ob->cap = cap;
+	ob->len = 0;
+	return 0;
+}
+
+/* Segment @t's kept buffer goes back to the spares. */
+static void dpar_recycle(struct dpar *d, unsigned long t)
+{
+	if (d->nspare < d->ahead) {
+		d->spare[d->nspare] = d->kept[t];
+		d->spare_cap[d->nspare++] = d->kept_cap[t];
+	} else {
+		free(d->kept[t]);
+	}
+	d->kept[t] = NULL;
+}
+
 /*
- * Segment @i is done on @ob: write it if its turn came, then whatever
- * was kept behind it; else keep its buffer (@ob gets a spare one, or a
- * new one).
+ * Segment @i is done on @ob (@worker's), lock held: keep its buffer (@ob
+ * gets another); when it is the oldest not written, write it and every
+ * finished one behind it, each checked first (dpar_ops.stands) and
+ * decoded again here when it does not stand.
  */
-static int dpar_done(struct dpar *d, struct outbuf *ob, unsigned long i)
+static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
+		     unsigned long i)
 {
 	unsigned long t;
+	int ret;
 
-	pthread_mutex_lock(&d->lock);
-	if (__atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) != i) {
-		char *fresh;
-		size_t cap = ob->cap;
-
-		if (d->nspare) {
-			fresh = d->spare[--d->nspare];
-			cap = d->spare_cap[d->nspare];
-		} else {
-			fresh = malloc(cap);
-		}
-		if (!fresh) {
-			pthread_mutex_unlock(&d->lock);
-			return -ENOMEM;
-		}
-		d->kept[i] = ob->buf;
-		d->kept_len[i] = ob->len;
-		d->kept_cap[i] = ob->cap;
-		ob->buf = fresh;
-		ob->cap = cap;
-		ob->len = 0;
-		pthread_mutex_unlock(&d->lock);
+	d->kept[i] = ob->buf;
+	d->kept_len[i] = ob->len;
+	d->kept_cap[i] = ob->cap;
+	d->done[i] = 1;
+	ret = dpar_fresh(d, ob);
+	if (ret)
+		return ret;
+	if (__atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) != i)
 		return 0;
-	}
-	ob_flush(ob);		/* its turn: written */
-	/* the turn stays @i (no one else writes) until the kept are out */
-	for (t = i + 1; t < d->nsegs && d->kept[t]; t++) {
-		dpar_write(ob->fd, d->kept[t], d->kept_len[t]);
-		if (d->nspare < d->ahead) {
-			d->spare[d->nspare] = d->kept[t];
-			d->spare_cap[d->nspare++] = d->kept_cap[t];
-		} else {
-			free(d->kept[t]);
+	/*
+	 * The turn stays @i (no one else writes) until the finished ones
+	 * are out: a thread that finishes one meanwhile only keeps it.
+	 */
+	for (t = i; t < d->nsegs && d->done[t] && !d->ret; t++) {
+		if (!d->ops->stands(d->ops->arg, &d->segs[t])) {
+			dpar_recycle(d, t);
+			pthread_mutex_unlock(&d->lock);
+			ob->mine = t;
+			ret = d->ops->seg(d->ops->arg, worker, &d->segs[t], 1);
+			pthread_mutex_lock(&d->lock);
+			if (ret)
+				return ret;
+			d->kept[t] = ob->buf;
+			d->kept_len[t] = ob->len;
+			d->kept_cap[t] = ob->cap;
+			ret = dpar_fresh(d, ob);
+			if (ret)
+				return ret;
 		}
-		d->kept[t] = NULL;
+		dpar_write(ob->fd, d->kept[t], d->kept_len[t]);
+		dpar_recycle(d, t);
+		d->ops->accept(d->ops->arg, &d->segs[t]);
 	}
 	__atomic_store_n(&d->turn, t, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&d->moved);
-	pthread_mutex_unlock(&d->lock);
 	return 0;
 }
 
@@ -217,12 +266,14 @@ static void *dpar_worker(void *arg)
 	struct dpar *d = w->d;
 	struct outbuf *ob = d->obs[w->idx];
 
+	/* written by dpar_done() only, in order */
+	ob->turn = &d->never;
 	for (;;) {
 		unsigned long i;
 		int ret;
 
 		pthread_mutex_lock(&d->lock);
-		while (d->next < d->nsegs &&
+		while (d->next < d->nsegs && !d->ret &&
 		       d->next >= __atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) +
 				  d->ahead)
 			pthread_cond_wait(&d->moved, &d->lock);
@@ -233,27 +284,26 @@ static void *dpar_worker(void *arg)
 		i = d->next++;
 		pthread_mutex_unlock(&d->lock);
 
-		ob->turn = &d->turn;
 		ob->mine = i;
-		ret = d->seg(d->arg, w->idx, &d->segs[i]);
+		ob->len = 0;
+		ret = d->ops->seg(d->ops->arg, w->idx, &d->segs[i], 0);
+		pthread_mutex_lock(&d->lock);
 		if (!ret)
-			ret = dpar_done(d, ob, i);
+			ret = dpar_done(d, w->idx, ob, i);
 		if (ret) {
-			pthread_mutex_lock(&d->lock);
 			if (!d->ret)
 				d->ret = ret;
 			pthread_cond_broadcast(&d->moved);
 			pthread_mutex_unlock(&d->lock);
 			return NULL;
 		}
+		pthread_mutex_unlock(&d->lock);
 	}
 }
 
 int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 	     unsigned int jobs, struct outbuf **obs,
-	     int (*seg)(void *arg, unsigned int worker,
-			const struct dpar_seg *s),
-	     void *arg)
+	     const struct dpar_ops *ops)
 {
 	struct dpar_worker w[DPAR_MAX_JOBS];
 	pthread_t th[DPAR_MAX_JOBS];
@@ -266,21 +316,27 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 	if (jobs > DPAR_MAX_JOBS)
 		jobs = DPAR_MAX_JOBS;
 	d.obs = obs;
-	d.seg = seg;
-	d.arg = arg;
+	d.ops = ops;
+	d.never = ~0ul;
 	d.ahead = 2ul * jobs;
 	pthread_mutex_init(&d.lock, NULL);
 	pthread_cond_init(&d.moved, NULL);
 	ret = dpar_split(&d, buf, start, end);
 	if (!ret) {
+		d.done = calloc(d.nsegs, sizeof(*d.done));
 		d.kept = calloc(d.nsegs, sizeof(*d.kept));
 		d.kept_len = calloc(d.nsegs, sizeof(*d.kept_len));
 		d.kept_cap = calloc(d.nsegs, sizeof(*d.kept_cap));
 		d.spare = calloc(d.ahead, sizeof(*d.spare));
 		d.spare_cap = calloc(d.ahead, sizeof(*d.spare_cap));
-		if (!d.kept || !d.kept_len || !d.kept_cap || !d.spare ||
-		    !d.spare_cap)
+		if (!d.done || !d.kept || !d.kept_len || !d.kept_cap ||
+		    !d.spare || !d.spare_cap)
 			ret = -ENOMEM;
+	}
+	if (!ret) {
+		ret = ops->prepare(ops->arg, d.segs, d.nsegs);
+		if (ret == 1)
+			ret = DPAR_SERIAL;
 	}
 	for (i = 0; !ret && i < jobs; i++) {
 		w[i].d = &d;
@@ -301,6 +357,7 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 		free(d.spare[--d.nspare]);
 	free(d.spare);
 	free(d.spare_cap);
+	free(d.done);
 	free(d.kept);
 	free(d.kept_len);
 	free(d.kept_cap);

@@ -14,27 +14,67 @@
 
 #define DPAR_MAX_JOBS	64
 
+/* What a PSB+ holds that says where and when the code is. */
+struct dpar_psb {
+	int has_ip;		/* a FUP: tracing is on, the code goes on at @ip */
+	uint64_t ip;
+	int has_tsc;		/* a TSC packet: the time from there on */
+	uint64_t tsc;
+	int has_pip;		/* a PIP: the CR3 from there on */
+};
+
 struct dpar_seg {
 	uint64_t start, end;	/* file offsets; a PSB at @start but the first */
 	unsigned long idx;
 	int last;		/* the stretch's last segment */
-	int has_next_ip;	/* the next segment's PSB+ has a FUP */
-	uint64_t next_ip;	/* its IP: where this segment's code ends */
+	struct dpar_psb psb;	/* its own PSB+ (not for the first) */
+	struct dpar_psb next;	/* the next segment's (not for the last) */
 };
 
 /*
- * Decode @buf's [@start, @end) with @jobs workers: @seg(@arg, WORKER,
- * SEG) decodes one segment writing to @obs[WORKER] (an outbuf on the
- * output's fd, set up by the caller), and returns 0 or an exit status.
- * Returns 0 or the first non-zero status.
+ * What decode does with the segments.  A segment's decoder starts in a
+ * state (whose code runs, ...) that the segments before it leave; a
+ * worker cannot wait for them, so it starts in the state it expects
+ * (@seg with again 0), and when the segment's turn to be written comes
+ * (every segment before it written and @accept'ed) @stands says whether
+ * that was the state the segment before left: if not, its output is
+ * dropped and @seg decodes it again (again 1) in that state.
+ */
+struct dpar_ops {
+	/*
+	 * The stretch's @n segments, before any is decoded: 0, or 1 when
+	 * the stretch is to be decoded in one piece (dpar_run() then
+	 * returns DPAR_SERIAL), or an exit status.
+	 */
+	int (*prepare)(void *arg, const struct dpar_seg *segs,
+		       unsigned long n);
+	/*
+	 * Decode one segment writing to @obs[WORKER] (an outbuf on the
+	 * output's fd, set up by the caller): 0 or an exit status.
+	 */
+	int (*seg)(void *arg, unsigned int worker, const struct dpar_seg *s,
+		   int again);
+	int (*stands)(void *arg, const struct dpar_seg *s);
+	/* @s is written: the state it left is the next one's */
+	void (*accept)(void *arg, const struct dpar_seg *s);
+	void *arg;
+};
+
+#define DPAR_SERIAL	1000
+
+/*
+ * Decode @buf's [@start, @end) with @jobs workers through @ops.  Returns
+ * 0, DPAR_SERIAL (nothing done), or the first non-zero status.
  */
 int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 	     unsigned int jobs, struct outbuf **obs,
-	     int (*seg)(void *arg, unsigned int worker,
-			const struct dpar_seg *s),
-	     void *arg);
+	     const struct dpar_ops *ops);
 
-/* Whether @buf[start, end) holds a PIP packet (or its two bytes). */
-int dpar_has_pip(const uint8_t *buf, uint64_t start, uint64_t end);
+/*
+ * Whether @buf[start, end) holds a VMCS packet or a PIP with NR set (or
+ * their bytes): VMX non-root code, whose context decode does not carry
+ * from one segment to the next yet.
+ */
+int dpar_has_vmx(const uint8_t *buf, uint64_t start, uint64_t end);
 
 #endif /* PT_TRACE_DECODE_PAR_H */

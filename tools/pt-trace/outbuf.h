@@ -24,7 +24,8 @@ struct outbuf {
 	/*
 	 * Ordered output of decode's threads (decode_par.c): when @turn is
 	 * set, the buffer is written only while *turn is @mine, and grows
-	 * (is kept for later) otherwise.
+	 * (is kept for later) otherwise (decode_par.c's workers point it at
+	 * a number no segment has: they keep all, dpar_done() writes).
 	 */
 	const unsigned long *turn;
 	unsigned long mine;
