@@ -87,9 +87,10 @@ done
 for f in "$ROOT"/tools/demo/*; do
 	[ -f "$f" ] && install -m755 "$f" ptt/demo/
 done
-# Benchmarks: built programs and scripts (not their C sources).
+# Benchmarks: built programs and scripts (not their C sources or headers).
 for f in "$benchbin"/* "$ROOT"/tests/bench/vm/*; do
-	[ -f "$f" ] && [ "${f%.c}" = "$f" ] && install -m755 "$f" ptt/bench/
+	case $f in *.c | *.h) continue ;; esac
+	[ -f "$f" ] && install -m755 "$f" ptt/bench/
 done
 
 # Shared libraries (and the loader) of every dynamic program we carry.

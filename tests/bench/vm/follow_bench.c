@@ -55,6 +55,13 @@ static double pingpong(int fd, int how)
 	if (child < 0)
 		return -1;
 	if (!child) {
+		/*
+		 * Only the ends the child uses: with its own copy of a[1]
+		 * open, the parent's close would never give it EOF.
+		 */
+		close(a[1]);
+		close(b[0]);
+		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
 		for (;;) {
