@@ -72,6 +72,15 @@ bool pt_model_exact;
 #define PT_EXACT_TASKS	64
 static struct task_struct *pt_exact_tasks[PT_EXACT_TASKS];
 static atomic_t pt_exact_ntasks = ATOMIC_INIT(0);
+/*
+ * Above the highest slot ever used: a lookup (every #DB, system call,
+ * switch and interrupt while hooked) scans that far, not the whole
+ * table.  Slots are taken lowest first and a task is armed on one CPU
+ * at a time, so it stays near the number of CPUs.  Raised by the CPU
+ * that arms a task before any lookup of that task (on that CPU, or on
+ * another after a switch).
+ */
+static atomic_t pt_exact_hw = ATOMIC_INIT(0);
 static atomic_t pt_exact_works = ATOMIC_INIT(0);	/* task_work pending */
 static bool pt_exact_closing;
 static bool pt_exact_hooked;
@@ -80,11 +89,12 @@ static DEFINE_MUTEX(pt_exact_lock);
 
 static int pt_exact_find(struct task_struct *t)
 {
-	int i;
+	int i, hw;
 
 	if (!atomic_read(&pt_exact_ntasks))
 		return -1;
-	for (i = 0; i < PT_EXACT_TASKS; i++)
+	hw = atomic_read(&pt_exact_hw);
+	for (i = 0; i < hw; i++)
 		if (READ_ONCE(pt_exact_tasks[i]) == t)
 			return i;
 	return -1;
@@ -93,13 +103,17 @@ static int pt_exact_find(struct task_struct *t)
 /* Only ever for one task on one CPU at a time: its own, or next's. */
 static bool pt_exact_add(struct task_struct *t)
 {
-	int i;
+	int i, hw;
 
 	if (pt_exact_find(t) >= 0)
 		return true;
 	for (i = 0; i < PT_EXACT_TASKS; i++)
 		if (!cmpxchg(&pt_exact_tasks[i], NULL, t)) {
 			atomic_inc(&pt_exact_ntasks);
+			hw = atomic_read(&pt_exact_hw);
+			while (hw <= i &&
+			       !atomic_try_cmpxchg(&pt_exact_hw, &hw, i + 1))
+				;
 			return true;
 		}
 	return false;
@@ -388,6 +402,17 @@ static void pt_exact_signal_work(struct callback_head *w)
 }
 
 /*
+ * Current's pending user instruction entered the kernel (vector @vec;
+ * @fault: the exception that raised its signal): BTS's record of that
+ * entry (bts_exact.c) and, if it stored one, its truth line.  IRQs off.
+ */
+static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault)
+{
+	if (pt_model_bts_exact_kentry(st, vec, fault))
+		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
+}
+
+/*
  * A signal the kernel raised for an exception of the user instruction
  * that was pending, whose handler set thread.trap_nr: a fault's signal
  * from the kernel (si_code > 0: not kill() or a timer) while the task
@@ -403,23 +428,35 @@ static bool pt_exact_fault_signal(struct pt_model_cpu *st, int sig,
 	       sig == SIGFPE || sig == SIGTRAP;
 }
 
+/*
+ * Current left its user code for the kernel by vector @vec: a page
+ * fault (@regs, its user frame), an entry of the pending instruction if
+ * at its IP while traced; or the exception whose signal @sig (@info) is
+ * delivered (@regs NULL), stored whatever the signal's disposition.
+ */
+static void pt_exact_entered(int vec, const struct pt_regs *regs, int sig,
+			     const struct kernel_siginfo *info)
+{
+	struct pt_model_cpu *st;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	st = this_cpu_ptr(pt_model_cpus);
+	st->xuser = false;
+	if (regs ? regs->ip == st->xpending && pt_exact_traced(st) :
+		   pt_exact_fault_signal(st, sig, info))
+		pt_exact_kentry(st, vec, !regs);
+	local_irq_restore(flags);
+}
+
 static void pt_exact_signal(void *data, int sig, struct kernel_siginfo *info,
 			    struct k_sigaction *ka)
 {
 	struct callback_head *w;
-	struct pt_model_cpu *st;
-	unsigned long flags;
 
 	if (pt_exact_find(current) < 0)
 		return;
-	/* BTS stores the exception whatever the signal's disposition. */
-	local_irq_save(flags);
-	st = this_cpu_ptr(pt_model_cpus);
-	st->xuser = false;
-	if (pt_exact_fault_signal(st, sig, info) &&
-	    pt_model_bts_exact_kentry(st, current->thread.trap_nr, true))
-		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
-	local_irq_restore(flags);
+	pt_exact_entered(current->thread.trap_nr, NULL, sig, info);
 	if (ka->sa.sa_handler == SIG_IGN || ka->sa.sa_handler == SIG_DFL)
 		return;
 	w = kmalloc(sizeof(*w), GFP_ATOMIC);
@@ -449,8 +486,8 @@ static void pt_exact_hardirq(int vec)
 		return;
 	st = this_cpu_ptr(pt_model_cpus);
 	if (st->xuser && task_pt_regs(current)->ip == st->xpending &&
-	    pt_exact_traced(st) && pt_model_bts_exact_kentry(st, vec, false))
-		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
+	    pt_exact_traced(st))
+		pt_exact_kentry(st, vec, false);
 }
 
 static void pt_exact_vector(void *data, int vector)
@@ -467,18 +504,9 @@ static void pt_exact_irq(void *data, int irq, struct irqaction *action)
 static void pt_exact_pf_user(void *data, unsigned long address,
 			     struct pt_regs *regs, unsigned long error_code)
 {
-	struct pt_model_cpu *st;
-	unsigned long flags;
-
 	if (pt_exact_find(current) < 0)
 		return;
-	local_irq_save(flags);
-	st = this_cpu_ptr(pt_model_cpus);
-	st->xuser = false;
-	if (regs->ip == st->xpending && pt_exact_traced(st) &&
-	    pt_model_bts_exact_kentry(st, X86_TRAP_PF, false))
-		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
-	local_irq_restore(flags);
+	pt_exact_entered(X86_TRAP_PF, regs, 0, NULL);
 }
 
 static struct {

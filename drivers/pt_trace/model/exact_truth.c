@@ -25,6 +25,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/msr.h>
@@ -108,37 +109,56 @@ static int pt_truth_line(char *buf, size_t n, const struct pt_truth_rec *r,
 			 r->tsc, cpu, r->pid, r->tid, r->ip);
 }
 
+/*
+ * The lines a read formats before it copies them out: one copy_to_user()
+ * per chunk, not per line (a test reads 10^5 lines, and each copy is a
+ * might_fault() check, costly under lockdep).
+ */
+#define PT_TRUTH_CHUNK	8192
+
 /* Consuming read: each line is returned once. */
 static ssize_t pt_truth_read(struct file *f, char __user *ubuf, size_t count,
 			     loff_t *ppos)
 {
 	int cpu = (long)f->f_inode->i_private;
 	struct pt_exact_cpu *pc = per_cpu_ptr(pt_exact_pc, cpu);
-	char line[128];
-	size_t done = 0;
-	u64 tail, head;
+	size_t done = 0, len, room;
+	char line[128], *buf;
+	u64 tail, head, t;
 	int n;
 
+	buf = kmalloc(PT_TRUTH_CHUNK, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
 	mutex_lock(&pt_truth_read_lock);
 	tail = pc->tail;
 	/* Pairs with the writer's release: records up to head are whole. */
 	head = smp_load_acquire(&pc->head);
-	while (tail != head) {
-		n = pt_truth_line(line, sizeof(line),
-				  &pc->ring[tail % PT_TRUTH_RECS], cpu);
-		if (done + n > count)
-			break;
-		if (copy_to_user(ubuf + done, line, n)) {
+	while (tail != head && done < count) {
+		room = min_t(size_t, count - done, PT_TRUTH_CHUNK);
+		len = 0;
+		for (t = tail; t != head; t++) {
+			n = pt_truth_line(line, sizeof(line),
+					  &pc->ring[t % PT_TRUTH_RECS], cpu);
+			if (len + n > room)
+				break;
+			memcpy(buf + len, line, n);
+			len += n;
+		}
+		if (!len)
+			break;	/* not even one line fits in count */
+		if (copy_to_user(ubuf + done, buf, len)) {
 			if (!done)
 				done = -EFAULT;
 			break;
 		}
-		done += n;
-		tail++;
-		/* The slot is read before the writer may reuse it. */
+		done += len;
+		tail = t;
+		/* The slots are read before the writer may reuse them. */
 		smp_store_release(&pc->tail, tail);
 	}
 	mutex_unlock(&pt_truth_read_lock);
+	kfree(buf);
 	return done;
 }
 
