@@ -38,7 +38,15 @@ the task waited in the kernel past a PSB period.  The stretch is the
 run whose switch-in comes after the enable, not the one after the
 PSB's time (the next run, another process's).
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec]
+With 'bts' the recording is a Branch Trace Store one (DIR/cpu0.bts with
+the driver's switch records, no cpu0.pt): pid 100 runs proga from its
+switch-in at 1000, the idle task at 1200, 100 again at 1300, when it
+execs progb (exec record at 1500: the data has a kernel branch, the
+return to user mode at progb's entry 0x401000, then progb's branch),
+the idle task at 1700 and 100, progb now, at 2000.  One branch each in
+proga and progb (their last instruction back to their second).
+
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|bts]
 """
 import re
 import struct
@@ -96,6 +104,33 @@ if sys.argv[4:] == ['exec']:
     open(d + '/cpu0.pt', 'wb').write(pt)
     open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
                                          insns(proga) + insns(progb)))
+    sys.exit(0)
+
+if sys.argv[4:] == ['bts']:
+    out = header()
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('proga'),
+               10, NONE, (100, 100))
+    out += mmap2(100, proga, 20)
+    for t, who in ((1000, 100), (1200, 0), (1300, 100)):
+        out += rec(SWITCH, 0, b'', t, 0, (who, who))
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('progb'),
+               1500, 0, (100, 100))
+    out += mmap2(100, progb, 1510)
+    for t, who in ((1700, 0), (2000, 100)):
+        out += rec(SWITCH, 0, b'', t, 0, (who, who))
+    open(d + '/sideband.perf', 'wb').write(out)
+    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\npid=100\n')
+    SW, FROM, K = 1 << 63, (1 << 64) - 1, 0xffffffff81000000
+    a, b = insns(proga), insns(progb)
+    recs = [(FROM, 100 << 32 | 100, SW), (a[-1], a[1], 0),
+            (FROM, 0, SW),
+            (FROM, 100 << 32 | 100, SW), (a[-1], a[1], 0),
+            (K, K + 0x40, 0), (K + 0x80, 0x401000, 0), (b[-1], b[1], 0),
+            (FROM, 0, SW),
+            (FROM, 100 << 32 | 100, SW), (b[-1], b[1], 0)]
+    with open(d + '/cpu0.bts', 'wb') as f:
+        for r in recs:
+            f.write(struct.pack('<QQQ', *r))
     sys.exit(0)
 
 bad_id = sys.argv[4:] == ['buildid']

@@ -33,7 +33,10 @@
  * Threads: records carry no time, so the sideband's switch records
  * cannot place them; the driver's own switch records in the data
  * (PT_BTS_SWITCH, record --bts asks for them) say where each thread's
- * branches start.  From one on, addresses are named in that process's
+ * branches start, and matched in order to the sideband's switch-ins
+ * (dbts_sb_switch()) give each run its name and program (an exec
+ * between runs); an exec within a run is its return to user mode at the
+ * next program's entry (dbts_exec()).  From one on, addresses are named in that process's
  * address space, --calls keeps one tree per thread (as PT's: a line
  * names the thread, its depth is kept while it is switched out), the
  * timeline puts the spans on the thread's track (the idle task's on the
@@ -195,6 +198,7 @@ struct dbts_threads {
 	int tl_pid, tl_tid;	/* the CPU's own timeline track (idle) */
 	struct { int tid, depth; } *t;
 	size_t n;
+	size_t sw_at;		/* the sideband's switch-ins matched so far */
 };
 
 static int *dbts_depth(struct dbts_threads *th, int tid)
@@ -215,9 +219,33 @@ static int *dbts_depth(struct dbts_threads *th, int tid)
 }
 
 /*
+ * The sideband's switch-in that a switch record of the driver's stands
+ * for: both are made at the same context switch, in the same order on
+ * the CPU, so it is the next one of @pid/@tid after the last matched.
+ * One missing on either side (a record lost in stream mode, a sideband
+ * record perf lost) is passed over.  NULL: none left (no sideband.perf,
+ * a task it does not follow): names fall back to dbts_comm().
+ */
+static const struct das_switch *dbts_sb_switch(struct decode_aspaces *as,
+					       int cpu, int pid, int tid,
+					       struct dbts_threads *th)
+{
+	const struct das_switch *sw;
+	size_t n, i;
+
+	sw = das_switches(as, cpu, &n);
+	for (i = th->sw_at; sw && i < n; i++)
+		if (sw[i].tid == tid && sw[i].pid == pid) {
+			th->sw_at = i + 1;
+			return &sw[i];
+		}
+	return NULL;
+}
+
+/*
  * @tid's name in the sideband's switch records of @cpu, or NULL: the
- * last one (no time to pick the one in effect; an exec renames it, and
- * perf's ":TID" stands for a name not yet known).
+ * last one, where no switch-in matches (dbts_sb_switch()); perf's ":TID"
+ * stands for a name not yet known.
  */
 static const char *dbts_comm(struct decode_aspaces *as, int cpu, int tid)
 {
@@ -244,19 +272,29 @@ static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
 {
 	int pid = (int)PT_BTS_SWITCH_PID(r->to);
 	int tid = (int)PT_BTS_SWITCH_TID(r->to);
-	struct das_proc *np = pid > 0 ? das_find(as, pid) : NULL;
-	const char *comm;
+	struct das_proc *np = NULL;
+	const struct das_switch *sb;
+	const char *comm = NULL;
 	int *d;
 
 	if (tid == th->tid && pid == th->pid)
 		return;
-	while (np && np->next)
-		np = np->next;	/* no time: its last program */
+	sb = dbts_sb_switch(as, cpu, pid, tid, th);
+	/*
+	 * The program and name in effect at the matched switch-in (an
+	 * exec between two runs renames the thread); without one, no
+	 * time: the last program and name.
+	 */
+	if (pid > 0)
+		np = sb ? das_find_at(as, pid, sb->tsc) : das_find(as, pid);
 	if (np)
 		*p = das_use(as, np);
 	else if (pid > 0)
 		*p = das_use(as, das_find(as, as->main_pid));
-	comm = dbts_comm(as, cpu, tid);
+	if (sb && sb->comm[0] && sb->comm[0] != ':')
+		comm = sb->comm;
+	if (!comm)
+		comm = dbts_comm(as, cpu, tid);
 	if (!comm)
 		comm = np && np->comm[0] ? np->comm :
 		       pid ? "[unknown]" : "swapper";
@@ -277,6 +315,41 @@ static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
 	if (!quiet && th->shown)
 		ob_printf(ob, "[thread %s %d/%d, cpu %d]\n", comm, pid, tid,
 			  cpu);
+}
+
+/*
+ * An exec in the middle of a run (no switch record for it): the return
+ * to user mode from the exec's system call, a record from a kernel
+ * address to the entry of the program the process execs next (the
+ * executable's or ld.so's, as mapped after the exec).  From it on,
+ * addresses are that program's and the thread has its name: a line says
+ * so, as a switch record's does.  A branch from user code to the same
+ * address (two programs at one place) is no exec.
+ */
+static void dbts_exec(struct decode_aspaces *as, struct das_proc **p,
+		      const struct pt_trace_bts_record *r, int cpu, int quiet,
+		      struct tl_track *tl, const struct dbts_threads *th,
+		      struct outbuf *ob)
+{
+	struct das_proc *n;
+	int i, at = 0;
+
+	if (!*p || !(*p)->next || th->pid <= 0 || (*p)->pid != th->pid ||
+	    !dbts_kernel(r->from) || dbts_kernel(r->to))
+		return;
+	n = das_use(as, (*p)->next);
+	for (i = 0; n && i < n->nentry; i++)
+		at |= n->entry[i] == r->to;
+	if (!at)
+		return;
+	*p = n;
+	if (!n->comm[0])
+		return;
+	if (tl)
+		tl_track_thread(tl, th->pid, th->tid, n->comm);
+	if (!quiet && th->shown)
+		ob_printf(ob, "[thread %s %d/%d, cpu %d]\n", n->comm, th->pid,
+			  th->tid, cpu);
 }
 
 /*
@@ -341,6 +414,7 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 			continue;
 		}
 		st->records++;
+		dbts_exec(as, &p, &r, cpu, quiet, tl, &th, ob);
 		if (!th.shown) {
 			st->hidden++;
 			continue;
