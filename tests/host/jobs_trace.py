@@ -13,7 +13,10 @@ segments start inside runs, near switches, and (a PSB+ right after an
 enable, whose TSC is before the switch-in record) where the time alone
 does not say whose code it is.
 
-Usage: jobs_trace.py DIR LOOP LOOP_ADDR
+With MB (the decode benchmark, tests/bench/host/decode_bench.sh) the
+runs go on, in the same pattern, until the trace has MB megabytes.
+
+Usage: jobs_trace.py DIR LOOP LOOP_ADDR [MB]
 """
 import struct
 import sys
@@ -22,6 +25,7 @@ from perf_sideband import COMM, COMM_EXEC, MMAP2, NONE, SWITCH, header, rec, s8
 from pt_packets import MODE64, PGD0, PSB, PSBEND, fup, pge, pip, tsc
 
 d, elf, loop = sys.argv[1], sys.argv[2], int(sys.argv[3], 16)
+mb = float(sys.argv[4]) if len(sys.argv) > 4 else 0
 tasks = ((100, 100, 'loopa', 0x1000), (200, 200, 'loopb', 0x2000),
          (100, 101, 'loopa', 0x1000))
 sb = header()
@@ -42,7 +46,9 @@ since_psb = 0
 sizes = (3000, 70000, 20000, 9000, 41000, 16500, 5000, 33000, 60000, 12000,
          25000, 4000, 50000, 18000, 7000, 66000)
 switches = []
-for r, size in enumerate(sizes):
+r = 0
+while r < len(sizes) or len(out) < mb * 1e6:
+    size = sizes[r % len(sizes)]
     pid, tid, name, cr3 = tasks[r % 3]
     t += 1000
     out += tsc(t) + cbr + pip(cr3) + pge(loop)
@@ -60,6 +66,7 @@ for r, size in enumerate(sizes):
         since_psb += len(tnt)
     out += fup(loop + 3) + PGD0
     t += 13
+    r += 1
 for when, pid, tid in switches:
     sb += rec(SWITCH, 0, b'', when, 0, (pid, tid))
 open(d + '/sideband.perf', 'wb').write(sb)

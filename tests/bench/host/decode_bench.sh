@@ -10,7 +10,10 @@
 #   decode: X.X M insn/s, R.RR of libipt's bare instruction decoder, S.SS x with N threads
 # Best of 3 runs each.  S: decode --jobs 1's wall time over --jobs N's
 # (N = PTT_BENCH_JOBS, default 2), both pinned to the same two CPUs with
-# taskset.  On a loaded machine the wall times measure the scheduler as
+# taskset, on a recording as users make them (tests/host/jobs_trace.py at
+# PTT_BENCH_MB: three tasks of two processes taking turns in the same
+# loop, switch records and PIPs, a TSC in each PSB+), in its default
+# listing (perf script's columns: the task of each instruction).  On a loaded machine the wall times measure the scheduler as
 # much as the decoder (with autogroup scheduling, a session's threads
 # share one session's part of the CPUs, however many there are): a line
 # before the last one gives each run's CPU time and the load average, so
@@ -65,8 +68,16 @@ best_cpu() {
 	done
 	echo "$b $c"
 }
-read -r t_dec c_dec < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j 1 --elf "$TMP/loop" "$TMP/bench.pt")
-read -r t_par c_par < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j "$jobs" --elf "$TMP/loop" "$TMP/bench.pt")
+t_dec=$(best "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j 1 --elf "$TMP/loop" "$TMP/bench.pt")
+mkdir -p "$TMP/sw"
+PYTHONPATH="$ROOT/tests/host" python3 "$ROOT/tests/host/jobs_trace.py" "$TMP/sw" "$TMP/loop" "$loop" "${PTT_BENCH_MB:-2}"
+ns=$("$ROOT/tools/build/pt-trace" decode --format=ip "$TMP/sw/cpu0.pt" 2>/dev/null | wc -l)
+"$ROOT/tools/build/pt-trace" decode -j 1 "$TMP/sw/cpu0.pt" 2>/dev/null | cksum >"$TMP/sum1"
+PT_TRACE_DEBUG_JOBS=1 "$ROOT/tools/build/pt-trace" decode -j "$jobs" "$TMP/sw/cpu0.pt" 2>"$TMP/err" | cksum >"$TMP/sum2"
+cmp -s "$TMP/sum1" "$TMP/sum2" || echo "decode -j $jobs listed otherwise than -j 1 on the recording"
+read -r t_sw c_sw < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j 1 "$TMP/sw/cpu0.pt")
+read -r t_par c_par < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j "$jobs" "$TMP/sw/cpu0.pt")
+echo "S's recording: $(stat -c %s "$TMP/sw/cpu0.pt") bytes, $ns instructions, $(sed -n 's/^decode --jobs: //p' "$TMP/err" | head -n 1) (-j $jobs)"
 # perf script's columns (the default listing of a recording): the same
 # loop as a recording of task 100/100 'loop' (sideband.perf: COMM, MMAP2,
 # a switch-in; a TSC in each PSB+), against --format=ip on it.
@@ -103,12 +114,13 @@ awk -v n="$np" -v tp="$t_perf" -v ti="$t_ip" 'BEGIN {
 		n / tp / 1e6, ti / tp, n / ti / 1e6
 }'
 load=$(cut -d' ' -f1 /proc/loadavg)
-awk -v n="$n" -v td="$t_dec" -v tb="$t_bare" -v tp="$t_par" -v cd="$c_dec" -v cp="$c_par" \
+awk -v n="$n" -v td="$t_dec" -v tb="$t_bare" -v ts="$t_sw" -v tp="$t_par" -v cd="$c_sw" -v cp="$c_par" \
     -v j="$jobs" -v load="$load" -v cpus="$(nproc)" 'BEGIN {
 	if (td <= 0) td = 0.01; if (tb <= 0) tb = 0.01; if (tp <= 0) tp = 0.01;
+	if (ts <= 0) ts = 0.01
 	printf "trace: %d instructions\n", n
-	printf "decode cpu time: %.2f s with 1 thread (wall %.2f s), %.2f s with %d (wall %.2f s); load average %s on %d CPUs: wall/cpu %.1f and %.1f\n",
-		cd, td, cp, j, tp, load, cpus, td / (cd > 0 ? cd : 0.01), tp / (cp > 0 ? cp : 0.01)
+	printf "decode cpu time on the recording: %.2f s with 1 thread (wall %.2f s), %.2f s with %d (wall %.2f s); load average %s on %d CPUs: wall/cpu %.1f and %.1f\n",
+		cd, ts, cp, j, tp, load, cpus, ts / (cd > 0 ? cd : 0.01), tp / (cp > 0 ? cp : 0.01)
 	printf "decode: %.1f M insn/s, %.2f of libipt'"'"'s bare instruction decoder, %.2f x with %d threads\n",
-		n / td / 1e6, tb / td, td / tp, j
+		n / td / 1e6, tb / td, ts / tp, j
 }'
