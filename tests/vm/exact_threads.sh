@@ -48,7 +48,7 @@ n=0
 for t in $tids; do
 	n=$((n + 1))
 	exact_thread "$t" exact_threads
-	c=$(awk -v t="$t" '$4 == t { print $2 }' "$D/all" | sort -u | wc -l)
+	c=$(exact_cpus "$t" | sort -u | wc -l)
 	[ "$c" -ge 2 ] || exact_fail "thread $t ran on $c CPU(s), the program puts it on two"
 done
 [ "$n" = 2 ] || exact_fail "$n threads in the truth, the program has 2"

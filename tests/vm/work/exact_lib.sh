@@ -27,8 +27,18 @@ exact_fail() {
 }
 
 [ -e "$PARAM" ] || { echo "FAIL: pt_trace_model has no model_exact parameter"; exit 1; }
+# exact_up: seconds since boot, to 10 ms (the PTT-INFO times).
+exact_up() {
+	cut -d' ' -f1 /proc/uptime
+}
+# exact_since T0: the seconds since exact_up said T0.
+exact_since() {
+	awk -v t0="$1" -v t1="$(exact_up)" 'BEGIN { printf "%.1f", t1 - t0 }'
+}
 exact_old=$(cat "$PARAM")
+exact_t0=$(exact_up)
 echo 1 >"$PARAM" || { echo "FAIL: cannot set model_exact=1"; exit 1; }
+echo "PTT-INFO model_exact=1 set in $(exact_since "$exact_t0") s"
 [ -r "$EX/stats" ] || { echo "FAIL: no $EX/stats with model_exact=1"; exit 1; }
 
 # exact_stat NAME: a counter of exact/stats.
@@ -50,9 +60,18 @@ exact_truth() {
 	done
 }
 
+# exact_tid_lines TID FILE: the instruction lines of thread TID in FILE
+# (truth lines: TSC CPU PID TID CR3 IP).  Big files are read with grep,
+# sed, cut and sort, not awk: busybox awk reads ~500 bytes and writes
+# each line it prints with a system call of its own, tens of thousands
+# for a truth, which take seconds under TCG (more on the debug kernel).
+exact_tid_lines() {
+	grep -h "^[0-9][0-9]* [0-9][0-9]* [0-9][0-9]* $1 " "$2"
+}
+
 # exact_ips TRUTH TID: the IPs of the instruction lines of thread TID.
 exact_ips() {
-	awk -v t="$2" '$1 != "#" && $4 == t { print $6 }' "$1"
+	exact_tid_lines "$2" "$1" | cut -d' ' -f6
 }
 
 # exact_compare WANT GOT WHAT: the two IP lists must be the same.
@@ -77,22 +96,25 @@ exact_run() {
 	d=$OUT/$prog
 	mkdir -p "$d"
 	exact_drain
-	t0=$(date +%s)
+	t0=$(exact_up)
 	if ! taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "/ptt/work/$prog" >"$d/rec.out" 2>&1; then
 		cat "$d/rec.out"
 		exact_fail "$prog: record exited non-zero"
 	fi
 	grep -q "^$prog " "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"
-	tr=$(date +%s)
+	ti="record $(exact_since "$t0") s"
+	t0=$(exact_up)
 	exact_truth "$d"
+	ti="$ti, truth read $(exact_since "$t0") s"
+	t0=$(exact_up)
 	pid=$(sed -n 's/^pid=//p' "$d/rec/sideband.txt")
 	[ -n "$pid" ] || exact_fail "$prog: no pid= in the sideband"
 	exact_ips "$d/truth.0" "$pid" >"$d/want"
-	td=$(date +%s)
+	ti="$ti, its IPs $(exact_since "$t0") s"
+	t0=$(exact_up)
 	"$PT" decode --format=ip "$d/rec/cpu0.pt" >"$d/got" 2>"$d/dec.err" ||
 		exact_fail "$prog: decode exited $?: $(head -n 5 "$d/dec.err")"
-	t1=$(date +%s)
-	echo "PTT-INFO $prog: record $((tr - t0)) s, decode $((t1 - td)) s"
+	echo "PTT-INFO $prog: $ti, decode $(exact_since "$t0") s"
 	sed "s/^/$prog decode: /" "$d/dec.err" | head -n 5
 	exact_compare "$d/want" "$d/got" "$prog"
 }
@@ -100,6 +122,7 @@ exact_run() {
 exact_finish() {
 	un=$(exact_stat unclassified) lost=$(exact_stat truth_lost)
 	echo "PTT-INFO exact stats: $(tr '\n' ' ' <"$EX/stats")"
+	echo "PTT-INFO $(exact_since "$exact_t0") s since model_exact=1"
 	[ "$un" = 0 ] || exact_fail "$un unclassified instructions"
 	[ "$lost" = 0 ] || exact_fail "$lost truth lines lost"
 	gp=$(cat /sys/kernel/debug/pt_trace/model/gp_faults)

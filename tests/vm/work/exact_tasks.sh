@@ -20,22 +20,29 @@
 # exact_perf_parse < DECODE-OUTPUT: decode --format=perf as
 # "PID TID TIME IP COMM" (IP as 16 hex digits, TIME zero-padded).
 # (COMM PID/TID [CPU] SEC.NSEC: IP ...; the programs' comms have no
-# blank)
+# blank)  Printed 64 lines at a time: busybox awk writes each print
+# with a system call of its own (exact_tid_lines).
 exact_perf_parse() {
 	awk '$2 ~ /^[0-9]+\/[0-9]+$/ && $4 ~ /:$/ {
 		split($2, w, "/")
 		split(substr($4, 1, length($4) - 1), ts, ".")
 		ip = sprintf("%16s", $5)
 		gsub(/ /, "0", ip)
-		printf "%d %d %012d.%s %s %s\n", w[1], w[2], ts[1], ts[2], ip, $1
-	}'
+		out = out sprintf("%d %d %012d.%s %s %s\n", w[1], w[2], ts[1], ts[2], ip, $1)
+		if (++n == 64) {
+			printf "%s", out
+			out = ""
+			n = 0
+		}
+	}
+	END { printf "%s", out }'
 }
 
 # exact_flow TID GOT: the IPs of thread TID in GOT (exact_perf_parse's
 # lines) ordered by their time.
 exact_flow() {
-	awk -v t="$1" '$2 == t { print $3, $4 }' "$2" | sort -s -k1,1 |
-		awk '{ print $2 }'
+	grep "^[0-9][0-9]* $1 " "$2" | cut -d' ' -f3,4 | sort -s -k1,1 |
+		cut -d' ' -f2
 }
 
 exact_follow() {
@@ -45,29 +52,35 @@ exact_follow() {
 	D=$OUT/${EXACT_NAME:-$prog}
 	mkdir -p "$D"
 	exact_drain
-	t0=$(date +%s)
+	t0=$(exact_up)
 	if ! "$PT" record -u "$@" -o "$D/rec" -- "/ptt/work/$prog" >"$D/rec.out" 2>&1; then
 		cat "$D/rec.out"
 		exact_fail "$prog: record exited non-zero"
 	fi
 	grep -q "^$prog " "$D/rec.out" || exact_fail "$prog did not run to its end: $(cat "$D/rec.out")"
-	tr=$(date +%s)
+	ti="record $(exact_since "$t0") s"
+	t0=$(exact_up)
 	# What the test runs beside the program is done with.
 	[ -z "$EXACT_AFTER_RECORD" ] || eval "$EXACT_AFTER_RECORD"
 	exact_truth "$D"
 	PID=$(sed -n 's/^pid=//p' "$D/rec/sideband.txt")
 	[ -n "$PID" ] || exact_fail "$prog: no pid= in the sideband"
 	# Instruction lines of every CPU, by TSC (the CPUs' TSCs agree).
-	cat "$D"/truth.* | awk '$1 != "#"' | sort -s -n -k1,1 >"$D/all"
+	cat "$D"/truth.* | grep -v '^#' | sort -s -n -k1,1 >"$D/all"
+	ti="$ti, truth $(exact_since "$t0") s"
 	# EXACT_NO_DECODE=1: the test decodes each thread on its own.
-	[ -z "$EXACT_NO_DECODE" ] || return 0
+	if [ -n "$EXACT_NO_DECODE" ]; then
+		echo "PTT-INFO $prog: $ti"
+		return 0
+	fi
+	t0=$(exact_up)
 	# One decode with perf's columns: each instruction's task and time.
 	"$PT" decode --format=perf "$D"/rec/cpu*.pt >"$D/perf" 2>"$D/dec.err" ||
 		exact_fail "$prog: decode exited $?: $(head -n 5 "$D/dec.err")"
-	t1=$(date +%s)
+	ti="$ti, decode $(exact_since "$t0") s"
+	t0=$(exact_up)
 	exact_perf_parse <"$D/perf" >"$D/got"
-	t2=$(date +%s)
-	echo "PTT-INFO $prog: record $((tr - t0)) s, decode $((t1 - tr)) s, parse $((t2 - t1)) s"
+	echo "PTT-INFO $prog: $ti, parse $(exact_since "$t0") s"
 	sed "s/^/$prog decode: /" "$D/dec.err" | head -n 5
 	# Everything decoded is some traced task's instruction: as many.
 	w=$(wc -l <"$D/all") g=$(wc -l <"$D/got")
@@ -76,27 +89,47 @@ exact_follow() {
 }
 
 exact_pids() {
-	awk '{ print $3 }' "$D/all" | sort -u
+	cut -d' ' -f3 "$D/all" | sort -u
+}
+
+# exact_cpus TID: the CPU of each instruction of thread TID, in order.
+exact_cpus() {
+	exact_tid_lines "$1" "$D/all" | cut -d' ' -f2
 }
 
 # exact_tids PID: the threads of PID in the truth.
 exact_tids() {
-	awk -v p="$1" '$3 == p { print $4 }' "$D/all" | sort -u
+	grep "^[0-9][0-9]* [0-9][0-9]* $1 " "$D/all" | cut -d' ' -f4 | sort -u
 }
 
 # exact_decoded_pids: the processes the decoder named, one a line.
 exact_decoded_pids() {
-	awk '{ print $1 }' "$D/got" | sort -u
+	cut -d' ' -f1 "$D/got" | sort -u
 }
 
 # exact_thread TID WHAT: the thread's decoded flow (its instructions in
 # the decode of all the CPUs' traces, ordered by their time) must be its
 # truth.
 exact_thread() {
-	awk -v t="$1" '$4 == t { print $6 }' "$D/all" >"$D/want.$1"
+	exact_ips "$D/all" "$1" >"$D/want.$1"
 	exact_flow "$1" "$D/got" >"$D/got.$1"
 	exact_compare "$D/want.$1" "$D/got.$1" "$2 (tid $1)"
-	echo "PTT-INFO $2 (tid $1): CPUs $(awk -v t="$1" '$4 == t { print $2 }' "$D/all" | sort -u | tr '\n' ' ')"
+	echo "PTT-INFO $2 (tid $1): CPUs $(exact_cpus "$1" | sort -u | tr '\n' ' ')"
+}
+
+# exact_decode_only pid|tid ID WHAT COL: decode only that process or
+# thread (decode --pid/--tid ID, all the CPUs' traces) into
+# $D/got.pID or $D/got.tID (exact_perf_parse's lines), whose column COL
+# (1: pid, 2: tid) must name ID alone.  Its variables are xo_*: callers
+# count in theirs.
+exact_decode_only() {
+	xo_k=$(echo "$1" | cut -c1)
+	xo_f=$D/got.$xo_k$2
+	"$PT" decode --"$1" "$2" --format=perf "$D"/rec/cpu*.pt >"$D/perf.$xo_k$2" 2>"$D/dec.$xo_k$2.err" ||
+		exact_fail "$3: decode --$1 $2 exited $?: $(head -n 5 "$D/dec.$xo_k$2.err")"
+	exact_perf_parse <"$D/perf.$xo_k$2" >"$xo_f"
+	xo_n=$(cut -d' ' -f"$4" "$xo_f" | sort -u | tr '\n' ' ')
+	[ "$xo_n" = "$2 " ] || exact_fail "$3: decode --$1 $2 named the ${1}s $xo_n"
 }
 
 # exact_process PID WHAT: decode only process PID (decode --pid, all the
@@ -104,13 +137,9 @@ exact_thread() {
 # be that decode's flow of the thread, and the decode must name no
 # other process.
 exact_process() {
-	"$PT" decode --pid "$1" --format=perf "$D"/rec/cpu*.pt >"$D/perf.p$1" 2>"$D/dec.p$1.err" ||
-		exact_fail "$2: decode --pid $1 exited $?: $(head -n 5 "$D/dec.p$1.err")"
-	exact_perf_parse <"$D/perf.p$1" >"$D/got.p$1"
-	p=$(awk '{ print $1 }' "$D/got.p$1" | sort -u | tr '\n' ' ')
-	[ "$p" = "$1 " ] || exact_fail "$2: decode --pid $1 named the processes $p"
+	exact_decode_only pid "$1" "$2" 1
 	for t in $(exact_tids "$1"); do
-		awk -v t="$t" '$4 == t { print $6 }' "$D/all" >"$D/want.p$1.$t"
+		exact_ips "$D/all" "$t" >"$D/want.p$1.$t"
 		exact_flow "$t" "$D/got.p$1" >"$D/got.p$1.$t"
 		exact_compare "$D/want.p$1.$t" "$D/got.p$1.$t" "$2 (decode --pid $1, tid $t)"
 	done
@@ -120,12 +149,8 @@ exact_process() {
 # all the CPUs' traces) into $D/got.tTID: it must name that thread alone
 # and its flow must be the thread's truth.
 exact_thread_decode() {
-	"$PT" decode --tid "$1" --format=perf "$D"/rec/cpu*.pt >"$D/perf.t$1" 2>"$D/dec.t$1.err" ||
-		exact_fail "$2: decode --tid $1 exited $?: $(head -n 5 "$D/dec.t$1.err")"
-	exact_perf_parse <"$D/perf.t$1" >"$D/got.t$1"
-	t=$(awk '{ print $2 }' "$D/got.t$1" | sort -u | tr '\n' ' ')
-	[ "$t" = "$1 " ] || exact_fail "$2: decode --tid $1 named the threads $t"
-	awk -v t="$1" '$4 == t { print $6 }' "$D/all" >"$D/want.t$1"
+	exact_decode_only tid "$1" "$2" 2
+	exact_ips "$D/all" "$1" >"$D/want.t$1"
 	exact_flow "$1" "$D/got.t$1" >"$D/flow.t$1"
 	exact_compare "$D/want.t$1" "$D/flow.t$1" "$2 (decode --tid $1)"
 }

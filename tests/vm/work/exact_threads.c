@@ -11,25 +11,16 @@
 #include <sched.h>
 #include <unistd.h>
 
-unsigned long sink[2];	/* global: the loops' stores stay */
+#include "workload.h"
 
-static unsigned long __attribute__((noipa)) step(unsigned long x,
-						 unsigned int i)
-{
-	switch (i % 4) {
-	case 0: return x + i;
-	case 1: return x ^ (i << 3);
-	case 2: return x * 3;
-	default: return x >> 1;
-	}
-}
+unsigned long sinks[2];	/* global: the loops' stores stay */
 
 static void __attribute__((noipa)) work(int who, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		sink[who] = step(sink[who], i);
+		sinks[who] = step(sinks[who], i);
 }
 
 static int pin(int cpu)

@@ -17,20 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-unsigned long sink;	/* global: the loops' stores stay */
+#include "workload.h"
+
 static long worker_tid;
 static int done;
-
-static unsigned long __attribute__((noipa)) step(unsigned long x,
-						 unsigned int i)
-{
-	switch (i % 4) {
-	case 0: return x + i;
-	case 1: return x ^ (i << 3);
-	case 2: return x * 3;
-	default: return x >> 1;
-	}
-}
 
 static void *worker(void *arg)
 {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The branchy functions the exact-model tests' programs share
- * (exact_static.c, exact_nolibc.c, bts_exact_prog.c): recursion (nested
- * returns to compress), a jump table (an indirect jmp) and calls through
- * function pointers (indirect calls), so a trace has every kind of branch.
+ * (exact_static.c, exact_nolibc.c, bts_exact_prog.c, exact_threads*.c):
+ * recursion (nested returns to compress), jump tables (indirect jmps) and
+ * calls through function pointers (indirect calls), so a trace has every
+ * kind of branch.
  * noipa keeps each a real call; they are global, so a program that does
  * not call one gets no unused warning.  Each program includes this once.
  * sys3() is the raw system call of the programs built without libc.
@@ -30,6 +31,17 @@ unsigned long __attribute__((noipa)) table(unsigned int i)
 	case 5: return sink | 17;
 	case 6: return sink & 19;
 	default: return sink >> 1;
+	}
+}
+
+/* One step of the threads' loops (exact_threads*.c): a small jump table. */
+unsigned long __attribute__((noipa)) step(unsigned long x, unsigned int i)
+{
+	switch (i % 4) {
+	case 0: return x + i;
+	case 1: return x ^ (i << 3);
+	case 2: return x * 3;
+	default: return x >> 1;
 	}
 }
 
