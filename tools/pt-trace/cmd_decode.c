@@ -182,6 +182,20 @@ static struct das_proc *decode_use(struct decode_ctx *c, struct das_proc *p)
 	return p;
 }
 
+/* das_find_at() and decode_use() at once (under the lock in a worker). */
+static struct das_proc *decode_use_at(struct decode_ctx *c, int pid,
+				      uint64_t tsc)
+{
+	struct das_proc *p;
+
+	if (!c->worker)
+		return das_use(c->asp, das_find_at(c->asp, pid, tsc));
+	pthread_mutex_lock(&decode_das_lock);
+	p = das_use(c->asp, das_find_at(c->asp, pid, tsc));
+	pthread_mutex_unlock(&decode_das_lock);
+	return p;
+}
+
 /*
  * The image to decode @p's code with: its own, or in a --jobs worker a
  * copy of it (libipt's image is not for several decoders at once), made
@@ -648,8 +662,7 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 			     struct pt_insn_decoder *dec,
 			     const struct das_switch *s)
 {
-	struct das_proc *p = decode_use(c, das_find_at(c->asp, s->pid,
-							 s->tsc));
+	struct das_proc *p = decode_use_at(c, s->pid, s->tsc);
 
 	if (c->o.calls && s->tid != t->tid)
 		decode_calls_switch(c, t, s);
@@ -1392,7 +1405,7 @@ static void decode_predict(struct decode_ctx *c, const struct decode_trace *t,
 	s->pid = w->pid;
 	s->tid = w->tid;
 	memcpy(s->comm, w->comm, sizeof(s->comm));
-	p = decode_use(c, das_find_at(c->asp, w->pid, w->tsc));
+	p = decode_use_at(c, w->pid, w->tsc);
 	if (p)
 		s->cur = p;
 }
