@@ -37,10 +37,10 @@ static void *other(void *arg)
 	(void)arg;
 	if (pin(1))
 		return arg;
-	work(1, 200);
+	work(1, 50);
 	if (pin(0))
 		return arg;
-	work(1, 100);
+	work(1, 25);
 	return NULL;
 }
 
@@ -51,10 +51,10 @@ int main(void)
 
 	if (pin(0) || pthread_create(&t, NULL, other, NULL))
 		return 1;
-	work(0, 200);
+	work(0, 50);
 	if (pin(1))
 		return 1;
-	work(0, 100);
+	work(0, 25);
 	if (pthread_join(t, &ret) || ret)
 		return 1;
 	/* write(), not stdio: fewer instructions to step and decode. */
