@@ -352,9 +352,10 @@ static void decode_usage(FILE *f)
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order, the same\n"
 	      "                            as with one (default 1; one thread with\n"
-	      "                            --calls, --timeline, -q or VMX options:\n"
-	      "                            their state at a piece's start comes from\n"
-	      "                            the pieces before it; see the man page)\n"
+	      "                            --calls, --timeline, -q, --summary or\n"
+	      "                            --guest-tsc: their state at a piece's\n"
+	      "                            start comes from the pieces before it;\n"
+	      "                            see the man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -1296,12 +1297,15 @@ struct decode_state {
 	int enable_timing, enable_has_tsc;
 	uint64_t enable_tsc;
 	int hidden;
+	uint64_t host_cr3;	/* the last host PIP's (dvmx_other_side()) */
 };
 
-static void decode_state_get(const struct decode_trace *t,
+static void decode_state_get(const struct decode_ctx *c,
+			     const struct decode_trace *t,
 			     struct decode_state *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->host_cr3 = c->vmx.host_cr3;
 	s->cur = t->cur;
 	s->cur_fresh = t->cur_from == t->stats.insns;
 	s->cur_sw = t->cur_sw;
@@ -1317,9 +1321,10 @@ static void decode_state_get(const struct decode_trace *t,
 	s->hidden = t->hidden;
 }
 
-static void decode_state_set(struct decode_trace *t,
+static void decode_state_set(struct decode_ctx *c, struct decode_trace *t,
 			     const struct decode_state *s)
 {
+	c->vmx.host_cr3 = s->host_cr3;
 	t->cur = s->cur;
 	t->cur_from = s->cur_fresh ? t->stats.insns : t->stats.insns - 1;
 	t->cur_sw = s->cur_sw;
@@ -1337,9 +1342,10 @@ static void decode_state_set(struct decode_trace *t,
 
 /*
  * Whether two states decode alike: what a field is read for decides
- * whether it counts.  With @pip (the segment's PSB+ has a PIP and a
- * FUP) the CR3 seen before does not: the PSB+'s PIP replaces it before
- * anything reads it (decode_pip()).  Whether the process ran an
+ * whether it counts.  With @pip (the segment's PSB+ has a host's PIP,
+ * NR 0, and a FUP) the CR3 seen before does not: the PSB+'s PIP replaces
+ * it before anything reads it (decode_pip(), and the host's CR3 the VMX
+ * code keeps).  Whether the process ran an
  * instruction yet counts only where it execs later (decode_exec()), the
  * enable's time only after an enable's timing packets
  * (decode_follow_enable()).  Whether the filters hid the last
@@ -1351,7 +1357,7 @@ static void decode_state_set(struct decode_trace *t,
 static int decode_state_eq(const struct decode_state *a,
 			   const struct decode_state *b, int pip)
 {
-	return a->cur == b->cur &&
+	return (pip || a->host_cr3 == b->host_cr3) && a->cur == b->cur &&
 	       (!a->cur->next || a->cur_fresh == b->cur_fresh) &&
 	       a->cur_sw == b->cur_sw && a->sw_until == b->sw_until &&
 	       a->pid == b->pid && a->tid == b->tid &&
@@ -1420,6 +1426,23 @@ struct decode_worker {
 	struct vmx_ctx_state vctx;
 };
 
+/* decode --jobs: the VMX code's counts that a segment adds to. */
+struct decode_vmx_counts {
+	uint64_t unknown, shown, nr_no_vmcs, no_image, nr_no_pip;
+	uint64_t nr_no_exit_pip;
+};
+
+static void decode_vmx_counts(const struct decode_vmx *v,
+			      struct decode_vmx_counts *n)
+{
+	n->unknown = v->unknown;
+	n->shown = v->shown;
+	n->nr_no_vmcs = v->nr_no_vmcs;
+	n->no_image = v->no_image;
+	n->nr_no_pip = v->nr_no_pip;
+	n->nr_no_exit_pip = v->nr_no_exit_pip;
+}
+
 /* decode --jobs: one segment's start, end and what it added up. */
 struct decode_seginfo {
 	struct decode_state start, end;
@@ -1427,7 +1450,7 @@ struct decode_seginfo {
 	struct decode_cr3 *learned;	/* and those it learned */
 	size_t nlearned;
 	struct decode_stats stats;
-	uint64_t vmx_unknown, vmx_shown;
+	struct decode_vmx_counts vmx;	/* at its start, then its part */
 };
 
 /*
@@ -1442,6 +1465,7 @@ struct decode_par {
 	unsigned long nsegs;
 	pthread_mutex_t lock;
 	struct decode_state truth;
+	int vmx;		/* guest code in the stretch, or VMX filters */
 	unsigned long accepted;	/* segments written */
 	unsigned long again;	/* decoded again (dpar_ops.stands) */
 };
@@ -1460,6 +1484,16 @@ static int decode_seg_prepare(void *arg, const struct dpar_seg *segs,
 	for (i = 1; par->t->nsw && i < n; i++)
 		if (!segs[i].psb.has_tsc)
 			return 1;
+	/*
+	 * A segment's decoder starts with the VMX context unknown
+	 * (dvmx_sync()): its PSB+ must say it as one decoder reading on
+	 * hears it there, with a PIP (and a VMCS in a guest), or the
+	 * context of its first instructions is not that decoder's.
+	 */
+	for (i = 1; par->vmx && i < n; i++)
+		if (!segs[i].psb.has_pip || !segs[i].psb.has_ip ||
+		    (segs[i].psb.pip_nr && !segs[i].psb.has_vmcs))
+			return 1;
 	par->si = calloc(n, sizeof(*par->si));
 	if (!par->si)
 		return PTT_EXIT_INTERNAL;
@@ -1475,7 +1509,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	struct decode_seginfo *si = &par->si[s->idx];
 	struct decode_ctx *c = par->c;
 	struct decode_state st;
-	uint64_t unknown = w->c.vmx.unknown, shown = w->c.vmx.shown;
+	struct decode_vmx_counts vc;
 	struct decode_cr3 *l;
 	int ret;
 
@@ -1499,16 +1533,22 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 		par->again++;	/* by the thread holding the turn only */
 	si->start = st;
 	memset(&w->t.stats, 0, sizeof(w->t.stats));
-	decode_state_set(&w->t, &st);
+	decode_state_set(&w->c, &w->t, &st);
+	decode_vmx_counts(&w->c.vmx, &vc);
 	w->t.seg_last = s->last;
 	w->t.seg_eos = 0;
 	w->t.seg_next = s->next;
 	ct_restart(&w->t.ct);
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
-	decode_state_get(&w->t, &si->end);
+	decode_state_get(&w->c, &w->t, &si->end);
 	si->stats = w->t.stats;
-	si->vmx_unknown = w->c.vmx.unknown - unknown;
-	si->vmx_shown = w->c.vmx.shown - shown;
+	decode_vmx_counts(&w->c.vmx, &si->vmx);
+	si->vmx.unknown -= vc.unknown;
+	si->vmx.shown -= vc.shown;
+	si->vmx.nr_no_vmcs -= vc.nr_no_vmcs;
+	si->vmx.no_image -= vc.no_image;
+	si->vmx.nr_no_pip -= vc.nr_no_pip;
+	si->vmx.nr_no_exit_pip -= vc.nr_no_exit_pip;
 	free(si->learned);
 	si->learned = NULL;
 	si->nlearned = w->c.ncr3 - si->ncr3;
@@ -1532,7 +1572,7 @@ static int decode_seg_stands(void *arg, const struct dpar_seg *s)
 	pthread_mutex_lock(&par->lock);
 	ok = si->ncr3 == par->c->ncr3 &&
 	     decode_state_eq(&si->start, &par->truth,
-			     s->psb.has_pip && s->psb.has_ip);
+			     s->psb.has_pip && s->psb.has_ip && !s->psb.pip_nr);
 	pthread_mutex_unlock(&par->lock);
 	return ok;
 }
@@ -1550,8 +1590,12 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 		decode_learn_cr3(par->c, si->learned[i].cr3,
 				 &si->learned[i].who);
 	decode_sum(&par->t->stats, &si->stats);
-	par->c->vmx.unknown += si->vmx_unknown;
-	par->c->vmx.shown += si->vmx_shown;
+	par->c->vmx.unknown += si->vmx.unknown;
+	par->c->vmx.shown += si->vmx.shown;
+	par->c->vmx.nr_no_vmcs += si->vmx.nr_no_vmcs;
+	par->c->vmx.no_image += si->vmx.no_image;
+	par->c->vmx.nr_no_pip += si->vmx.nr_no_pip;
+	par->c->vmx.nr_no_exit_pip += si->vmx.nr_no_exit_pip;
 	par->accepted = s->idx + 1;
 	pthread_mutex_unlock(&par->lock);
 }
@@ -1560,11 +1604,12 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
  * Whether a stretch can be cut into segments decoded in threads, with
  * the same lines as one decoder.  Not with what carries state across
  * the trace that a segment's start does not show (the call tree and the
- * timeline: a stack; guests' VMX contexts and the guest-TSC marks, not
- * done yet)
- * or prints per-sync numbers (-q's statistics).  Switch records and
- * PIPs are fine: each segment starts in the state the one before left
- * (decode_seg_stands()).  --events is fine: what a segment's PSB+ holds
+ * timeline: a stack; --summary's per-context counts and --guest-tsc's
+ * marks, not done yet) or prints per-sync numbers (-q's statistics).
+ * Switch records and PIPs are fine: each segment starts in the state the
+ * one before left (decode_seg_stands()); so are guests and the VMX
+ * filters where each segment's PSB+ gives the context
+ * (decode_seg_prepare()).  --events is fine: what a segment's PSB+ holds
  * libipt reports as status updates, which are not printed, whether the
  * decoder synchronised there (-j N) or read on through it (-j 1); every
  * other event comes from the packets of one segment, which its own
@@ -1578,9 +1623,8 @@ static int decode_par_ok(const struct decode_ctx *c,
 	const struct decode_vmx *v = &c->vmx;
 
 	return o->jobs > 1 && !o->calls && !c->tl.f &&
-	       !o->quiet && !v->summary && !v->host_only && !v->guest_only &&
-	       !v->nsel && !v->nguest && !t->marks.n &&
-	       end - start > (64u << 10) && !dpar_has_vmx(t->buf, start, end);
+	       !o->quiet && !v->summary && !t->marks.n &&
+	       end - start > (64u << 10);
 }
 
 /* The stretch [start, end) in o.jobs threads, listed in order. */
@@ -1597,6 +1641,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	};
 	unsigned int i, n = c->o.jobs > DPAR_MAX_JOBS ? DPAR_MAX_JOBS : c->o.jobs;
 	unsigned long k;
+	unsigned int g;
 	int ret = PTT_EXIT_OK, err = 0;
 
 	w = calloc(n, sizeof(*w));
@@ -1607,7 +1652,8 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	par.t = t;
 	par.w = w;
 	pthread_mutex_init(&par.lock, NULL);
-	decode_state_get(t, &par.truth);
+	decode_state_get(c, t, &par.truth);
+	par.vmx = dvmx_filters(&c->vmx) || dpar_has_vmx(t->buf, start, end);
 	ob_flush(&c->ob);	/* what came before the stretch goes first */
 	for (i = 0; i < n; i++) {
 		w[i].c = *c;
@@ -1623,6 +1669,19 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 			w[i].vctx = *c->vmx.ctx;
 			w[i].c.vmx.ctx = &w[i].vctx;
 		}
+		/* and its own copies of the guests' images */
+		w[i].c.vmx.empty = pt_image_alloc(NULL);
+		for (g = 0; g < c->vmx.nguest; g++) {
+			w[i].c.vmx.guest[g].image = pt_image_alloc(NULL);
+			if (!w[i].c.vmx.guest[g].image ||
+			    pt_image_copy(w[i].c.vmx.guest[g].image,
+					  c->vmx.guest[g].image) < 0)
+				ret = PTT_EXIT_INTERNAL;
+		}
+		if (!w[i].c.vmx.empty)
+			ret = PTT_EXIT_INTERNAL;
+		if (ret)
+			ptt_err("out of memory for --jobs %u", n);
 		w[i].t = *t;
 		memset(&w[i].t.stats, 0, sizeof(w[i].t.stats));
 		w[i].t.in_seg = 1;
@@ -1647,6 +1706,9 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		decode_fmt_free(&w[i].c.o.fmt);
 		decode_images_free(&w[i].c);
 		free(w[i].c.cr3s);
+		pt_image_free(w[i].c.vmx.empty);
+		for (g = 0; g < c->vmx.nguest; g++)
+			pt_image_free(w[i].c.vmx.guest[g].image);
 	}
 	for (k = 0; par.si && k < par.nsegs; k++)
 		free(par.si[k].learned);
@@ -1656,7 +1718,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	if (!ret && err == DPAR_SERIAL)
 		return decode_stretch_one(c, t, start, end);
 	/* the last segment's end is where the trace goes on */
-	decode_state_set(t, &par.truth);
+	decode_state_set(c, t, &par.truth);
 	if (getenv("PT_TRACE_DEBUG_JOBS"))
 		fprintf(stderr, "decode --jobs: %lu segments, %lu decoded again\n",
 			par.nsegs, par.again);

@@ -101,8 +101,12 @@ static void dpar_psb_read(const uint8_t *buf, uint64_t off, uint64_t end,
 				h->has_tsc = 1;
 				h->tsc = pkt.payload.tsc.tsc;
 			}
-			if (pkt.type == ppt_pip)
+			if (pkt.type == ppt_pip) {
 				h->has_pip = 1;
+				h->pip_nr = !!pkt.payload.pip.nr;
+			}
+			if (pkt.type == ppt_vmcs)
+				h->has_vmcs = 1;
 			if (pkt.type != ppt_fup)
 				continue;
 			/* last-IP is 0 after a PSB: every form is the IP */

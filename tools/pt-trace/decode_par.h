@@ -21,6 +21,8 @@ struct dpar_psb {
 	int has_tsc;		/* a TSC packet: the time from there on */
 	uint64_t tsc;
 	int has_pip;		/* a PIP: the CR3 from there on */
+	int pip_nr;		/* its NR: in a guest */
+	int has_vmcs;		/* a VMCS packet: the guest's VMCS */
 };
 
 struct dpar_seg {
