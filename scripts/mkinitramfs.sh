@@ -65,7 +65,7 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	exact_static*|exact_threads*) gcc -static -pthread -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
 	bts_* | exact_nolibc* | follow_nolibc*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
 		-Werror -o "ptt/work/$n" "$f" ;;
-	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
+	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -I"$ROOT/include/uapi" -o "ptt/work/$n" "$f" ;;
 	esac
 done
 # C++ (tests/vm/work/NAME.cc, decode_* tests): static, -O2 -g, no

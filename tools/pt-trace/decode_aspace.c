@@ -466,8 +466,66 @@ static void das_load_vmlinux(struct decode_aspaces *a, const struct ptsb *sb,
 		return;
 	}
 	pt_image_free(scratch);
-	elf_symtab_finish(&a->kst);
 	a->have_kst = 1;
+}
+
+/*
+ * Each module's .ko (kernel_debug.c), for its code's source lines, laid
+ * out as the recording's kernel.module.sections says it was loaded; only
+ * one whose build-id is the recorded kernel.module.build_id.  With
+ * --lines only (they give lines, nothing else); one warning for a .ko of
+ * another build, one for all the modules without a .ko.
+ */
+static void das_load_kmods(struct decode_aspaces *a, const struct ptsb *sb)
+{
+	const char *uts = ptsb_get(sb, "kernel"), *v, *w;
+	char release[256] = "", path[4096], where[4096], missing[4400] = "";
+	size_t pos = 0, nmissing = 0;
+	int loaded = 0;
+
+	if (!a->want_lines)
+		return;
+	if (uts && sscanf(uts, "%*s %255s", release) != 1)
+		release[0] = 0;
+	a->kst.debuginfod = a->debuginfod;
+	while ((v = ptsb_next(sb, "kernel.module.sections", &pos))) {
+		char name[64], id[160], *hex = NULL;
+		size_t ipos = 0;
+		int n = 0, err;
+
+		if (sscanf(v, "%63s %n", name, &n) != 1 || !n)
+			continue;
+		while ((w = ptsb_next(sb, "kernel.module.build_id", &ipos)))
+			if (!strncmp(w, name, strlen(name)) &&
+			    w[strlen(name)] == ' ' &&
+			    sscanf(w, "%*s %159s", id) == 1)
+				hex = id;
+		err = kdbg_find_module(a->symfs, name, hex,
+				       release[0] ? release : NULL, path,
+				       sizeof(path), where, sizeof(where));
+		if (err == -ESTALE) {
+			ptt_warn("build-id mismatch: %s is not the module %s that was recorded (build-id %s): its code has no source lines",
+				 path, name, hex);
+			continue;
+		}
+		if (err) {
+			if (!nmissing++)
+				snprintf(missing, sizeof(missing),
+					 "%s (looked in %s)", name, where);
+			continue;
+		}
+		err = elf_image_add_kmod(&a->kst, path, v + n);
+		if (err)
+			ptt_warn("cannot read %s: %s; module %s has no source lines",
+				 path, strerror(-err), name);
+		else
+			loaded++;
+	}
+	if (nmissing)
+		ptt_warn("%zu module(s) without their .ko, no source lines there: %s%s (give --symfs DIR, or install their debug info)",
+			 nmissing, missing, nmissing > 1 ? " and others" : "");
+	if (loaded)
+		a->have_kst = 1;
 }
 
 static void das_load_kernel(struct decode_aspaces *a, const char *dir,
@@ -485,6 +543,9 @@ static void das_load_kernel(struct decode_aspaces *a, const char *dir,
 			   &n) == 3 && !strchr(file, '/')) {
 		das_kernel_section(a, dir, "the kernel's text", file, start, len);
 		das_load_vmlinux(a, sb, start);
+		das_load_kmods(a, sb);
+		if (a->have_kst)
+			elf_symtab_finish(&a->kst);
 	} else if (text)
 		ptt_warn("the recording has no kernel text (kernel.text=%s): kernel code will not decode",
 			 text);

@@ -60,8 +60,24 @@ struct ei_cache_slot {
 	const struct elf_sym *sym;	/* &ei_nosym: no symbol there */
 };
 
+/*
+ * elf_symtab_line()'s answers by exact IP: a hot loop's lines are asked
+ * for again and again, and the inlined function's lookup walks the CU's
+ * DIEs (dwarf_getscopes), slow on a kernel module's large CUs.
+ */
+#define EI_LINE_SLOTS	4096u
+
+struct ei_line_slot {
+	uint64_t ip;
+	const char *file;	/* libdw's, lives as long as the session */
+	char *inlined;		/* own copy, or NULL */
+	int line;
+	int used;
+};
+
 struct elf_symcache {
 	struct ei_cache_slot slot[EI_CACHE_SLOTS];
+	struct ei_line_slot lines[EI_LINE_SLOTS];
 	/* symbols made so far, open addressing by start address */
 	struct elf_sym **syms;
 	size_t nsyms, cap;
@@ -217,6 +233,59 @@ static int ei_find_elf(ei_module mod, void **user, const char *name,
 	return fd;
 }
 
+/*
+ * Kernel modules (.ko, ET_REL) reported with elf_image_add_kmod(): where
+ * each of their sections was loaded, by the path they were reported
+ * under (libdwfl's module name).  Shared by every table: there is one
+ * kernel.
+ */
+struct ei_kmod {
+	char *path;
+	char *sections;		/* " SECTION ADDR" ..., as recorded */
+};
+
+static struct ei_kmod *ei_kmods;
+static size_t ei_nkmods;
+
+/* The recorded address of section @sec in @sections: 0 or -ENOENT. */
+static int ei_kmod_section(const char *sections, const char *sec,
+			   uint64_t *addr)
+{
+	size_t n = strlen(sec);
+	const char *p = sections;
+
+	while ((p = strstr(p, sec))) {
+		if (p > sections && p[-1] == ' ' && p[n] == ' ') {
+			*addr = strtoull(p + n + 1, NULL, 16);
+			return 0;
+		}
+		p += n;
+	}
+	return -ENOENT;
+}
+
+/*
+ * libdwfl asks where an ET_REL file's section was put: a module's from
+ * its recorded sections (one not recorded was not loaded: -1), any other
+ * file's as libdwfl lays out offline files.
+ */
+static int ei_section_address(ei_module mod, void **user, const char *name,
+			      uint64_t base, const char *secname,
+			      uint32_t shndx, const void *shdr, uint64_t *addr)
+{
+	size_t i;
+
+	for (i = 0; i < ei_nkmods; i++) {
+		if (strcmp(ei_kmods[i].path, name))
+			continue;
+		if (ei_kmod_section(ei_kmods[i].sections, secname, addr))
+			*addr = (uint64_t)-1;
+		return 0;
+	}
+	return dwfl_offline_section_address(mod, user, name, base, secname,
+					    shndx, shdr, addr);
+}
+
 /* The libdwfl session of @st, made at the first file. */
 static ei_dwfl ei_session(struct elf_symtab *st)
 {
@@ -230,7 +299,7 @@ static ei_dwfl ei_session(struct elf_symtab *st)
 	} callbacks = {
 		.find_elf = (void *)ei_find_elf,
 		.find_debuginfo = (void *)dwfl_standard_find_debuginfo,
-		.section_address = (void *)dwfl_offline_section_address,
+		.section_address = (void *)ei_section_address,
 	};
 
 	if (st->dwfl)
@@ -273,6 +342,62 @@ static void ei_report(struct elf_symtab *st, const struct ei_file *f,
 	/* Without it (no memory, a clash) addresses there stay unnamed. */
 	if (dwfl && low < high)
 		dwfl_report_module(dwfl, path, low + bias, high + bias);
+}
+
+int elf_image_add_kmod(struct elf_symtab *st, const char *path,
+		       const char *sections)
+{
+	uint64_t low = UINT64_MAX, high = 0, a;
+	struct ei_kmod *k;
+	struct ei_file f;
+	ei_scn scn = NULL;
+	size_t shstrndx;
+	ei_dwfl dwfl;
+	int err = ei_open(&f, path);
+
+	if (!err && elf_getshdrstrndx(f.elf, &shstrndx))
+		err = -ENOEXEC;
+	/* its code's range: the executable sections where they were put */
+	while (!err && (scn = elf_nextscn(f.elf, scn))) {
+		const char *sec;
+		ei_shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+		    (SHF_ALLOC | SHF_EXECINSTR) || !sh.sh_size)
+			continue;
+		sec = elf_strptr(f.elf, shstrndx, sh.sh_name);
+		if (!sec || ei_kmod_section(sections, sec, &a))
+			continue;
+		if (a < low)
+			low = a;
+		if (a + sh.sh_size > high)
+			high = a + sh.sh_size;
+	}
+	if (f.fd >= 0)
+		ei_close(&f);
+	if (err)
+		return err;
+	if (low >= high)
+		return -ENOENT;
+	k = realloc(ei_kmods, (ei_nkmods + 1) * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	ei_kmods = k;
+	k += ei_nkmods;
+	k->path = strdup(path);
+	if (asprintf(&k->sections, " %s ", sections) < 0)
+		k->sections = NULL;
+	if (!k->path || !k->sections) {
+		free(k->path);
+		free(k->sections);
+		return -ENOMEM;
+	}
+	ei_nkmods++;
+	dwfl = ei_session(st);
+	if (!dwfl || !dwfl_report_module(dwfl, path, low, high))
+		return -ENOMEM;
+	return 0;
 }
 
 int elf_image_add(struct pt_image *image, struct elf_symtab *st,
@@ -556,16 +681,39 @@ static const char *ei_inlined(ei_module mod, uint64_t addr)
 int elf_symtab_line(const struct elf_symtab *st, uint64_t addr,
 		    const char **file, int *line, const char **inlined)
 {
+	static __thread char buf[256];
+	struct ei_line_slot *ls;
 	ei_module mod;
 	ei_line l;
 
 	if (st->kernel && ksyms_kernel_ip(addr))
 		return elf_symtab_line(st->kernel, addr, file, line, inlined);
 	pthread_mutex_lock(&ei_lock);
+	ls = st->cache ? &st->cache->lines[ei_hash(addr, EI_LINE_SLOTS - 1)] :
+			 NULL;
+	if (ls && ls->used && ls->ip == addr) {
+		*file = ls->file;
+		*line = ls->line;
+		*inlined = NULL;
+		if (ls->inlined) {
+			snprintf(buf, sizeof(buf), "%s", ls->inlined);
+			*inlined = buf;
+		}
+		pthread_mutex_unlock(&ei_lock);
+		return *file ? 0 : -ENOENT;
+	}
 	mod = st->dwfl ? dwfl_addrmodule(st->dwfl, addr) : NULL;
 	l = mod ? dwfl_module_getsrc(mod, addr) : NULL;
 	*file = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
 	*inlined = *file ? ei_inlined(mod, addr) : NULL;
+	if (ls) {
+		free(ls->inlined);
+		ls->ip = addr;
+		ls->file = *file;
+		ls->line = *file ? *line : 0;
+		ls->inlined = *inlined ? strdup(*inlined) : NULL;
+		ls->used = 1;
+	}
 	pthread_mutex_unlock(&ei_lock);
 	return *file ? 0 : -ENOENT;
 }
@@ -674,6 +822,8 @@ void elf_symtab_free(struct elf_symtab *st)
 		free((char *)c->syms[i]->name);
 		free(c->syms[i]);
 	}
+	for (i = 0; c && i < EI_LINE_SLOTS; i++)
+		free(c->lines[i].inlined);
 	if (c)
 		free(c->syms);
 	free(c);

@@ -51,6 +51,16 @@ int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 		  const char *path, uint64_t bias);
 
 /*
+ * A kernel module's .ko (an ET_REL file) in @st, for source lines only
+ * (its code's bytes are the recording's): @sections is "SECTION ADDR
+ * ..." (hex), where the running kernel put each section; the module
+ * spans its executable sections.  Returns 0 or -errno (-ENOENT: none of
+ * its code's sections is in @sections).
+ */
+int elf_image_add_kmod(struct elf_symtab *st, const char *path,
+		       const char *sections);
+
+/*
  * One mapping of a traced process, as /proc/PID/maps (and the sideband's
  * map= lines) give it: the bytes at [@start, @end) are @path's bytes from
  * file offset @pgoff on, as the kernel mapped them, whatever the ELF

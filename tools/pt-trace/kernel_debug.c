@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compiler.h"
 #include "elf_image.h"
@@ -68,4 +69,106 @@ int kdbg_find_vmlinux(const char *symfs, const char *build_id,
 		}
 	}
 	return -ENOENT;
+}
+
+/* Module names: /proc/modules has '_' where the file may have '-'. */
+static int kdbg_same_module(const char *file, const char *name)
+{
+	const char *base = strrchr(file, '/');
+	size_t i;
+
+	base = base ? base + 1 : file;
+	for (i = 0; name[i]; i++)
+		if (base[i] != name[i] &&
+		    !((base[i] == '-' || base[i] == '_') &&
+		      (name[i] == '-' || name[i] == '_')))
+			return 0;
+	return !strncmp(base + i, ".ko", 3) &&
+	       (!base[i + 3] || base[i + 3] == '.');
+}
+
+/* @name's path relative to /lib/modules/RELEASE from its modules.dep. */
+static int kdbg_modules_dep(const char *symfs, const char *release,
+			    const char *name, char *rel, size_t len)
+{
+	char path[4096], line[1024];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/lib/modules/%s/modules.dep", symfs,
+		 release);
+	f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, ":\n")] = 0;
+		if (kdbg_same_module(line, name)) {
+			snprintf(rel, len, "%s", line);
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
+		     const char *release, char *out, size_t len,
+		     char *where, size_t where_len)
+{
+	char cand[8][4096], rel[2048] = "";
+	size_t i, n = 0, at = 0;
+	int stale = 0;
+
+	if (!symfs)
+		symfs = "";
+	if (where_len)
+		where[0] = 0;
+	if (build_id && strlen(build_id) >= 3)
+		snprintf(cand[n++], sizeof(cand[0]),
+			 "%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs,
+			 build_id, build_id + 2);
+	if (release && kdbg_modules_dep(symfs, release, name, rel, sizeof(rel))) {
+		char *dot = strstr(rel, ".ko");
+
+		snprintf(cand[n++], sizeof(cand[0]),
+			 "%s/usr/lib/debug/lib/modules/%s/%.*s.ko", symfs,
+			 release, dot ? (int)(dot - rel) : 0, rel);
+		snprintf(cand[n++], sizeof(cand[0]), "%s/lib/modules/%s/%s",
+			 symfs, release, rel);
+	}
+	if (release) {
+		/* DKMS (this project's dkms.conf) and make install's places */
+		snprintf(cand[n++], sizeof(cand[0]),
+			 "%s/lib/modules/%s/updates/dkms/%s.ko", symfs, release,
+			 name);
+		snprintf(cand[n++], sizeof(cand[0]),
+			 "%s/lib/modules/%s/extra/%s.ko", symfs, release, name);
+		snprintf(cand[n++], sizeof(cand[0]),
+			 "%s/lib/modules/%s/updates/%s.ko", symfs, release,
+			 name);
+	}
+	if (*symfs)	/* a directory of .ko files (a build tree's output) */
+		snprintf(cand[n++], sizeof(cand[0]), "%s/%s.ko", symfs, name);
+	for (i = 0; i < n; i++) {
+		int ok;
+
+		if (access(cand[i], R_OK))
+			ok = -1;
+		else
+			ok = !build_id || kdbg_matches(cand[i], build_id);
+		if (ok == 1) {
+			snprintf(out, len, "%s", cand[i]);
+			return 0;
+		}
+		if (!ok && !stale) {
+			stale = 1;
+			snprintf(out, len, "%s", cand[i]);
+		}
+		if (at < where_len) {
+			int k = snprintf(where + at, where_len - at, "%s%s",
+					 at ? ", " : "", cand[i]);
+
+			at += k > 0 ? (size_t)k : 0;
+		}
+	}
+	return stale ? -ESTALE : -ENOENT;
 }

@@ -21,4 +21,18 @@ int kdbg_find_vmlinux(const char *symfs, const char *build_id,
 		      const char *release, char *out, size_t len,
 		      char *where, size_t where_len);
 
+/*
+ * The .ko of module @name (as /proc/modules names it) whose build-id is
+ * @build_id (hex; NULL: not recorded, any file of that name is taken),
+ * under @symfs: the build-id tree, the -dbg packages' copy and the
+ * installed file of the path modules.dep gives (module names match '-'
+ * and '_' alike), DKMS's and make install's places, and with --symfs
+ * @symfs/@name.ko.  0 and its path in @out; -ESTALE when only a file of
+ * another build-id was found (its path in @out, for a warning); else
+ * -ENOENT.  @where gets the places looked in.
+ */
+int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
+		     const char *release, char *out, size_t len,
+		     char *where, size_t where_len);
+
 #endif /* PT_TRACE_KERNEL_DEBUG_H */

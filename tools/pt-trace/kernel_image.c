@@ -6,9 +6,11 @@
  * to a flat file, which a decoder loads at _stext; each module's the
  * same way from the module area.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,6 +182,58 @@ static int kimg_build_id(const char *path, char *hex, size_t len)
 }
 
 /*
+ * Where each section of module @name was placed (its sysfs sections
+ * directory, readable by root): kernel.module.sections=NAME SECTION ADDR
+ * ..., so that a decoder can lay the module's .ko out as it was loaded
+ * (an ET_REL file's sections are placed one by one) for source lines.
+ */
+static void kimg_save_sections(FILE *sb, const char *name)
+{
+	char dir[256], path[512], val[64];
+	size_t len = 0, cap = 0;
+	char *out = NULL;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/sys/module/%s/sections", name);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		unsigned long long a;
+		FILE *f;
+		char *p;
+		int n;
+
+		if (e->d_name[0] != '.' || !strcmp(e->d_name, ".") ||
+		    !strcmp(e->d_name, "..") || strchr(e->d_name, ' '))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		n = !!fgets(val, sizeof(val), f);
+		fclose(f);
+		a = n ? strtoull(val, &p, 16) : 0;
+		if (!a || p == val)	/* 0: hidden (kptr_restrict) */
+			continue;
+		if (len + strlen(e->d_name) + 24 > cap) {
+			cap = cap * 2 + strlen(e->d_name) + 256;
+			p = realloc(out, cap);
+			if (!p)
+				break;
+			out = p;
+		}
+		len += (size_t)snprintf(out + len, cap - len, " %s 0x%llx",
+					e->d_name, a);
+	}
+	closedir(d);
+	if (len)
+		ptsb_put(sb, "kernel.module.sections", "%s%s", name, out);
+	free(out);
+}
+
+/*
  * Each module's code, as the text of the kernel: /proc/modules gives
  * its name, size and (visible to root) the address of its text; the
  * bytes from there for its size (which counts its data too: harmless)
@@ -207,6 +261,7 @@ static void kimg_save_modules(FILE *sb, const char *dir)
 		if (!kimg_build_id(file, hex, sizeof(hex)))
 			ptsb_put(sb, "kernel.module.build_id", "%s %s", name,
 				 hex);
+		kimg_save_sections(sb, name);
 		if (!addr) {
 			ptsb_put(sb, "kernel.module",
 				 "%s unavailable: no address in /proc/modules (kptr_restrict: record as root)",

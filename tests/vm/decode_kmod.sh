@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ptt-timeout: 90
+# decode --lines names a kernel module's code with the module's own
+# source lines (issue 14): /ptt/work/decode_kmod
+# (tests/vm/work/decode_kmod.c: the driver's GET_CAPS and GET_CONFIG
+# ioctls for 60 ms) recorded with 'pt-trace record' (OS=1) on cpu0, so
+# that the sampled generator (Documentation/model.rst) reports IPs in
+# pt_trace.ko's code, which the recording saved.  Decoded with --lines
+# and --symfs /ptt (where the VM's pt_trace.ko and pt_trace_model.ko
+# are: decode takes DIR/NAME.ko when its build-id is the recorded
+# kernel.module.build_id, laid out by kernel.module.sections), some
+# instruction must carry a FILE:LINE of the driver's sources
+# (drivers/pt_trace/...), and no line may say the build-ids differ.
+#
+# Exit 0 pass, 77 skip, 1 fail.
+
+[ "$PTT_PROFILE" = icl ] || { echo "SKIP: decode_* on the exact model run on icl"; exit 77; }
+# The recorder saves the modules' code from /proc/kcore: without it (the
+# debug kernel has no CONFIG_PROC_KCORE) module code cannot decode.
+[ -e /proc/kcore ] || { echo "SKIP: no /proc/kcore, so no module code in the recording"; exit 77; }
+. /ptt/work/exact_lib.sh
+
+d=$OUT/decode_kmod
+mkdir -p "$d"
+t0=$(date +%s)
+if ! taskset -c 0 "$PT" record -C 0 -o "$d/rec" -- /ptt/work/decode_kmod >"$d/rec.out" 2>&1; then
+	cat "$d/rec.out"
+	exact_fail "record exited non-zero"
+fi
+grep -q '^decode_kmod ' "$d/rec.out" || exact_fail "decode_kmod did not run to its end: $(head -n 3 "$d/rec.out")"
+grep -q '^kernel\.module\.sections=pt_trace ' "$d/rec/sideband.txt" ||
+	exact_fail "the recording has no kernel.module.sections for pt_trace"
+t1=$(date +%s)
+# piped: the whole listing (hundreds of thousands of lines where the
+# sampled trace spins in a loop) is too slow to write to $OUT
+{
+	"$PT" decode --format=raw --lines --symfs /ptt "$d/rec/cpu0.pt" 2>"$d/err"
+	echo $? >"$d/rc"
+} | grep 'drivers/pt_trace/[a-z_/]*\.[ch]:[0-9][0-9]*$' >"$d/lines"
+rc=$(cat "$d/rc")
+[ "$rc" = 0 ] || exact_fail "decode exited $rc: $(head -n 3 "$d/err")"
+n=$(wc -l <"$d/lines")
+echo "PTT-INFO decode_kmod: $n instructions with a line of the driver's sources"
+head -n 3 "$d/lines"
+[ "$n" -gt 0 ] || exact_fail "no instruction has a line of drivers/pt_trace"
+grep -q 'build-id mismatch' "$d/err" && exact_fail "$(grep 'build-id mismatch' "$d/err" | head -n 1)"
+sed "s/^/decode: /" "$d/err" | head -n 5
+echo "PTT-INFO decode_kmod: record $((t1 - t0)) s, decode $(($(date +%s) - t1)) s"
+exact_finish
