@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	REQUIRE(spin > 0, "fork: %s", strerror(errno));
-	usleep(200000);		/* past its exec and ld.so */
+	REQUIRE(fw_wait_spin(spin, 10), "pid %d never ran spin with libc mapped", (int)spin);
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)spin);
 	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "-p", pidarg, "-d",
 		"1", "-o", out, NULL);

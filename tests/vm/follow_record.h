@@ -212,6 +212,52 @@ static inline int fw_wait_grep(const char *path, const char *needle,
 	return 0;
 }
 
+/*
+ * 1 when the process @pid runs "fw_self spin ..." (its exec is done:
+ * before it, the forked child's command line is its parent's) with
+ * libc mapped (ld.so has loaded it).
+ */
+static inline int fw_spin_loaded(pid_t pid)
+{
+	char path[64], cmd[PATH_MAX + 16];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(cmd, 1, sizeof(cmd) - 1, f);
+		fclose(f);
+	}
+	cmd[n] = 0;
+	if (strlen(cmd) + 1 >= n || strcmp(cmd + strlen(cmd) + 1, "spin"))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	return fw_grep(path, "libc");
+}
+
+/*
+ * Wait until the child @pid, forked to exec "fw_self spin ...", is past
+ * its exec and ld.so's loading (polled, not a fixed wait): 1, or 0 after
+ * @seconds or once it has exited.
+ */
+static inline int fw_wait_spin(pid_t pid, double seconds)
+{
+	double end = fw_now() + seconds;
+	siginfo_t si;
+
+	while (fw_now() < end) {
+		if (fw_spin_loaded(pid))
+			return 1;
+		si.si_pid = 0;
+		if (!waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid)
+			return 0;
+		usleep(5000);
+	}
+	return 0;
+}
+
 /* The size of a file, or -1. */
 static inline long long fw_size(const char *path)
 {
