@@ -52,6 +52,7 @@ struct decode_opts {
 	int fmt_given;		/* --format: else perf's with sideband.perf */
 	struct decode_filter filter;
 	const char *timeline;
+	int open_timeline;	/* --open: show it in a viewer at the end */
 	const char *loss_path;
 	double tsc_hz;		/* --tsc-hz, 0 when not given */
 	int64_t tl_min_ns;	/* --min-duration */
@@ -315,6 +316,8 @@ static void decode_usage(FILE *f)
 	      "      --timeline FILE.json  write function spans as Chrome trace JSON\n"
 	      "                            (open in speedscope, ui.perfetto.dev or\n"
 	      "                            chrome://tracing: npx speedscope FILE.json);\n"
+	      "      --open                then show it: speedscope FILE.json when\n"
+	      "                            speedscope is on PATH, else say how to view it\n"
 	      "                            guests' code on tracks per VMCS, the core\n"
 	      "                            frequency (CBR) a counter track per CPU\n"
 	      "      --min-duration T      leave out spans shorter than T (ns, or with\n"
@@ -370,6 +373,7 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"
 	      "  pt-trace decode -j 2 --elf prog big.pt   # two threads\n"
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
+	      "  pt-trace decode --timeline trace.json --open -q out/cpu*.pt\n"
 	      "  pt-trace decode --loss=saved.loss --tsc-hz 2100000000 cpu0.pt\n"
 	      "  pt-trace decode --host-only --summary out/cpu0.pt\n"
 	      "  pt-trace decode out/cpu0.bts               # record --bts\n"
@@ -2218,7 +2222,7 @@ int cmd_decode(int argc, char **argv)
 	       O_TL_MIN, O_TL_MAX,
 	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID,
 	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
-	       O_SUMMARY, O_SYMFS };
+	       O_SUMMARY, O_SYMFS, O_OPEN };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -2237,6 +2241,7 @@ int cmd_decode(int argc, char **argv)
 		{ "debuginfod", no_argument, NULL, O_DEBUGINFOD },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "timeline", required_argument, NULL, O_TL },
+		{ "open", no_argument, NULL, O_OPEN },
 		{ "min-duration", required_argument, NULL, O_TL_MIN },
 		{ "max-events", required_argument, NULL, O_TL_MAX },
 		{ "events", no_argument, NULL, O_EVENTS },
@@ -2358,6 +2363,9 @@ int cmd_decode(int argc, char **argv)
 		case O_TL:
 			c.o.timeline = optarg;
 			break;
+		case O_OPEN:
+			c.o.open_timeline = 1;
+			break;
 		case O_TL_MIN:
 			if (tl_parse_duration(optarg, &c.o.tl_min_ns)) {
 				ptt_err("--min-duration: '%s' is not a duration such as 500ns, 2us, 1ms",
@@ -2445,6 +2453,11 @@ int cmd_decode(int argc, char **argv)
 			ret = PTT_EXIT_USAGE;
 			goto out_vmx;
 		}
+	}
+	if (c.o.open_timeline && !c.o.timeline) {
+		ptt_err("--open shows the --timeline file: give --timeline FILE.json too");
+		ret = PTT_EXIT_USAGE;
+		goto out_vmx;
 	}
 	c.ntraces = argc - optind;
 	ret = PTT_EXIT_USAGE;
@@ -2667,5 +2680,7 @@ out_vmx:
 		ptt_warn("%llu decode errors in guests without code: give --guest-image VMCS:PATH[@ADDR] (pt-trace contexts lists the guests' VMCS)",
 			 (unsigned long long)c.vmx.no_image);
 	dvmx_free(&c.vmx);
+	if (!ret && c.o.open_timeline)
+		ret = tl_view(c.o.timeline);
 	return ret;
 }

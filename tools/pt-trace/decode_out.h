@@ -154,6 +154,11 @@ struct tl_track *tl_guest_track(struct tl_guests *g, struct tl_track *host,
 void tl_guests_end(struct tl_guests *g);
 void tl_guests_free(struct tl_guests *g);
 int tl_close(struct timeline *tl);
+/*
+ * decode --open (timeline_view.c): run speedscope on @path when it is on
+ * PATH, else print how to view the file; 0 or PTT_EXIT_INTERNAL.
+ */
+int tl_view(const char *path);
 
 /* What an instruction line holds, and the disassembler for --insn. */
 struct decode_fmt {
