@@ -119,6 +119,7 @@ struct decode_trace {
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
 	int in_seg, seg_last;
 	int seg_eos;		/* its decoder has used up its packets */
+	int seg_spun;		/* 64 Ki instructions without trace read */
 	struct dpar_psb seg_next;	/* what the next segment's PSB+ holds */
 };
 
@@ -1010,6 +1011,8 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 		memset(&insn, 0, sizeof(insn));
 		status = pt_insn_next(dec, &insn, sizeof(insn));
 		t->seg_eos = 1;
+		if (n == 0xffff)
+			t->seg_spun = 1;	/* see decode_segment() */
 		if (insn.ip == t->seg_next.ip || insn.iclass == ptic_error)
 			return;
 		/*
@@ -1184,12 +1187,21 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			if (!(t->stats.insns & 0xffff)) {
 				if (!t->in_seg)
 					decode_drop_behind(t, dec);
+				/*
+				 * decode --jobs: where and whether this
+				 * fires depends on the count of all
+				 * instructions before (decode_segment())
+				 */
+				if (status >= 0 && t->spin_n)
+					t->seg_spun = 1;
 				if (status >= 0 && decode_spinning(t, dec)) {
 					decode_error(c, t, dec, spin_msg,
 						     insn.ip, 0);
 					t->spin_n = 0;
 					break;
 				}
+				if (t->spin_n)
+					t->seg_spun = 1;
 			}
 			if (status < 0)
 				break;
@@ -1456,6 +1468,7 @@ struct decode_seginfo {
 	size_t nlearned;
 	struct decode_stats stats;
 	struct decode_vmx_counts vmx;	/* at its start, then its part */
+	int spun;		/* it walked 64 Ki instructions on no trace */
 };
 
 /*
@@ -1472,6 +1485,7 @@ struct decode_par {
 	struct decode_state truth;
 	int vmx;		/* guest code in the stretch, or VMX filters */
 	unsigned long accepted;	/* segments written */
+	int rest;		/* the rest decoded in one piece */
 	unsigned long again;	/* decoded again (dpar_ops.stands) */
 };
 
@@ -1542,11 +1556,14 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	decode_vmx_counts(&w->c.vmx, &vc);
 	w->t.seg_last = s->last;
 	w->t.seg_eos = 0;
+	w->t.seg_spun = 0;
+	w->t.spin_n = 0;
 	w->t.seg_next = s->next;
 	ct_restart(&w->t.ct);
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
 	decode_state_get(&w->c, &w->t, &si->end);
 	si->stats = w->t.stats;
+	si->spun = w->t.seg_spun;
 	decode_vmx_counts(&w->c.vmx, &si->vmx);
 	si->vmx.unknown -= vc.unknown;
 	si->vmx.shown -= vc.shown;
@@ -1574,12 +1591,80 @@ static int decode_seg_stands(void *arg, const struct dpar_seg *s)
 	const struct decode_seginfo *si = &par->si[s->idx];
 	int ok;
 
+	/*
+	 * A walk of 64 Ki instructions reading no trace: whether and where
+	 * decode_spinning() calls it a loop (an error, and a resync that
+	 * skips the next PSB) depends on the count of all instructions
+	 * before, every 64 Ki of them, which a segment's decoder does not
+	 * know, and on that decoder reading on past the segment's end.  The
+	 * rest of the stretch is decoded in one piece from here.
+	 */
+	if (si->spun)
+		return DPAR_REST;
 	pthread_mutex_lock(&par->lock);
 	ok = si->ncr3 == par->c->ncr3 &&
 	     decode_state_eq(&si->start, &par->truth,
 			     s->psb.has_pip && s->psb.has_ip && !s->psb.pip_nr);
 	pthread_mutex_unlock(&par->lock);
 	return ok;
+}
+
+/*
+ * The rest of the stretch, [@start, @end) from a segment's PSB on, in
+ * one piece: from the state the segments written left, with the count
+ * of instructions so far (decode_spinning() looks every 64 Ki of them).
+ */
+static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
+			   uint64_t end)
+{
+	struct decode_par *par = arg;
+	struct decode_worker *w = &par->w[wi];
+	struct decode_ctx *c = par->c;
+	struct decode_vmx_counts vc, vn;
+	struct decode_cr3 *l;
+	size_t i, n;
+	int ret;
+
+	pthread_mutex_lock(&par->lock);
+	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
+	if (l) {
+		memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
+		w->c.cr3s = l;
+		w->c.ncr3 = c->ncr3;
+	}
+	n = c->ncr3;
+	memset(&w->t.stats, 0, sizeof(w->t.stats));
+	w->t.stats.insns = par->t->stats.insns;
+	decode_state_set(&w->c, &w->t, &par->truth);
+	pthread_mutex_unlock(&par->lock);
+	if (!l)
+		return PTT_EXIT_INTERNAL;
+	w->t.in_seg = 0;
+	/*
+	 * Not the offset of this worker's last check (the same segment's,
+	 * maybe, then at the same place): one decoder's last check was
+	 * before this PSB, and its packets have been read since.
+	 */
+	w->t.spin_off = ~0ull;
+	w->t.spin_n = 0;
+	par->rest = 1;
+	decode_vmx_counts(&w->c.vmx, &vc);
+	ret = decode_stretch_one(&w->c, &w->t, start, end);
+	decode_vmx_counts(&w->c.vmx, &vn);
+	pthread_mutex_lock(&par->lock);
+	decode_state_get(&w->c, &w->t, &par->truth);
+	for (i = n; i < w->c.ncr3; i++)
+		decode_learn_cr3(c, w->c.cr3s[i].cr3, &w->c.cr3s[i].who);
+	w->t.stats.insns -= par->t->stats.insns;
+	decode_sum(&par->t->stats, &w->t.stats);
+	c->vmx.unknown += vn.unknown - vc.unknown;
+	c->vmx.shown += vn.shown - vc.shown;
+	c->vmx.nr_no_vmcs += vn.nr_no_vmcs - vc.nr_no_vmcs;
+	c->vmx.no_image += vn.no_image - vc.no_image;
+	c->vmx.nr_no_pip += vn.nr_no_pip - vc.nr_no_pip;
+	c->vmx.nr_no_exit_pip += vn.nr_no_exit_pip - vc.nr_no_exit_pip;
+	pthread_mutex_unlock(&par->lock);
+	return ret;
 }
 
 /* The segment is written: its end is the next one's start. */
@@ -1642,6 +1727,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	struct dpar_ops ops = {
 		.prepare = decode_seg_prepare, .seg = decode_segment,
 		.stands = decode_seg_stands, .accept = decode_seg_accept,
+		.rest = decode_seg_rest,
 		.arg = &par,
 	};
 	unsigned int i, n = c->o.jobs > DPAR_MAX_JOBS ? DPAR_MAX_JOBS : c->o.jobs;
@@ -1725,8 +1811,9 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	/* the last segment's end is where the trace goes on */
 	decode_state_set(c, t, &par.truth);
 	if (getenv("PT_TRACE_DEBUG_JOBS"))
-		fprintf(stderr, "decode --jobs: %lu segments, %lu decoded again\n",
-			par.nsegs, par.again);
+		fprintf(stderr, "decode --jobs: %lu segments, %lu decoded again%s\n",
+			par.nsegs, par.again,
+			par.rest ? ", the rest in one piece" : "");
 	return ret;
 }
 

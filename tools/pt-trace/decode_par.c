@@ -53,6 +53,8 @@ struct dpar {
 	size_t *spare_cap;
 	unsigned long nspare;
 	const struct dpar_ops *ops;
+	uint64_t end;		/* the stretch's */
+	int stop;		/* the rest was decoded in one piece */
 	unsigned long never;	/* no segment's number: outbufs keep all */
 	int ret;
 	pthread_mutex_t lock;
@@ -240,7 +242,24 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 	 * are out: a thread that finishes one meanwhile only keeps it.
 	 */
 	for (t = i; t < d->nsegs && d->done[t] && !d->ret; t++) {
-		if (!d->ops->stands(d->ops->arg, &d->segs[t])) {
+		int st = d->ops->stands(d->ops->arg, &d->segs[t]);
+
+		if (st == DPAR_REST) {
+			dpar_recycle(d, t);
+			d->stop = 1;
+			pthread_mutex_unlock(&d->lock);
+			ob->turn = NULL;	/* its turn: written as it goes */
+			ret = d->ops->rest(d->ops->arg, worker, d->segs[t].start,
+					   d->end);
+			ob_flush(ob);
+			ob->turn = &d->never;
+			pthread_mutex_lock(&d->lock);
+			if (ret)
+				return ret;
+			t = d->nsegs;
+			break;
+		}
+		if (!st) {
 			dpar_recycle(d, t);
 			pthread_mutex_unlock(&d->lock);
 			ob->mine = t;
@@ -277,11 +296,11 @@ static void *dpar_worker(void *arg)
 		int ret;
 
 		pthread_mutex_lock(&d->lock);
-		while (d->next < d->nsegs && !d->ret &&
+		while (d->next < d->nsegs && !d->ret && !d->stop &&
 		       d->next >= __atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) +
 				  d->ahead)
 			pthread_cond_wait(&d->moved, &d->lock);
-		if (d->next >= d->nsegs || d->ret) {
+		if (d->next >= d->nsegs || d->ret || d->stop) {
 			pthread_mutex_unlock(&d->lock);
 			return NULL;
 		}
@@ -322,6 +341,7 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 	d.obs = obs;
 	d.ops = ops;
 	d.never = ~0ul;
+	d.end = end;
 	d.ahead = 2ul * jobs;
 	pthread_mutex_init(&d.lock, NULL);
 	pthread_cond_init(&d.moved, NULL);

@@ -57,12 +57,20 @@ struct dpar_ops {
 	int (*seg)(void *arg, unsigned int worker, const struct dpar_seg *s,
 		   int again);
 	int (*stands)(void *arg, const struct dpar_seg *s);
+	/*
+	 * When @stands returns DPAR_REST: decode [@start, @end), the rest
+	 * of the stretch from that segment on, in this thread, writing as
+	 * it goes to @obs[WORKER]; the other segments' output is dropped.
+	 */
+	int (*rest)(void *arg, unsigned int worker, uint64_t start,
+		    uint64_t end);
 	/* @s is written: the state it left is the next one's */
 	void (*accept)(void *arg, const struct dpar_seg *s);
 	void *arg;
 };
 
 #define DPAR_SERIAL	1000
+#define DPAR_REST	2
 
 /*
  * Decode @buf's [@start, @end) with @jobs workers through @ops.  Returns
