@@ -90,6 +90,7 @@ exact_compare() {
 # decoded IPs to be the truth of its process.  The program prints a line
 # starting with its name at its end.
 exact_run() {
+	local t0	# the caller's t0 (a test's own timer) stays
 	prog=$1
 	shift
 	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return; }
@@ -139,6 +140,7 @@ exact_finish() {
 # nothing: the test says which part of the truth the configuration
 # traces.
 exact_rec() {
+	local t0	# the caller's t0 (a test's own timer) stays
 	prog=$1 d=$OUT/$2
 	shift 2
 	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return 1; }

@@ -46,6 +46,7 @@ exact_flow() {
 }
 
 exact_follow() {
+	local t0	# the caller's t0 (a test's own timer) stays
 	prog=$1
 	shift
 	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return; }
