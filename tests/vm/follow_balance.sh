@@ -15,14 +15,16 @@
 # threads' truth shows at least 2 moves between CPUs in all.
 # Times (icl, under a host load of 5 to 9): 6.1 15.5-18.8 s, 6.12 17.5 s.
 #
-# Recorded with --psb-period 5 (a PSB+ every 64 KiB, the most icl
-# has: in practice only the first enable on each CPU has one).  Not
-# fixed yet, seen with the default 4 KiB on the debug kernel: when the
-# model's PSB+ falls due at an enable, it replaces the enable's TSC and
-# CBR, and the decoder, which takes only a CBR outside PSB+ as an enable
-# (decode_follow_enable()), gave the resumed thread's first
+# Recorded with --psb-period 0 (a PSB+ every 2 KiB), so that a PSB+ is
+# often due when a thread is switched back in.  Seen once on the debug
+# kernel with the default 4 KiB: the model sent that PSB+ instead of the
+# enable's TSC and CBR, and the decoder, which knows an enable by its CBR
+# outside PSB+ (decode_follow_enable()), gave the resumed thread's first
 # instructions to the thread that ran before it on that CPU (the PSB's
-# TSC is older than that thread's switch-out record).
+# TSC was older than that thread's switch-out record).  Silicon sends an
+# enable's timing packets at the WRMSR (Table 36-50 case 2d), and so does
+# the model now; the failure was not seen again with the old model in 5
+# runs here (6.12, debug), so this test is not shown to guard it.
 #
 # Exit 0 pass, 77 skip, 1 fail.
 
@@ -35,7 +37,7 @@
 
 prog=follow_nolibc_balance
 t0=$(date +%s)
-exact_follow "$prog" --psb-period 5
+exact_follow "$prog" --psb-period 0
 t1=$(date +%s)
 pids=$(exact_pids | tr '\n' ' ')
 [ "$pids" = "$PID " ] || exact_fail "processes in the truth: $pids(want only $PID)"

@@ -362,9 +362,15 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	b.last_ip = s->last_ip;
 	now = rdtsc();
 	pt_exact_mtc(s, &b, now);
-	if (s->need_psb || s->psb_cnt >= pt_model_psb_threshold(r)) {
-		pt_exact_psb(s, &b, &mark, &a->psbs, now);
-	} else if (s->need_timing) {
+	/*
+	 * An enable with PacketByteCnt > 0 sends its TSC, TMA and CBR at
+	 * the WRMSR (Table 36-50 case 2d), also when the PSB period has run
+	 * out meanwhile: PSB+ comes after them, not instead of them.  A
+	 * decoder tells the enable by that CBR outside PSB+; given a PSB+
+	 * alone it could not tell it from a periodic one while the task is
+	 * in the kernel (follow_balance).
+	 */
+	if (s->need_timing && !s->need_psb) {
 		struct pt_ctx c = { .ip = x->pending, .user = true };
 
 		/* Pending TNT bits first, as before PSB+ (none after init). */
@@ -374,6 +380,8 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		pt_exact_mtc_base(s, now);
 		s->need_timing = false;
 	}
+	if (s->need_psb || s->psb_cnt >= pt_model_psb_threshold(r))
+		pt_exact_psb(s, &b, &mark, &a->psbs, now);
 	/* The encoder puts a CYC before the event's first eligible packet. */
 	x->enc.cyc = (r->ctl & PT_CTL_CYCEN) ?
 		     pt_exact_cycles(x->cyc_tsc, now) : 0;
