@@ -58,6 +58,14 @@ struct decode_opts {
 	int64_t tl_min_ns;	/* --min-duration */
 	uint64_t tl_max;	/* --max-events */
 	unsigned int jobs;	/* --jobs: decoding threads */
+	/*
+	 * The recording's RTIT_CTL has CYCEn: --jobs stays in one thread.
+	 * libipt calibrates CYC against MTC across PSBs (its tcal state
+	 * survives a PSB in one decoder), and a piece's decoder starts that
+	 * calibration again, so its times (perf columns, --time, the
+	 * switch records' rule) could differ from one decoder's.
+	 */
+	int cyc;
 };
 
 struct decode_stats {
@@ -358,8 +366,9 @@ static void decode_usage(FILE *f)
 	      "                            the lines in the trace's order, the same\n"
 	      "                            as with one (default 1; one thread with\n"
 	      "                            --calls, --timeline, -q, --summary or\n"
-	      "                            --guest-tsc: their state at a piece's\n"
-	      "                            start comes from the pieces before it;\n"
+	      "                            --guest-tsc, or a recording with CYCEn:\n"
+	      "                            their state at a piece's start comes\n"
+	      "                            from the pieces before it;\n"
 	      "                            see the man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
@@ -1712,7 +1721,7 @@ static int decode_par_ok(const struct decode_ctx *c,
 	const struct decode_opts *o = &c->o;
 	const struct decode_vmx *v = &c->vmx;
 
-	return o->jobs > 1 && !o->calls && !c->tl.f &&
+	return o->jobs > 1 && !o->calls && !c->tl.f && !o->cyc &&
 	       !o->quiet && !v->summary && !t->marks.n &&
 	       end - start > (64u << 10);
 }
@@ -2587,7 +2596,11 @@ int cmd_decode(int argc, char **argv)
 		have_sb = !ptt_find_sideband(argv[optind], &sb, &sb_cpu);
 	}
 	if (have_sb) {
+		uint64_t ctl;
+
 		ptt_config_from_sideband(&c.config, &sb);
+		c.o.cyc = !ptsb_get_u64(&sb, "ctl", &ctl) &&
+			  (ctl & PT_CTL_CYCEN);
 		/* KVM's guest TSC offset/ratio, for guests without --guest-tsc */
 		dvmx_tsc_from_sideband(&c.vmx, &sb);
 	}
