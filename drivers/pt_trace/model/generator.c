@@ -776,8 +776,11 @@ void pt_model_gen_on_enable(struct pt_model_state *s)
 	if (!pt_mp_ebx(pt_model_prof, PT_MP_PSB_CYC) ||
 	    !(r->status & PT_STATUS_BYTECNT_MASK)) {
 		s->need_psb = true;
+		s->need_timing = false;
 		s->psb_cnt = 0;
 	} else {
+		/* An earlier enable's PSB+ never sent is not this one's. */
+		s->need_psb = false;
 		s->need_timing = true;
 		s->psb_cnt = (r->status & PT_STATUS_BYTECNT_MASK) >>
 			     PT_STATUS_BYTECNT_SHIFT;
