@@ -86,6 +86,26 @@ struct decode_stats {
 	int have_loss;
 };
 
+/*
+ * Whose code runs on a trace's CPU, and what decides it next: the state
+ * a decoder carries along the trace.  decode --jobs takes it from one
+ * segment's end to the next one's start (struct decode_carry).
+ */
+struct decode_state {
+	struct das_proc *cur;	/* its address space */
+	int cur_fresh;		/* no instruction since cur was set */
+	long cur_sw;		/* the switch run in effect, -1 before the first */
+	uint64_t sw_until;	/* its end: past it, decode_follow() looks */
+	int pid, tid;		/* -1 while unknown */
+	char comm[16];		/* "" while unknown */
+	uint64_t last_cr3;	/* of the last PIP, when cr3_fresh */
+	int cr3_fresh;		/* a PIP since the last switch record */
+	int enable_timing;	/* a CBR outside PSB+ since tracing stopped */
+	int enable_has_tsc;	/* enable_tsc is known */
+	uint64_t enable_tsc;	/* that CBR's time: the enable's TSC */
+	int hidden;		/* the filters took the last instruction */
+};
+
 /* One trace file and where its decoding is. */
 struct decode_trace {
 	const char *path;
@@ -107,21 +127,10 @@ struct decode_trace {
 	uint64_t base;		/* its file offset */
 	uint64_t dropped;	/* bytes dropped somewhere in it */
 	struct call_tree ct;	/* --calls */
-	/* whose code runs: the CPU's switch records, in TSC order */
-	struct das_proc *cur;	/* its address space */
-	uint64_t cur_from;	/* stats.insns when cur was set */
+	/* the CPU's switch records, in TSC order */
 	const struct das_switch *sw;
 	size_t nsw;
-	long cur_sw;		/* the run in effect, -1 before the first */
-	uint64_t sw_until;	/* its end: past it, decode_follow() looks */
-	int pid, tid;		/* -1 while unknown */
-	char comm[16];		/* "" while unknown */
-	uint64_t last_cr3;	/* of the last PIP, when cr3_fresh */
-	int cr3_fresh;		/* a PIP since the last switch record */
-	int enable_timing;	/* a CBR outside PSB+ since tracing stopped */
-	int enable_has_tsc;	/* enable_tsc is known */
-	uint64_t enable_tsc;	/* that CBR's time: the enable's TSC */
-	int hidden;		/* the filters took the last instruction */
+	struct decode_state st;	/* whose code runs, and more */
 	uint64_t spin_off;	/* decode_spinning(): the trace offset seen */
 	unsigned int spin_n;	/* checks in a row that found it unmoved */
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
@@ -471,7 +480,7 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 	if (pt_errcode(err) == pte_nomap)
 		t->stats.nomap++;
 	if (pt_errcode(err) == pte_nomap &&
-	    dvmx_image(&c->vmx, t->cur->image) == c->vmx.empty)
+	    dvmx_image(&c->vmx, t->st.cur->image) == c->vmx.empty)
 		c->vmx.no_image++;
 	if (t->dropped)
 		t->stats.dropped_errors++;
@@ -509,14 +518,14 @@ static int decode_wanted(struct decode_ctx *c, struct decode_trace *t,
 
 	if (!c->need_who)
 		return 1;	/* no filter, and the lines do not name it */
-	w->comm = t->comm[0] ? t->comm : NULL;
-	w->pid = t->pid;
-	w->tid = t->tid;
+	w->comm = t->st.comm[0] ? t->st.comm : NULL;
+	w->pid = t->st.pid;
+	w->tid = t->st.tid;
 	w->cpu = t->cpu;
 	w->ns = 0;	/* read by dflt_time() even when there is no time */
 	w->have_time = have_tsc && !das_tsc_ns(c->asp, tsc, &w->ns);
 	return !c->task_filter ||
-	       (dflt_task(f, t->pid, t->tid) && dflt_time(f, w->have_time, w->ns));
+	       (dflt_task(f, t->st.pid, t->st.tid) && dflt_time(f, w->have_time, w->ns));
 }
 
 /* --timeline: a guest's code on its own track, the host's on the CPU's. */
@@ -551,20 +560,21 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	if (c->need_time)
 		have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
 	t->stats.insns++;
+	t->st.cur_fresh = 0;
 	/* Another VMX context than --host-only etc. ask for, or filtered. */
 	if (!dvmx_insn(&c->vmx, tsc, have_tsc) || !decode_wanted(c, t, tsc, have_tsc, &who)) {
 		/* Where the listing goes on, the call tree starts anew. */
-		t->hidden = 1;
+		t->st.hidden = 1;
 		return;
 	}
-	if (t->hidden) {
-		t->hidden = 0;
+	if (t->st.hidden) {
+		t->st.hidden = 0;
 		ct_restart(&t->ct);
 	}
 	t->stats.shown++;
 	if (o->quiet && !o->calls && !c->tl.f)
 		return;
-	st = dvmx_symtab(&c->vmx, &t->cur->st);
+	st = dvmx_symtab(&c->vmx, &t->st.cur->st);
 	if (!o->calls) {
 		if (!o->quiet)
 			decode_print_insn(&c->ob, &c->o.fmt, st, insn, tsc,
@@ -631,12 +641,12 @@ static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
 {
 	struct decode_thread *th;
 
-	th = t->tid >= 0 ? decode_thread(c, t->tid) : NULL;
+	th = t->st.tid >= 0 ? decode_thread(c, t->st.tid) : NULL;
 	if (th)
 		th->depth = ct_suspend(&t->ct);
 	th = decode_thread(c, s->tid);
 	ct_resume(&t->ct, th ? th->depth : -1);
-	t->hidden = 0;
+	t->st.hidden = 0;
 	if (dflt_task(&c->o.filter, s->pid, s->tid))
 		ob_printf(&c->ob, "[thread %s %d/%d, cpu %d]\n", s->comm,
 			  s->pid, s->tid, t->cpu);
@@ -680,11 +690,11 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 {
 	struct das_proc *p = decode_use_at(c, s->pid, s->tsc);
 
-	if (c->o.calls && s->tid != t->tid)
+	if (c->o.calls && s->tid != t->st.tid)
 		decode_calls_switch(c, t, s);
-	t->pid = s->pid;
-	t->tid = s->tid;
-	snprintf(t->comm, sizeof(t->comm), "%s", s->comm);
+	t->st.pid = s->pid;
+	t->st.tid = s->tid;
+	snprintf(t->st.comm, sizeof(t->st.comm), "%s", s->comm);
 	/*
 	 * Every CPU's idle task is 0/0: its time goes on the CPU's own
 	 * track, not on one track that all CPUs would share.
@@ -693,10 +703,10 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 		tl_track_thread(&t->track, s->pid, s->tid, s->comm);
 	else if (c->tl.f && !s->tid)
 		tl_track_thread(&t->track, c->tl.pid, t->tl_tid, t->tl_name);
-	if (!p || p == t->cur)
+	if (!p || p == t->st.cur)
 		return;
-	t->cur = p;
-	t->cur_from = t->stats.insns;
+	t->st.cur = p;
+	t->st.cur_fresh = 1;
 	/* In a guest, the host's image is swapped in at the VM exit. */
 	if (dec)
 		pt_insn_set_image(dec, dvmx_image(&c->vmx,
@@ -710,10 +720,10 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 static void decode_enter_run(struct decode_ctx *c, struct decode_trace *t,
 			     struct pt_insn_decoder *dec, size_t i)
 {
-	t->cur_sw = (long)i;
-	if (t->cr3_fresh)
-		decode_learn_cr3(c, t->last_cr3, &t->sw[i]);
-	t->cr3_fresh = 0;
+	t->st.cur_sw = (long)i;
+	if (t->st.cr3_fresh)
+		decode_learn_cr3(c, t->st.last_cr3, &t->sw[i]);
+	t->st.cr3_fresh = 0;
 	decode_switch_to(c, t, dec, &t->sw[i]);
 }
 
@@ -735,17 +745,17 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 	size_t i;
 
 	if (decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) < 0 ||
-	    tsc <= t->sw_until)
+	    tsc <= t->st.sw_until)
 		return;
-	for (i = t->cur_sw < 0 ? 0 : (size_t)t->cur_sw;
+	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
 	     i < t->nsw && t->sw[i].out < tsc; i++)
 		;
 	if (i == t->nsw) {
-		t->sw_until = UINT64_MAX;	/* after the last run: stay */
+		t->st.sw_until = UINT64_MAX;	/* after the last run: stay */
 		return;
 	}
-	t->sw_until = t->sw[i].out;
-	if ((long)i != t->cur_sw)
+	t->st.sw_until = t->sw[i].out;
+	if ((long)i != t->st.cur_sw)
 		decode_enter_run(c, t, dec, i);
 }
 
@@ -763,7 +773,7 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
 				 struct pt_insn_decoder *dec)
 {
-	uint64_t tsc = t->enable_tsc;
+	uint64_t tsc = t->st.enable_tsc;
 	size_t i;
 
 	/*
@@ -772,14 +782,14 @@ static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
 	 * brings a later TSC, maybe past the switch-in record, and the run
 	 * after the enabled one would be taken.
 	 */
-	if (!t->nsw || !t->enable_has_tsc)
+	if (!t->nsw || !t->st.enable_has_tsc)
 		return;
-	for (i = t->cur_sw < 0 ? 0 : (size_t)t->cur_sw;
+	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
 	     i < t->nsw && t->sw[i].tsc <= tsc; i++)
 		;
-	if (i == t->nsw || (long)i == t->cur_sw)
+	if (i == t->nsw || (long)i == t->st.cur_sw)
 		return;
-	t->sw_until = t->sw[i].out;
+	t->st.sw_until = t->sw[i].out;
 	decode_enter_run(c, t, dec, i);
 }
 
@@ -795,12 +805,12 @@ static void decode_pip(struct decode_ctx *c, struct decode_trace *t,
 	const struct decode_cr3 *k;
 
 	cr3 &= ~0xfffull;
-	t->last_cr3 = cr3;
-	t->cr3_fresh = 1;
+	t->st.last_cr3 = cr3;
+	t->st.cr3_fresh = 1;
 	if (!t->nsw)
 		return;		/* no switch records: no process is known */
 	k = decode_find_cr3(c, cr3);
-	if (k && k->who.pid != t->pid) {
+	if (k && k->who.pid != t->st.pid) {
 		struct das_switch s = k->who;
 
 		s.tid = -1;	/* a CR3 names a process, not a thread */
@@ -824,8 +834,8 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 	uint64_t tsc;
 	int i, have_time = -1;
 
-	while (t->cur->next && t->cur->pid == t->pid) {
-		struct das_proc *n = decode_use(c, t->cur->next);
+	while (t->st.cur->next && t->st.cur->pid == t->st.pid) {
+		struct das_proc *n = decode_use(c, t->st.cur->next);
 		int at_entry = 0, own = 0;
 
 		if (!n)
@@ -837,9 +847,9 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 		 * (two static programs at one address): before it ran an
 		 * instruction, this enable is its first.
 		 */
-		for (i = 0; i < t->cur->nentry; i++)
-			own |= t->cur->entry[i] == ip;
-		if (own && t->stats.insns == t->cur_from)
+		for (i = 0; i < t->st.cur->nentry; i++)
+			own |= t->st.cur->entry[i] == ip;
+		if (own && t->st.cur_fresh)
 			at_entry = 0;
 		if (have_time < 0)
 			have_time = !decode_time(t, dec, &tsc, &lost_mtc,
@@ -847,13 +857,13 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 		if (!at_entry && !(have_time && n->exec_time &&
 				   tsc >= n->exec_tsc))
 			return;
-		t->cur = n;
-		t->cur_from = t->stats.insns;
+		t->st.cur = n;
+		t->st.cur_fresh = 1;
 		pt_insn_set_image(dec, dvmx_image(&c->vmx,
 						  decode_image(c, n)));
 		/* the process has the new program's name from here on */
-		if (n->comm[0] && t->pid == n->pid)
-			snprintf(t->comm, sizeof(t->comm), "%s", n->comm);
+		if (n->comm[0] && t->st.pid == n->pid)
+			snprintf(t->st.comm, sizeof(t->st.comm), "%s", n->comm);
 	}
 }
 
@@ -892,15 +902,15 @@ static void decode_enable_timing(struct decode_trace *t,
 	uint32_t lost_mtc, lost_cyc;
 	uint64_t off;
 
-	t->enable_timing = 1;
-	t->enable_has_tsc = ev->has_tsc;
-	t->enable_tsc = ev->tsc;
+	t->st.enable_timing = 1;
+	t->st.enable_has_tsc = ev->has_tsc;
+	t->st.enable_tsc = ev->tsc;
 	if (!ev->has_tsc)
-		t->enable_has_tsc = decode_time(t, dec, &t->enable_tsc,
-						&lost_mtc, &lost_cyc) >= 0;
+		t->st.enable_has_tsc = decode_time(t, dec, &t->st.enable_tsc,
+						   &lost_mtc, &lost_cyc) >= 0;
 	else if (t->marks.n && pt_insn_get_offset(dec, &off) >= 0)
-		t->enable_tsc = dvmx_host_time(&t->marks, off + t->base,
-					       ev->tsc);
+		t->st.enable_tsc = dvmx_host_time(&t->marks, off + t->base,
+						  ev->tsc);
 }
 
 /* Take the pending events; returns the decoder's status after them. */
@@ -928,20 +938,20 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			decode_enable_timing(t, dec, &ev);
 		if (ev.type == ptev_cbr && c->tl.f)
 			decode_tl_cbr(c, t, dec, ev.variant.cbr.ratio);
-		else if (ev.type == ptev_enabled && t->enable_timing)
+		else if (ev.type == ptev_enabled && t->st.enable_timing)
 			decode_follow_enable(c, t, dec);
 		if (ev.type == ptev_enabled)
 			decode_exec(c, t, dec, ev.variant.enabled.ip);
 		if (ev.type == ptev_enabled || ev.type == ptev_disabled ||
 		    ev.type == ptev_async_disabled)
-			t->enable_timing = 0;
+			t->st.enable_timing = 0;
 		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update &&
 		    c->vmx.sel_cur)
 			decode_print_event(&c->ob, &ev);
 	}
 	/* Into or out of a guest: its code from now on. */
 	if (moved && pt_insn_set_image(dec, dvmx_image(&c->vmx,
-						       decode_image(c, t->cur))) < 0)
+						       decode_image(c, t->st.cur))) < 0)
 		return -pte_internal;
 	return status;
 }
@@ -958,7 +968,7 @@ static int decode_vmx_entry(struct decode_ctx *c, struct decode_trace *t,
 	pt_insn_get_offset(dec, &off);
 	if (dvmx_check_entry(&c->vmx, off + t->base) &&
 	    pt_insn_set_image(dec, dvmx_image(&c->vmx,
-					      decode_image(c, t->cur))) < 0)
+					      decode_image(c, t->st.cur))) < 0)
 		return -1;
 	return 0;
 }
@@ -984,14 +994,14 @@ static int decode_vmx_nomap(struct decode_ctx *c, struct decode_trace *t,
 		return status;
 	pt_insn_get_offset(dec, &off);
 	if (pt_insn_set_image(dec, dvmx_image(&c->vmx,
-					      decode_image(c, t->cur))) < 0)
+					      decode_image(c, t->st.cur))) < 0)
 		return -pte_internal;
 	memset(&again, 0, sizeof(again));
 	st = pt_insn_next(dec, &again, sizeof(again));
 	if (st == -pte_nomap && again.iclass == ptic_error) {
 		if (dvmx_other_done(&c->vmx, 0, ip, off + t->base) &&
 		    pt_insn_set_image(dec, dvmx_image(&c->vmx,
-						      decode_image(c, t->cur))) < 0)
+						      decode_image(c, t->st.cur))) < 0)
 			return -pte_internal;
 		return status;
 	}
@@ -1031,7 +1041,7 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 		 * pt_insn_next(): the instruction at the next segment's IP
 		 * is the next segment's, after its PSB+ events.
 		 */
-		if (t->sw_until != UINT64_MAX)
+		if (t->st.sw_until != UINT64_MAX)
 			decode_follow(c, t, dec);
 		decode_insn(c, t, dec, &insn);
 		if (status < 0)
@@ -1070,8 +1080,8 @@ static int decode_spinning(struct decode_trace *t, struct pt_insn_decoder *dec)
 static inline int decode_plain_ok(const struct decode_ctx *c,
 				  const struct decode_trace *t)
 {
-	return c->plain && c->vmx.sel_cur && !t->hidden &&
-	       t->sw_until == UINT64_MAX;
+	return c->plain && c->vmx.sel_cur && !t->st.hidden &&
+	       t->st.sw_until == UINT64_MAX;
 }
 
 /*
@@ -1086,7 +1096,7 @@ static inline int decode_plain_ok(const struct decode_ctx *c,
 static int decode_plain_run(struct decode_ctx *c, struct decode_trace *t,
 			    struct pt_insn_decoder *dec, struct pt_insn *insn)
 {
-	const struct elf_symtab *st = dvmx_symtab(&c->vmx, &t->cur->st);
+	const struct elf_symtab *st = dvmx_symtab(&c->vmx, &t->st.cur->st);
 	struct decode_fmt *f = &c->o.fmt;
 	uint64_t n = t->stats.insns;
 	int status;
@@ -1106,6 +1116,8 @@ static int decode_plain_run(struct decode_ctx *c, struct decode_trace *t,
 			break;
 	}
 	t->stats.shown += n - t->stats.insns;
+	if (n != t->stats.insns)
+		t->st.cur_fresh = 0;
 	t->stats.insns = n;
 	return status;
 }
@@ -1151,7 +1163,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 		}
 		t->stats.syncs++;
 		dvmx_sync(&c->vmx);
-		pt_insn_set_image(dec, decode_image(c, t->cur));
+		pt_insn_set_image(dec, decode_image(c, t->st.cur));
 		for (;;) {
 			if (status & pts_event_pending)
 				status = decode_events(c, t, dec, status);
@@ -1168,7 +1180,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				status = -pte_eos;
 				break;
 			}
-			if (t->sw_until != UINT64_MAX)
+			if (t->st.sw_until != UINT64_MAX)
 				decode_follow(c, t, dec);
 			if (c->vmx.entry_pending && decode_vmx_entry(c, t, dec) < 0) {
 				status = -pte_internal;
@@ -1294,7 +1306,7 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 	c->plain = !c->need_time && !c->need_who && !c->o.calls &&
 		   !c->o.quiet && !c->tl.f && !c->vmx.summary;
 	dec = pt_insn_alloc_decoder(&config);
-	if (!dec || pt_insn_set_image(dec, decode_image(c, t->cur)) < 0) {
+	if (!dec || pt_insn_set_image(dec, decode_image(c, t->st.cur)) < 0) {
 		pt_insn_free_decoder(dec);
 		ptt_err("libipt could not set up the instruction decoder");
 		return PTT_EXIT_INTERNAL;
@@ -1308,62 +1320,26 @@ static void decode_sum(struct decode_stats *sum, const struct decode_stats *s);
 
 /*
  * decode --jobs: what a trace's decoder carries from one segment to the
- * next (decode_trace's fields): whose code runs, the CR3 and enable
- * seen, whether the filters hid the last instruction.
+ * next: the trace's state and the host's CR3 the VMX code keeps.
  */
-struct decode_state {
-	struct das_proc *cur;
-	int cur_fresh;		/* no instruction since cur was set */
-	long cur_sw;
-	uint64_t sw_until;
-	int pid, tid;
-	char comm[16];
-	uint64_t last_cr3;
-	int cr3_fresh;
-	int enable_timing, enable_has_tsc;
-	uint64_t enable_tsc;
-	int hidden;
+struct decode_carry {
+	struct decode_state st;
 	uint64_t host_cr3;	/* the last host PIP's (dvmx_other_side()) */
 };
 
 static void decode_state_get(const struct decode_ctx *c,
 			     const struct decode_trace *t,
-			     struct decode_state *s)
+			     struct decode_carry *s)
 {
-	memset(s, 0, sizeof(*s));
+	s->st = t->st;
 	s->host_cr3 = c->vmx.host_cr3;
-	s->cur = t->cur;
-	s->cur_fresh = t->cur_from == t->stats.insns;
-	s->cur_sw = t->cur_sw;
-	s->sw_until = t->sw_until;
-	s->pid = t->pid;
-	s->tid = t->tid;
-	memcpy(s->comm, t->comm, sizeof(s->comm));
-	s->last_cr3 = t->last_cr3;
-	s->cr3_fresh = t->cr3_fresh;
-	s->enable_timing = t->enable_timing;
-	s->enable_has_tsc = t->enable_has_tsc;
-	s->enable_tsc = t->enable_tsc;
-	s->hidden = t->hidden;
 }
 
 static void decode_state_set(struct decode_ctx *c, struct decode_trace *t,
-			     const struct decode_state *s)
+			     const struct decode_carry *s)
 {
+	t->st = s->st;
 	c->vmx.host_cr3 = s->host_cr3;
-	t->cur = s->cur;
-	t->cur_from = s->cur_fresh ? t->stats.insns : t->stats.insns - 1;
-	t->cur_sw = s->cur_sw;
-	t->sw_until = s->sw_until;
-	t->pid = s->pid;
-	t->tid = s->tid;
-	memcpy(t->comm, s->comm, sizeof(t->comm));
-	t->last_cr3 = s->last_cr3;
-	t->cr3_fresh = s->cr3_fresh;
-	t->enable_timing = s->enable_timing;
-	t->enable_has_tsc = s->enable_has_tsc;
-	t->enable_tsc = s->enable_tsc;
-	t->hidden = s->hidden;
 }
 
 /*
@@ -1380,10 +1356,12 @@ static void decode_state_set(struct decode_ctx *c, struct decode_trace *t,
  * take anyway (and neither --calls nor the VMX options that hide code
  * are decoded in segments: decode_par_ok()).
  */
-static int decode_state_eq(const struct decode_state *a,
-			   const struct decode_state *b, int pip)
+static int decode_state_eq(const struct decode_carry *ca,
+			   const struct decode_carry *cb, int pip)
 {
-	return (pip || a->host_cr3 == b->host_cr3) && a->cur == b->cur &&
+	const struct decode_state *a = &ca->st, *b = &cb->st;
+
+	return (pip || ca->host_cr3 == cb->host_cr3) && a->cur == b->cur &&
 	       (!a->cur->next || a->cur_fresh == b->cur_fresh) &&
 	       a->cur_sw == b->cur_sw && a->sw_until == b->sw_until &&
 	       a->pid == b->pid && a->tid == b->tid &&
@@ -1471,7 +1449,7 @@ static void decode_vmx_counts(const struct decode_vmx *v,
 
 /* decode --jobs: one segment's start, end and what it added up. */
 struct decode_seginfo {
-	struct decode_state start, end;
+	struct decode_carry start, end;
 	size_t ncr3;		/* the CR3s known when it started */
 	struct decode_cr3 *learned;	/* and those it learned */
 	size_t nlearned;
@@ -1491,7 +1469,7 @@ struct decode_par {
 	struct decode_seginfo *si;
 	unsigned long nsegs;
 	pthread_mutex_t lock;
-	struct decode_state truth;
+	struct decode_carry truth;
 	int vmx;		/* guest code in the stretch, or VMX filters */
 	unsigned long accepted;	/* segments written */
 	int rest;		/* the rest decoded in one piece */
@@ -1536,16 +1514,16 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	struct decode_worker *w = &par->w[wi];
 	struct decode_seginfo *si = &par->si[s->idx];
 	struct decode_ctx *c = par->c;
-	struct decode_state st;
+	struct decode_carry from;
 	struct decode_vmx_counts vc;
 	struct decode_cr3 *l;
 	int ret;
 
 	/* The state the segment before left when known, else expected. */
 	pthread_mutex_lock(&par->lock);
-	st = par->truth;
+	from = par->truth;
 	if (!again && par->accepted != s->idx)
-		decode_predict(&w->c, par->t, &st, &s->psb);
+		decode_predict(&w->c, par->t, &from.st, &s->psb);
 	/* the CR3s known now: the worker's own copy, which it adds to */
 	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
 	if (l) {
@@ -1559,9 +1537,9 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 		return PTT_EXIT_INTERNAL;
 	if (again)
 		par->again++;	/* by the thread holding the turn only */
-	si->start = st;
+	si->start = from;
 	memset(&w->t.stats, 0, sizeof(w->t.stats));
-	decode_state_set(&w->c, &w->t, &st);
+	decode_state_set(&w->c, &w->t, &from);
 	decode_vmx_counts(&w->c.vmx, &vc);
 	w->t.seg_last = s->last;
 	w->t.seg_eos = 0;
@@ -2149,17 +2127,18 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 		 * Before its first switch record the CPU runs the recorded
 		 * command, as far as anyone knows.
 		 */
-		t->cur = das_use(&c->as,
-				 das_find_at(&c->as, c->as.main_pid, 0));
-		if (!t->cur) {
+		t->st.cur = das_use(&c->as,
+				    das_find_at(&c->as, c->as.main_pid, 0));
+		t->st.cur_fresh = 1;
+		if (!t->st.cur) {
 			ptt_err("out of memory");
 			return PTT_EXIT_INTERNAL;
 		}
-		t->pid = -1;
-		t->tid = -1;
+		t->st.pid = -1;
+		t->st.tid = -1;
 		t->sw = das_switches(&c->as, t->cpu, &t->nsw);
-		t->cur_sw = -1;
-		t->sw_until = t->nsw ? 0 : UINT64_MAX;
+		t->st.cur_sw = -1;
+		t->st.sw_until = t->nsw ? 0 : UINT64_MAX;
 	}
 	return PTT_EXIT_OK;
 }
