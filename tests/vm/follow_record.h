@@ -191,25 +191,48 @@ static inline int fw_grep(const char *path, const char *needle)
 }
 
 /*
+ * Poll @ready(@arg) every @step_us until it holds (1), @seconds pass or
+ * the process @pid has exited (0; left unreaped for the caller's wait).
+ */
+static inline int fw_poll(pid_t pid, double seconds, useconds_t step_us,
+			  int (*ready)(const void *arg), const void *arg)
+{
+	double end = fw_now() + seconds;
+	siginfo_t si;
+
+	while (fw_now() < end) {
+		if (ready(arg))
+			return 1;
+		si.si_pid = 0;
+		if (!waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid)
+			return 0;
+		usleep(step_us);
+	}
+	return 0;
+}
+
+struct fw_grep_arg {
+	const char *path, *needle;
+};
+
+static inline int fw_grep_ready(const void *arg)
+{
+	const struct fw_grep_arg *g = arg;
+
+	return fw_grep(g->path, g->needle);
+}
+
+/*
  * Wait until the file @path has a line with @needle (the recorder @rec
  * still running): 1, or 0 after @seconds or once @rec has exited.
  */
 static inline int fw_wait_grep(const char *path, const char *needle,
 			       pid_t rec, double seconds)
 {
-	double end = fw_now() + seconds;
-	siginfo_t si;
+	struct fw_grep_arg g = { path, needle };
 
-	while (fw_now() < end) {
-		if (fw_grep(path, needle))
-			return 1;
-		si.si_pid = 0;
-		if (!waitid(P_PID, (id_t)rec, &si, WEXITED | WNOHANG | WNOWAIT) &&
-		    si.si_pid == rec)
-			return 0;
-		usleep(20000);
-	}
-	return 0;
+	return fw_poll(rec, seconds, 20000, fw_grep_ready, &g);
 }
 
 /*
@@ -236,6 +259,11 @@ static inline int fw_spin_loaded(pid_t pid)
 	return fw_grep(path, "libc");
 }
 
+static inline int fw_spin_ready(const void *arg)
+{
+	return fw_spin_loaded(*(const pid_t *)arg);
+}
+
 /*
  * Wait until the child @pid, forked to exec "fw_self spin ...", is past
  * its exec and ld.so's loading (polled, not a fixed wait): 1, or 0 after
@@ -243,19 +271,7 @@ static inline int fw_spin_loaded(pid_t pid)
  */
 static inline int fw_wait_spin(pid_t pid, double seconds)
 {
-	double end = fw_now() + seconds;
-	siginfo_t si;
-
-	while (fw_now() < end) {
-		if (fw_spin_loaded(pid))
-			return 1;
-		si.si_pid = 0;
-		if (!waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
-		    si.si_pid == pid)
-			return 0;
-		usleep(5000);
-	}
-	return 0;
+	return fw_poll(pid, seconds, 5000, fw_spin_ready, &pid);
 }
 
 /* The size of a file, or -1. */

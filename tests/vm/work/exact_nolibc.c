@@ -73,10 +73,6 @@ void start_c(unsigned long *sp)
 	unsigned int i, rounds = sp[0] > 1 ? atou(argv[1]) : 1;
 	unsigned int calls = sp[0] > 2 ? atou(argv[2]) : 20;
 	long pause[2] = { 0, sp[0] > 3 ? atou(argv[3]) * 1000000L : 0 };
-	static const char name[] = "exact_nolibc ";
-	char msg[40];
-	unsigned long v;
-	int n = sizeof(name) - 1, d;
 
 	for (i = 0; i < rounds; i++) {
 		if (i && pause[1])
@@ -86,15 +82,5 @@ void start_c(unsigned long *sp)
 	stop_here();
 	for (i = 0; i < 50; i++)	/* a stopped trace shows none of it */
 		sink = out_leaf(sink);
-	for (d = 0; d < n; d++)
-		msg[d] = name[d];
-	for (v = sink, d = 1; v >= 10; v /= 10)
-		d++;
-	for (v = sink, i = n + d; i > (unsigned int)n; v /= 10)
-		msg[--i] = (char)('0' + v % 10);
-	n += d;
-	msg[n++] = '\n';
-	sys3(1, 1, (long)msg, n);	/* write */
-	for (;;)
-		sys3(231, 0, 0, 0);	/* exit_group */
+	exit_saying("exact_nolibc ", sink);
 }

@@ -69,10 +69,7 @@ void start_c(unsigned long *sp)
 {
 	char **argv = (char **)(sp + 1);
 	long ms = sp[0] > 1 ? atou(argv[1]) : 8000;
-	static const char name[] = "follow_nolibc_balance ";
-	char msg[40];
-	unsigned long v;
-	int n = sizeof(name) - 1, d, t;
+	int t;
 	long i;
 
 	want_moves = sp[0] > 2 ? atou(argv[2]) : 3;
@@ -93,15 +90,5 @@ void start_c(unsigned long *sp)
 	for (i = 0; i < NR_CLONES; i++)
 		while ((t = __atomic_load_n(&tids[i], __ATOMIC_ACQUIRE)))
 			futex_wait(&tids[i], t);
-	for (d = 0; d < n; d++)
-		msg[d] = name[d];
-	for (v = moves, d = 1; v >= 10; v /= 10)
-		d++;
-	for (v = moves, i = n + d; i > n; v /= 10)
-		msg[--i] = (char)('0' + v % 10);
-	n += d;
-	msg[n++] = '\n';
-	sys3(1, 1, (long)msg, n);	/* write */
-	for (;;)
-		sys3(231, 0, 0, 0);	/* exit_group */
+	exit_saying("follow_nolibc_balance ", moves);
 }
