@@ -104,6 +104,13 @@ struct decode_state {
 	int enable_has_tsc;	/* enable_tsc is known */
 	uint64_t enable_tsc;	/* that CBR's time: the enable's TSC */
 	int hidden;		/* the filters took the last instruction */
+	/*
+	 * decode --jobs: an error in the walk past a segment's last packet
+	 * (decode_seg_tail()), which one decoder reports after reading the
+	 * next PSB+: the next segment reports it there.  0: none.
+	 */
+	int tail_err;
+	uint64_t tail_ip;	/* the IP it names */
 };
 
 /* One trace file and where its decoding is. */
@@ -1012,6 +1019,22 @@ static int decode_vmx_nomap(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * decode --jobs: an error at @ip past the segment's last packet.  One
+ * decoder reading on would have read the next PSB+ by then (libipt reads
+ * ahead to the next packet that decides a branch), so it names the
+ * offset after it, and its resync looks for a PSB from there: the next
+ * segment's is skipped.  The next segment does both (decode_walk()).
+ * Running out of packets is no error here: one decoder would have them.
+ */
+static void decode_tail_error(struct decode_trace *t, uint64_t ip, int err)
+{
+	if (err >= 0 || err == -pte_eos)
+		return;
+	t->st.tail_err = err;
+	t->st.tail_ip = ip;
+}
+
+/*
  * The end of a segment that is not the stretch's last (decode --jobs):
  * its packets are used up, and the code goes on without packets (a
  * decoder reading on would be in the next PSB+ by now) up to the IP the
@@ -1032,8 +1055,12 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 		t->seg_eos = 1;
 		if (n == 0xffff)
 			t->seg_spun = 1;	/* see decode_segment() */
-		if (insn.ip == t->seg_next.ip || insn.iclass == ptic_error)
+		if (insn.ip == t->seg_next.ip)
 			return;
+		if (insn.iclass == ptic_error) {
+			decode_tail_error(t, insn.ip, status);
+			return;
+		}
 		/*
 		 * decode_walk() follows the switch records before each
 		 * instruction; the time (decode_time()) is the next PSB+'s
@@ -1044,8 +1071,10 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 		if (t->st.sw_until != UINT64_MAX)
 			decode_follow(c, t, dec);
 		decode_insn(c, t, dec, &insn);
-		if (status < 0)
+		if (status < 0) {
+			decode_tail_error(t, insn.ip, status);
 			return;
+		}
 	}
 }
 
@@ -1153,6 +1182,14 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 
 		memset(&insn, 0, sizeof(insn));
 		status = pt_insn_sync_forward(dec);
+		if (t->st.tail_err) {
+			/* the segment before's (decode_tail_error()) */
+			decode_error(c, t, dec, "error", t->st.tail_ip,
+				     t->st.tail_err);
+			t->st.tail_err = 0;
+			if (status >= 0)
+				continue;
+		}
 		if (status < 0) {
 			if (status == -pte_eos)
 				return;
@@ -1369,6 +1406,8 @@ static int decode_state_eq(const struct decode_carry *ca,
 	       (pip || (a->last_cr3 == b->last_cr3 &&
 			a->cr3_fresh == b->cr3_fresh)) &&
 	       a->enable_timing == b->enable_timing &&
+	       a->tail_err == b->tail_err &&
+	       (!a->tail_err || a->tail_ip == b->tail_ip) &&
 	       (!a->enable_timing ||
 		(a->enable_has_tsc == b->enable_has_tsc &&
 		 (!a->enable_has_tsc || a->enable_tsc == b->enable_tsc)));
@@ -1397,6 +1436,8 @@ static void decode_predict(struct decode_ctx *c, const struct decode_trace *t,
 	 * of its end, which decode_follow() sees already at the PSB+'s time)
 	 */
 	s->cur_fresh = 0;
+	/* the segment before reports no error for this one to name */
+	s->tail_err = 0;
 	if (!h->has_tsc || h->tsc <= s->sw_until)
 		return;
 	for (i = s->cur_sw < 0 ? 0 : (size_t)s->cur_sw;
