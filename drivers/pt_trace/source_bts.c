@@ -84,6 +84,7 @@ struct bts_cpu {
 	struct bts_ds ds;
 	bool armed;		/* a stream session: threshold PMIs are ours */
 	bool busy;		/* an IPI works on it: the NMI leaves it */
+	bool pmi_taken;		/* ... and the NMI came meanwhile */
 	bool on;		/* our DEBUGCTL bits are set */
 	bool switches;		/* a switch record at each context switch */
 	u64 nr_switches;	/* switch records stored (debugfs) */
@@ -236,8 +237,29 @@ static int bts_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
 static void bts_busy(struct bts_cpu *b, bool busy)
 {
 	barrier();
+	if (busy)
+		WRITE_ONCE(b->pmi_taken, false);
 	WRITE_ONCE(b->busy, busy);
 	barrier();
+}
+
+/*
+ * In a bracket, outside the NMI, about to drain: an index at the
+ * threshold raised a PMI (the CPU raises one as a record reaches it; our
+ * switch records drain before they could leave it there).  Unless its
+ * NMI came during this bracket (pmi_taken), it is still on its way and
+ * will find nothing to do; the APIC masked LVTPC on its delivery all the
+ * same, and nobody else unmasks it (perf's handler only when perf has
+ * events): so it is owed, and claimed and re-armed as PT's late PMI is
+ * (stream.h, pt_stream_pmi_owe()).  Shown by tests/vm/bts_pmi_owed.
+ */
+static void bts_owe(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+
+	if (READ_ONCE(b->armed) && !READ_ONCE(b->pmi_taken) &&
+	    bts_ds_due(&b->ds))
+		pt_stream_pmi_owe(&pc->stream);
 }
 
 static void bts_src_owed(struct pt_cpu *pc, bool sched);
@@ -411,6 +433,8 @@ static void bts_put_switch(struct pt_cpu *pc, struct task_struct *next,
 	};
 
 	WRITE_ONCE(b->nr_switches, b->nr_switches + 1);
+	if (stream)
+		bts_owe(pc);
 	if (!bts_ds_put(&b->ds, &rec, !stream)) {
 		__bts_drain(pc, sched);
 		bts_ds_put(&b->ds, &rec, false);
@@ -478,6 +502,7 @@ static void bts_src_owed(struct pt_cpu *pc, bool sched)
 	if (!READ_ONCE(b->armed) || !b->on || !bts_ds_due(&b->ds))
 		return;
 	bts_busy(b, true);
+	bts_owe(pc);
 	bts_serve(pc, sched);
 	bts_busy(b, false);
 }
@@ -486,14 +511,24 @@ static int bts_src_nmi(struct pt_cpu *pc)
 {
 	struct bts_cpu *b = pc->bts;
 
-	if (!b || !READ_ONCE(b->armed) || !bts_ds_due(&b->ds))
+	if (!b)
 		return NMI_DONE;
+	/* Nothing to do: a late PMI of ours (bts_owe()), or not ours. */
+	if (!READ_ONCE(b->armed) || !bts_ds_due(&b->ds))
+		return pt_stream_pmi_owed(&pc->stream) ?
+		       pt_stream_pmi_pay(&pc->stream, false) : NMI_DONE;
 	/*
 	 * An IPI or switch probe of ours is at work: a stop drains, a
 	 * bracket that turned BTS on serves the PMI at its end.
 	 */
-	if (!READ_ONCE(b->busy))
+	if (READ_ONCE(b->busy)) {
+		WRITE_ONCE(b->pmi_taken, true);
+		/* Owed since bts_owe() of this bracket: paid now. */
+		if (pt_stream_pmi_owed(&pc->stream))
+			return pt_stream_pmi_pay(&pc->stream, false);
+	} else {
 		bts_serve(pc, false);
+	}
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
 	return NMI_HANDLED;
@@ -538,6 +573,7 @@ static void bts_stop_ipi(void *info)
 	if (b->on)
 		bts_hw_set(b, false);
 	if (pc->cfg.mode == PT_MODE_STREAM) {
+		bts_owe(pc);
 		bts_drain(pc);
 		bts_drop_close(pc);
 		pt_stream_ring_publish(pc);
@@ -689,17 +725,18 @@ static int bts_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
 
-	seq_puts(m, "cpu pmis bytes losses lost_bytes handler_ns switches\n");
+	seq_puts(m, "cpu pmis bytes losses lost_bytes handler_ns switches late_pmis\n");
 	for (i = 0; i < bts_npcs; i++) {
 		struct pt_stream *s = &bts_pcs[i].stream;
 
 		if (!cpu_possible(i))
 			continue;
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu\n", i,
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu\n", i,
 			   READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->losses), READ_ONCE(s->lost_bytes),
 			   READ_ONCE(s->handler_ns),
-			   READ_ONCE(bts_pcs[i].bts->nr_switches));
+			   READ_ONCE(bts_pcs[i].bts->nr_switches),
+			   READ_ONCE(s->late_pmis));
 	}
 	return 0;
 }

@@ -889,17 +889,33 @@ static void pt_pmi_ack(void)
  */
 static int pt_stream_nmi_owed(struct pt_stream *s, bool pmi)
 {
-	u64 until = READ_ONCE(s->owed_until), ctl;
+	u64 ctl;
 
-	if ((!pmi && !READ_ONCE(s->owed_nobit)) || !until ||
-	    time_after64(pt_now_ns(), until) ||
+	if ((!pmi && !READ_ONCE(s->owed_nobit)) || !pt_stream_pmi_owed(s) ||
 	    pt_rdmsr(PT_MSR_RTIT_CTL, &ctl) || (ctl & PT_CTL_TRACEEN)) {
 		s->nmis_foreign++;
 		return NMI_DONE;
 	}
+	return pt_stream_pmi_pay(s, pmi && !pt_hw->vmx_on());
+}
+
+void pt_stream_pmi_owe(struct pt_stream *s)
+{
+	WRITE_ONCE(s->owed_until, pt_now_ns() + PT_PMI_OWED_NS);
+}
+
+bool pt_stream_pmi_owed(struct pt_stream *s)
+{
+	u64 until = READ_ONCE(s->owed_until);
+
+	return until && !time_after64(pt_now_ns(), until);
+}
+
+int pt_stream_pmi_pay(struct pt_stream *s, bool ack)
+{
 	WRITE_ONCE(s->owed_until, 0);
 	WRITE_ONCE(s->owed_nobit, false);
-	pt_pmi_status_reset(pmi && !pt_hw->vmx_on());
+	pt_pmi_status_reset(ack);
 	if (pt_hw->pmi_rearm)
 		pt_hw->pmi_rearm();
 	WRITE_ONCE(s->late_pmis, s->late_pmis + 1);

@@ -95,6 +95,18 @@ int pt_flight_pause(struct pt_cpu *pc, bool live, u64 *status, u64 *base,
  * pause failed): restart where it stopped.
  */
 void pt_flight_resume(struct pt_cpu *pc, u64 status, u64 base, u64 mask);
+/*
+ * A late PMI (raised before a halt of ours, delivered after it): its NMI
+ * finds nothing to do, and LVTPC stays masked unless it is claimed and
+ * re-armed.  A source that knows one is coming owes it (for
+ * PT_PMI_OWED_NS, stream.c); one NMI with nothing else to do is then
+ * claimed and paid: LVTPC unmasked (@ack: bit 55 acknowledged too),
+ * counted in late_pmis.  PT owes after a halt with bit 55 set, BTS after
+ * draining outside its NMI an index its PMI had not served.
+ */
+void pt_stream_pmi_owe(struct pt_stream *s);
+bool pt_stream_pmi_owed(struct pt_stream *s);
+int pt_stream_pmi_pay(struct pt_stream *s, bool ack);
 /* At the final stop, after the pause: later PMIs are not ours. */
 void pt_flight_end(struct pt_cpu *pc);
 

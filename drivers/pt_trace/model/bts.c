@@ -52,13 +52,31 @@
  * raise lands inside the writer's bracket, and no later NMI of the
  * model's serves an index left past the threshold (the default's store
  * NMIs would: a driver's handler runs on every NMI).
+ *
+ * bts_late_pmi (debugfs, write a CPU number; with model_bts_tail only,
+ * where records are stored in line): a threshold PMI whose NMI comes
+ * late.  At the driver's next DEBUGCTL write on that CPU that turns a
+ * BTINT=1 BTS off while the index is below the threshold, the kernel
+ * branches that retire before the write are stored first, up to the
+ * threshold (bts_late), and the PMI they raise is delivered from
+ * irq_work: after the writer's IRQs-off code, which by then may have
+ * moved the index back (a switch record's drain, a stop).  Its NMI then
+ * finds nothing to do; on silicon the APIC has masked LVTPC on its
+ * delivery all the same, and a driver that leaves it masked gets no
+ * further PMI on that CPU (counted in pmis_masked).  Writes that find
+ * the index at or past the threshold (the driver's own PMI handler)
+ * leave it armed.
  */
+#include <linux/debugfs.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
+#include <linux/kstrtox.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/mm.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/cpufeature.h>
 #include <asm/nmi.h>
 
@@ -77,6 +95,9 @@ MODULE_PARM_DESC(model_bts_tail,
 
 static void pt_bts_store(struct pt_model_cpu *st,
 			 const struct pt_model_bts_branch *br, unsigned int n);
+static bool pt_bts_store_quiet(struct pt_model_cpu *st,
+			       const struct pt_model_bts_branch *br,
+			       unsigned int n);
 
 /* User-mode branches land in this synthetic text range. */
 #define PT_BTS_USER_TEXT	0x400000ULL
@@ -185,10 +206,13 @@ static bool pt_bts_filtered(u64 debugctl, const struct pt_model_bts_branch *b)
 
 /*
  * Store @br[0..n) as the DS area says: in the model's NMI, or (with
- * model_bts_tail) in the tick or right after a DEBUGCTL write.
+ * model_bts_tail) in the tick or right after a DEBUGCTL write.  True if
+ * a record reached the interrupt threshold: a PMI is raised (the caller
+ * sends it).
  */
-static void pt_bts_store(struct pt_model_cpu *st,
-			 const struct pt_model_bts_branch *br, unsigned int n)
+static bool pt_bts_store_quiet(struct pt_model_cpu *st,
+			       const struct pt_model_bts_branch *br,
+			       unsigned int n)
 {
 	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
 	struct bts_ds_area *area;
@@ -198,16 +222,16 @@ static void pt_bts_store(struct pt_model_cpu *st,
 	unsigned int i;
 
 	if (!pt_model_bts_on(r))
-		return;
+		return false;
 	area = (struct bts_ds_area *)(unsigned long)r->ds_area;
 	if (!pt_bts_mem_ok(r->ds_area, sizeof(ds))) {
 		atomic64_inc(&st->stats.bts_ds_errors);
-		return;
+		return false;
 	}
 	memcpy(&ds, area, sizeof(ds));
 	if (!pt_model_bts_layout_ok(&ds)) {
 		atomic64_inc(&st->stats.bts_ds_errors);
-		return;
+		return false;
 	}
 	idx = ds.bts_index;
 	old = idx;
@@ -244,11 +268,94 @@ static void pt_bts_store(struct pt_model_cpu *st,
 	}
 	if (idx != ds.bts_index)
 		WRITE_ONCE(area->bts_index, idx);
-	if (pmi) {
+	if (pmi)
 		atomic64_inc(&st->stats.bts_pmis);
-		pt_model_pmi_send(st);
-	}
+	return pmi;
 }
+
+static void pt_bts_store(struct pt_model_cpu *st,
+			 const struct pt_model_bts_branch *br, unsigned int n)
+{
+	if (pt_bts_store_quiet(st, br, n))
+		pt_model_pmi_send(st);
+}
+
+/* How far below the interrupt threshold the index is (bytes), or 0. */
+static u64 pt_bts_to_threshold(const struct pt_model_regs *r)
+{
+	const struct bts_ds_area *area;
+
+	if (!pt_bts_mem_ok(r->ds_area, sizeof(*area)))
+		return 0;
+	area = (const struct bts_ds_area *)(unsigned long)r->ds_area;
+	if (!pt_model_bts_layout_ok(area) ||
+	    READ_ONCE(area->bts_index) >= area->bts_thresh)
+		return 0;
+	return area->bts_thresh - READ_ONCE(area->bts_index);
+}
+
+void pt_model_bts_writing(struct pt_model_cpu *st, u64 val)
+{
+	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
+	struct pt_model_bts_branch *br;
+	unsigned long flags;
+	bool pmi = false;
+	u64 left;
+
+	if (!READ_ONCE(st->bts.late) || !READ_ONCE(pt_model_bts_tail) ||
+	    !pt_model_bts_on(r) || !(r->debugctl & BTS_DEBUGCTL_BTINT) ||
+	    (val & (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS)) ==
+	    (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS))
+		return;
+	local_irq_save(flags);
+	left = pt_bts_to_threshold(r);
+	br = pt_model_bts_slots(st);
+	while (left && br && !pmi) {
+		unsigned int n = min_t(u64, DIV_ROUND_UP(left, BTS_RECORD_SIZE),
+				       PT_MODEL_BTS_STAGE);
+		u64 before = atomic64_read(&st->stats.bts_records);
+
+		pt_bts_fill(st, br, n, (u64)_RET_IP_, true);
+		pmi = pt_bts_store_quiet(st, br, n);
+		before = atomic64_read(&st->stats.bts_records) - before;
+		atomic64_add(before, &st->stats.bts_late);
+		/* Filtered out (BTS_OFF_OS): nothing reaches it. */
+		if (!before)
+			break;
+		left = pt_bts_to_threshold(r);
+	}
+	if (pmi) {
+		WRITE_ONCE(st->bts.late, false);
+		irq_work_queue(&st->bts.late_work);
+	}
+	local_irq_restore(flags);
+}
+
+static void pt_bts_late_fn(struct irq_work *w)
+{
+	pt_model_pmi_send(this_cpu_ptr(pt_model_cpus));
+}
+
+static ssize_t pt_bts_late_write(struct file *f, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	unsigned int cpu;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, len, 0, &cpu);
+	if (ret)
+		return ret;
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	WRITE_ONCE(pt_model_cpu_ptr(cpu)->bts.late, true);
+	return len;
+}
+
+static const struct file_operations pt_bts_late_fops = {
+	.owner = THIS_MODULE,
+	.write = pt_bts_late_write,
+	.llseek = noop_llseek,
+};
 
 /* bts_selftest: the CPU whose BTS PMIs it takes, as a driver would. */
 static int pt_bts_claim_cpu = -1;
@@ -285,15 +392,26 @@ static int pt_model_bts_nmi(unsigned int type, struct pt_regs *regs)
 
 int pt_model_bts_init(struct dentry *dir)
 {
-	int ret = register_nmi_handler(NMI_LOCAL, pt_model_bts_nmi, 0,
-				       "pt_model_bts");
+	int cpu, ret;
 
-	if (!ret)
-		pt_model_bts_selftest_init(dir);
-	return ret;
+	for_each_possible_cpu(cpu)
+		init_irq_work(&pt_model_cpu_ptr(cpu)->bts.late_work,
+			      pt_bts_late_fn);
+	ret = register_nmi_handler(NMI_LOCAL, pt_model_bts_nmi, 0,
+				   "pt_model_bts");
+	if (ret)
+		return ret;
+	pt_model_bts_selftest_init(dir);
+	debugfs_create_file("bts_late_pmi", 0200, dir, NULL,
+			    &pt_bts_late_fops);
+	return 0;
 }
 
 void pt_model_bts_exit(void)
 {
+	int cpu;
+
 	unregister_nmi_handler(NMI_LOCAL, "pt_model_bts");
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&pt_model_cpu_ptr(cpu)->bts.late_work);
 }

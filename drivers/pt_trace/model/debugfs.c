@@ -40,7 +40,7 @@ static const struct pt_counter_file pt_counters[] = {
 	PT_CTR(bts_records), PT_CTR(bts_filtered), PT_CTR(bts_dropped),
 	PT_CTR(bts_pmis), PT_CTR(bts_ds_errors), PT_CTR(bts_pti_faults),
 	PT_CTR(bts_exact_busy), PT_CTR(bts_exact_exceptions),
-	PT_CTR(bts_exact_returns), PT_CTR(bts_tail),
+	PT_CTR(bts_exact_returns), PT_CTR(bts_tail), PT_CTR(bts_late),
 };
 
 static int pt_counter_get(void *data, u64 *val)

@@ -417,6 +417,8 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 
 	if (!test && pt_model_injected_fault(st, msr, val))
 		return -EIO;
+	if (msr == BTS_MSR_DEBUGCTL && !test)
+		pt_model_bts_writing(st, val);
 	ret = pt_model_update(st, pt_wr_fn, &a, true);
 	if (ret) {
 		pt_model_count_gp(st, msr, val, a.why, test);

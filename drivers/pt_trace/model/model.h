@@ -262,6 +262,7 @@ struct pt_model_stats {
 	atomic64_t bts_ds_errors;	/* DS area unreadable or its layout wrong */
 	atomic64_t bts_pti_faults;	/* a user-mode record under PTI */
 	atomic64_t bts_tail;		/* stored after DEBUGCTL turned BTS on */
+	atomic64_t bts_late;		/* stored by bts_late_pmi */
 	atomic64_t bts_exact_busy;	/* a stepped branch found the stage full */
 	atomic64_t bts_exact_exceptions;	/* interrupts, exceptions from user */
 	atomic64_t bts_exact_returns;	/* records of returns to user mode */
@@ -333,6 +334,8 @@ struct pt_model_bts {
 	unsigned int staged;	/* the producer fills br only while 0 */
 	atomic_t nmis_owed;	/* sent, not yet seen (merged NMIs) */
 	u64 lfsr;
+	bool late;		/* bts_late_pmi armed (bts.c) */
+	struct irq_work late_work;	/* ... its NMI, delivered late */
 };
 
 struct pt_model_cpu {
@@ -483,6 +486,8 @@ bool pt_model_bts_on(const struct pt_model_regs *r);
 void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user);
 /* DEBUGCTL turned BTS on: model_bts_tail's branches after the write. */
 void pt_model_bts_started(struct pt_model_cpu *st);
+/* The driver writes DEBUGCTL with @val: bts_late_pmi's moment? */
+void pt_model_bts_writing(struct pt_model_cpu *st, u64 val);
 /*
  * The one entry for branches to store (the sampled generator now; the
  * exact model's stepped branches can come through it), IRQs off on the
