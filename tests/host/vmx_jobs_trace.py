@@ -16,9 +16,10 @@ NR set, TSC, MODE.Exec, FUP at the loop's branch), so that decode
 
 With 'novmcs' the PSB+ in guests has no VMCS packet (not what a CPU
 writes): the guest is not known from the PSB+ alone, and decode --jobs
-decodes the trace in one thread.
+decodes the trace in one thread.  With 'nopip' two VM entries of three
+have no PIP: decode warns for each of the first 10.
 
-Usage: vmx_jobs_trace.py DIR [novmcs]
+Usage: vmx_jobs_trace.py DIR [novmcs|nopip]
 """
 import sys
 
@@ -27,6 +28,7 @@ from pt_packets import (MODE64, PGD0, PSB, PSBEND, fup, pge, pip, tip, tsc,
 
 d = sys.argv[1]
 novmcs = sys.argv[2:] == ['novmcs']
+nopip = sys.argv[2:] == ['nopip']
 CR3 = 0x12345000
 GUESTS = ((0x0abcd000, 0x401002), (0x0dcba000, 0x401003))
 VMCS_NONE = 0x000ffffffffff000
@@ -39,7 +41,7 @@ sizes = (2000, 40000, 9000, 23000, 3000, 31000, 17000, 5000, 12000)
 r = 0
 while len(out) < 300000:
     base, branch = GUESTS[r % 2]
-    out += vmcs(base) + pip(CR3, 1) + tip(0x401000)
+    out += vmcs(base) + (b'' if nopip and r % 3 else pip(CR3, 1)) + tip(0x401000)
     end = len(out) + sizes[r % len(sizes)]
     while len(out) < end:
         if since_psb >= 4096:

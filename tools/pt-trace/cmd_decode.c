@@ -195,15 +195,25 @@ struct decode_ctx {
 	int plain;		/* none of those, of --calls, -q, --timeline */
 };
 
-/* decode --jobs: das_use() builds images in the shared address spaces */
+/*
+ * decode --jobs: das_use() builds images in the shared address spaces.
+ * Its warnings (a binary missing or changed) come once, from the first
+ * piece that uses the image: they go to stderr at once, not with that
+ * piece's messages (decode_par.c), which are dropped when it is decoded
+ * again (and the image is built then).
+ */
 static pthread_mutex_t decode_das_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct das_proc *decode_use(struct decode_ctx *c, struct das_proc *p)
 {
+	struct ptt_msgs *m;
+
 	if (!c->worker)
 		return das_use(c->asp, p);
 	pthread_mutex_lock(&decode_das_lock);
+	m = ptt_msgs_to(NULL);
 	p = das_use(c->asp, p);
+	ptt_msgs_to(m);
 	pthread_mutex_unlock(&decode_das_lock);
 	return p;
 }
@@ -214,10 +224,14 @@ static struct das_proc *decode_use_at(struct decode_ctx *c, int pid,
 {
 	struct das_proc *p;
 
+	struct ptt_msgs *m;
+
 	if (!c->worker)
 		return das_use(c->asp, das_find_at(c->asp, pid, tsc));
 	pthread_mutex_lock(&decode_das_lock);
+	m = ptt_msgs_to(NULL);
 	p = das_use(c->asp, das_find_at(c->asp, pid, tsc));
+	ptt_msgs_to(m);
 	pthread_mutex_unlock(&decode_das_lock);
 	return p;
 }
@@ -1357,11 +1371,15 @@ static void decode_sum(struct decode_stats *sum, const struct decode_stats *s);
 
 /*
  * decode --jobs: what a trace's decoder carries from one segment to the
- * next: the trace's state and the host's CR3 the VMX code keeps.
+ * next: the trace's state, the host's CR3 the VMX code keeps, and its
+ * counts of VM entries and exits without PIP, of which the first
+ * DVMX_NO_PIP_WARN are warnings: a piece prints those one decoder
+ * prints only when it starts from the count one decoder has.
  */
 struct decode_carry {
 	struct decode_state st;
 	uint64_t host_cr3;	/* the last host PIP's (dvmx_other_side()) */
+	uint64_t nr_no_pip, nr_no_exit_pip;
 };
 
 static void decode_state_get(const struct decode_ctx *c,
@@ -1370,13 +1388,30 @@ static void decode_state_get(const struct decode_ctx *c,
 {
 	s->st = t->st;
 	s->host_cr3 = c->vmx.host_cr3;
+	s->nr_no_pip = c->vmx.nr_no_pip;
+	s->nr_no_exit_pip = c->vmx.nr_no_exit_pip;
 }
 
+/*
+ * The counts go to workers only: the main context's are the pieces'
+ * counts added up (decode_seg_accept()), where a piece that started
+ * from a count past DVMX_NO_PIP_WARN, not the true one, counted right.
+ */
 static void decode_state_set(struct decode_ctx *c, struct decode_trace *t,
 			     const struct decode_carry *s)
 {
 	t->st = s->st;
 	c->vmx.host_cr3 = s->host_cr3;
+	if (!c->worker)
+		return;
+	c->vmx.nr_no_pip = s->nr_no_pip;
+	c->vmx.nr_no_exit_pip = s->nr_no_exit_pip;
+}
+
+/* A count of DVMX_NO_PIP_WARN or more warns no more. */
+static inline int decode_warn_eq(uint64_t a, uint64_t b)
+{
+	return a == b || (a >= DVMX_NO_PIP_WARN && b >= DVMX_NO_PIP_WARN);
 }
 
 /*
@@ -1399,6 +1434,8 @@ static int decode_state_eq(const struct decode_carry *ca,
 	const struct decode_state *a = &ca->st, *b = &cb->st;
 
 	return (pip || ca->host_cr3 == cb->host_cr3) && a->cur == b->cur &&
+	       decode_warn_eq(ca->nr_no_pip, cb->nr_no_pip) &&
+	       decode_warn_eq(ca->nr_no_exit_pip, cb->nr_no_exit_pip) &&
 	       (!a->cur->next || a->cur_fresh == b->cur_fresh) &&
 	       a->cur_sw == b->cur_sw && a->sw_until == b->sw_until &&
 	       a->pid == b->pid && a->tid == b->tid &&

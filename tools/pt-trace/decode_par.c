@@ -25,6 +25,7 @@
 #include <intel-pt.h>
 
 #include "decode_par.h"
+#include "tool.h"
 
 #define DPAR_SEG	(16u << 10)
 
@@ -43,6 +44,7 @@ struct dpar {
 	char *done;
 	char **kept;
 	size_t *kept_len, *kept_cap;
+	struct ptt_msgs *kept_msgs;	/* and their messages (stderr) */
 	/*
 	 * Buffers written out, for the next segments to keep their output
 	 * in: a segment's output is megabytes, and fresh memory each time
@@ -64,6 +66,7 @@ struct dpar {
 struct dpar_worker {
 	struct dpar *d;
 	unsigned int idx;
+	struct ptt_msgs msgs;	/* its ptt_err()/ptt_warn() (tool.h) */
 };
 
 int dpar_has_vmx(const uint8_t *buf, uint64_t start, uint64_t end)
@@ -216,18 +219,30 @@ static void dpar_recycle(struct dpar *d, unsigned long t)
 	d->kept[t] = NULL;
 }
 
+/* Segment @t's messages are @m's so far, and @m starts empty. */
+static void dpar_keep_msgs(struct dpar *d, unsigned long t,
+			   struct ptt_msgs *m)
+{
+	free(d->kept_msgs[t].buf);
+	d->kept_msgs[t] = *m;
+	memset(m, 0, sizeof(*m));
+}
+
 /*
- * Segment @i is done on @ob (@worker's), lock held: keep its buffer (@ob
- * gets another); when it is the oldest not written, write it and every
- * finished one behind it, each checked first (dpar_ops.stands) and
- * decoded again here when it does not stand.
+ * Segment @i is done on @ob (@worker's, with its messages @m), lock held:
+ * keep its buffers (@ob and @m get others); when it is the oldest not
+ * written, write it and every finished one behind it, each checked first
+ * (dpar_ops.stands) and decoded again here when it does not stand (its
+ * output and messages of the first time dropped: a warning is written
+ * once, as one decoder writes it).
  */
 static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
-		     unsigned long i)
+		     struct ptt_msgs *m, unsigned long i)
 {
 	unsigned long t;
 	int ret;
 
+	dpar_keep_msgs(d, i, m);
 	d->kept[i] = ob->buf;
 	d->kept_len[i] = ob->len;
 	d->kept_cap[i] = ob->cap;
@@ -248,10 +263,13 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 			dpar_recycle(d, t);
 			d->stop = 1;
 			pthread_mutex_unlock(&d->lock);
-			ob->turn = NULL;	/* its turn: written as it goes */
+			/* its turn: written as it goes, messages too */
+			ob->turn = NULL;
+			ptt_msgs_to(NULL);
 			ret = d->ops->rest(d->ops->arg, worker, d->segs[t].start,
 					   d->end);
 			ob_flush(ob);
+			ptt_msgs_to(m);
 			ob->turn = &d->never;
 			pthread_mutex_lock(&d->lock);
 			if (ret)
@@ -267,6 +285,7 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 			pthread_mutex_lock(&d->lock);
 			if (ret)
 				return ret;
+			dpar_keep_msgs(d, t, m);
 			d->kept[t] = ob->buf;
 			d->kept_len[t] = ob->len;
 			d->kept_cap[t] = ob->cap;
@@ -275,6 +294,8 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 				return ret;
 		}
 		dpar_write(ob->fd, d->kept[t], d->kept_len[t]);
+		dpar_write(STDERR_FILENO, d->kept_msgs[t].buf,
+			   d->kept_msgs[t].len);
 		dpar_recycle(d, t);
 		d->ops->accept(d->ops->arg, &d->segs[t]);
 	}
@@ -291,6 +312,7 @@ static void *dpar_worker(void *arg)
 
 	/* written by dpar_done() only, in order */
 	ob->turn = &d->never;
+	ptt_msgs_to(&w->msgs);
 	for (;;) {
 		unsigned long i;
 		int ret;
@@ -312,10 +334,13 @@ static void *dpar_worker(void *arg)
 		ret = d->ops->seg(d->ops->arg, w->idx, &d->segs[i], 0);
 		pthread_mutex_lock(&d->lock);
 		if (!ret)
-			ret = dpar_done(d, w->idx, ob, i);
+			ret = dpar_done(d, w->idx, ob, &w->msgs, i);
 		if (ret) {
 			if (!d->ret)
 				d->ret = ret;
+			/* what went wrong, said now: nothing more is written */
+			dpar_write(STDERR_FILENO, w->msgs.buf, w->msgs.len);
+			w->msgs.len = 0;
 			pthread_cond_broadcast(&d->moved);
 			pthread_mutex_unlock(&d->lock);
 			return NULL;
@@ -351,10 +376,11 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 		d.kept = calloc(d.nsegs, sizeof(*d.kept));
 		d.kept_len = calloc(d.nsegs, sizeof(*d.kept_len));
 		d.kept_cap = calloc(d.nsegs, sizeof(*d.kept_cap));
+		d.kept_msgs = calloc(d.nsegs, sizeof(*d.kept_msgs));
 		d.spare = calloc(d.ahead, sizeof(*d.spare));
 		d.spare_cap = calloc(d.ahead, sizeof(*d.spare_cap));
 		if (!d.done || !d.kept || !d.kept_len || !d.kept_cap ||
-		    !d.spare || !d.spare_cap)
+		    !d.kept_msgs || !d.spare || !d.spare_cap)
 			ret = -ENOMEM;
 	}
 	if (!ret) {
@@ -365,18 +391,24 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 	for (i = 0; !ret && i < jobs; i++) {
 		w[i].d = &d;
 		w[i].idx = i;
+		memset(&w[i].msgs, 0, sizeof(w[i].msgs));
 		if (pthread_create(&th[i], NULL, dpar_worker, &w[i]))
 			break;
 		started++;
 	}
 	if (!ret && !started)
 		ret = -EAGAIN;
-	for (i = 0; i < started; i++)
+	for (i = 0; i < started; i++) {
 		pthread_join(th[i], NULL);
+		free(w[i].msgs.buf);
+	}
 	for (i = 0; i < jobs; i++)
 		obs[i]->turn = NULL;
 	for (k = 0; d.kept && k < d.nsegs; k++)
 		free(d.kept[k]);
+	for (k = 0; d.kept_msgs && k < d.nsegs; k++)
+		free(d.kept_msgs[k].buf);
+	free(d.kept_msgs);
 	while (d.nspare)
 		free(d.spare[--d.nspare]);
 	free(d.spare);

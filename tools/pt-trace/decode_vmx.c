@@ -329,9 +329,6 @@ int dvmx_event(struct decode_vmx *d, const struct pt_event *ev)
 	return d->cur != old;
 }
 
-/* The warnings of entries without PIP, one line each, up to this many. */
-#define DVMX_NO_PIP_WARN	10
-
 /* The CR3 of the guest of @vmcs when it last ran, if it did. */
 static uint64_t dvmx_guest_cr3(const struct decode_vmx *d, uint64_t vmcs)
 {

@@ -73,6 +73,8 @@ struct decode_vmx {
 	int entry_pending;
 	uint64_t entry_ip;
 	uint64_t nr_no_pip;	/* entries without PIP, context inferred */
+	/* the warnings of those, one line each, up to this many */
+#define DVMX_NO_PIP_WARN	10
 	/*
 	 * dvmx_other_side(): the context a trial left, the host's CR3 as
 	 * the last host PIP gave it, exits without PIP found by the trial.

@@ -25,6 +25,19 @@ extern const char *ptt_prog;
 void ptt_err(const char *fmt, ...) __printf(1, 2);
 void ptt_warn(const char *fmt, ...) __printf(1, 2);
 
+/*
+ * decode --jobs: a thread's messages kept in memory, to be written when
+ * its piece's output is, and dropped with it when the piece is decoded
+ * again.  ptt_msgs_to() sends this thread's ptt_err() and ptt_warn() to
+ * @m (NULL: stderr) and returns where they went before.
+ */
+struct ptt_msgs {
+	char *buf;
+	size_t len, cap;
+};
+
+struct ptt_msgs *ptt_msgs_to(struct ptt_msgs *m);
+
 /* Parse a number in C syntax (0x.., 0.., decimal); 0 on success. */
 int ptt_parse_u64(const char *s, uint64_t *val);
 int ptt_parse_u32(const char *s, uint32_t *val);

@@ -17,9 +17,51 @@
 
 const char *ptt_prog = "pt-trace";
 
-/* "pt-trace: KIND: message" on stderr. */
+static __thread struct ptt_msgs *ptt_msgs;
+
+struct ptt_msgs *ptt_msgs_to(struct ptt_msgs *m)
+{
+	struct ptt_msgs *old = ptt_msgs;
+
+	ptt_msgs = m;
+	return old;
+}
+
+/* The message appended to @m; on stderr when there is no memory for it. */
+static int ptt_msgs_add(struct ptt_msgs *m, const char *kind,
+			const char *fmt, va_list ap)
+{
+	size_t head = strlen(ptt_prog) + strlen(kind) + 4;
+	va_list aq;
+	char *n;
+	int len;
+
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len < 0)
+		return -1;
+	if (m->cap - m->len < head + (size_t)len + 2) {
+		size_t cap = 2 * m->cap + head + (size_t)len + 2;
+
+		n = realloc(m->buf, cap);
+		if (!n)
+			return -1;
+		m->buf = n;
+		m->cap = cap;
+	}
+	m->len += (size_t)snprintf(m->buf + m->len, m->cap - m->len, "%s: %s: ",
+				   ptt_prog, kind);
+	m->len += (size_t)vsnprintf(m->buf + m->len, m->cap - m->len, fmt, ap);
+	m->buf[m->len++] = '\n';
+	return 0;
+}
+
+/* "pt-trace: KIND: message" on stderr, or kept (ptt_msgs_to()). */
 static void ptt_vmsg(const char *kind, const char *fmt, va_list ap)
 {
+	if (ptt_msgs && !ptt_msgs_add(ptt_msgs, kind, fmt, ap))
+		return;
 	fprintf(stderr, "%s: %s: ", ptt_prog, kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
