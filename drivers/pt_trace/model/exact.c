@@ -363,12 +363,15 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	now = rdtsc();
 	pt_exact_mtc(s, &b, now);
 	/*
-	 * An enable with PacketByteCnt > 0 sends its TSC, TMA and CBR at
-	 * the WRMSR (Table 36-50 case 2d), also when the PSB period has run
-	 * out meanwhile: PSB+ comes after them, not instead of them.  A
-	 * decoder tells the enable by that CBR outside PSB+; given a PSB+
-	 * alone it could not tell it from a periodic one while the task is
-	 * in the kernel (follow_balance).
+	 * An enable with PacketByteCnt > 0 sends TSC, TMA and CBR (Table
+	 * 36-50 case 2d), also when the PSB period has run out meanwhile:
+	 * PSB+ comes after them, not instead of them.  A decoder tells the
+	 * enable by that CBR outside PSB+; given a PSB+ alone it could not
+	 * tell it from a periodic one while the task is in the kernel
+	 * (follow_balance).  Silicon stamps them with the WRMSR's time; the
+	 * model writes them at the task's first event after the enable and
+	 * stamps them with that event's TSC (now), so that MTC and CYC,
+	 * which it also places at events, never count from before them.
 	 */
 	if (s->need_timing && !s->need_psb) {
 		struct pt_ctx c = { .ip = x->pending, .user = true };

@@ -551,6 +551,16 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	/* With model_seq=1 PTW numbers must not repeat: never burst. */
 	burst = a->burst && pe && !READ_ONCE(pt_model_seq) && !vmx;
 	/*
+	 * An enable with PacketByteCnt > 0 sends TSC, TMA and CBR (Table
+	 * 36-50 case 2d); a PSB+ that is due by then comes after them, never
+	 * instead of them: a decoder knows an enable by those packets
+	 * outside PSB+.  (Timing packets carry this tick's TSC, not the
+	 * WRMSR's: the model has no packets between the two.)
+	 */
+	if (s->need_timing && !s->need_psb)
+		pt_model_timing(&b, r, c);
+	s->need_timing = false;
+	/*
 	 * In burst mode a PSB+ that is due opens the block below instead,
 	 * after PIP and TIP.PGE/PGD, which must not be part of the copies.
 	 */
@@ -559,10 +569,6 @@ static int pt_tick_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		pt_psb_mark(s, &b, c, f.context_en, pe, &m, &res->psbs);
 		announced = (r->ctl & PT_CTL_OS) && f.context_en;
 		s->need_psb = false;
-		s->need_timing = false;
-	} else if (s->need_timing) {
-		pt_model_timing(&b, r, c);
-		s->need_timing = false;
 	}
 	/* Before MODE.Exec/TIP.PGE and TIP.PGD, as in Table 36-50. */
 	pt_pip_on_change(s, &b, c, f.context_en, announced);
