@@ -508,6 +508,11 @@ static void das_load_kmods(struct decode_aspaces *a, const struct ptsb *sb)
 				 path, name, hex);
 			continue;
 		}
+		if (err == -ENOEXEC) {
+			ptt_warn("%s is no ELF file elfutils can read (a .ko.zst needs elfutils 0.189 or later built with zstd; .ko.xz and .ko.gz are read): module %s has no source lines (unpack it into a --symfs DIR)",
+				 path, name);
+			continue;
+		}
 		if (err) {
 			if (!nmissing++)
 				snprintf(missing, sizeof(missing),

@@ -102,7 +102,14 @@ struct ei_tls_slot {
 
 static __thread struct ei_tls_slot ei_tls[EI_TLS_SLOTS];
 
-static int ei_open(struct ei_file *f, const char *path)
+/*
+ * @path's ELF.  With @unpack a compressed file too (Debian's modules are
+ * .ko.xz): elfutils' dwelf_elf_begin() unpacks it into memory, with the
+ * formats its build supports (Debian's 0.188: gzip, bzip2, xz; zstd from
+ * 0.189 when built with it).  Then f->fd and f->size are the compressed
+ * file's: for its sections only, not for offsets into the file.
+ */
+static int ei_open_elf(struct ei_file *f, const char *path, int unpack)
 {
 	struct stat sb;
 	ei_ehdr eh;
@@ -118,12 +125,21 @@ static int ei_open(struct ei_file *f, const char *path)
 	f->size = (uint64_t)sb.st_size;
 	elf_version(EV_CURRENT);
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (unpack && f->elf && elf_kind(f->elf) != ELF_K_ELF) {
+		elf_end(f->elf);
+		f->elf = dwelf_elf_begin(f->fd);
+	}
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 	    elf_getphdrnum(f->elf, &f->phnum))
 		return -ENOEXEC;	/* f->fd and f->size stay usable */
 	return 0;
+}
+
+static int ei_open(struct ei_file *f, const char *path)
+{
+	return ei_open_elf(f, path, 0);
 }
 
 static void ei_close(struct ei_file *f)
@@ -145,7 +161,7 @@ int elf_image_build_id(const char *path, uint8_t *id, size_t max)
 	struct ei_file f;
 	const void *p;
 	ssize_t n;
-	int err = ei_open(&f, path);
+	int err = ei_open_elf(&f, path, 1);
 
 	if (err)
 		return err;
@@ -353,7 +369,7 @@ int elf_image_add_kmod(struct elf_symtab *st, const char *path,
 	ei_scn scn = NULL;
 	size_t shstrndx;
 	ei_dwfl dwfl;
-	int err = ei_open(&f, path);
+	int err = ei_open_elf(&f, path, 1);
 
 	if (!err && elf_getshdrstrndx(f.elf, &shstrndx))
 		err = -ENOEXEC;

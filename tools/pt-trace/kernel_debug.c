@@ -14,13 +14,19 @@
 #include "elf_image.h"
 #include "kernel_debug.h"
 
-/* Whether @path is an ELF file with the build-id @hex. */
+/*
+ * Whether @path is an ELF file with the build-id @hex: 1, 0, or -ENOEXEC
+ * when it is no ELF file elfutils can read (compressed in a format it
+ * cannot unpack).
+ */
 static int kdbg_matches(const char *path, const char *hex)
 {
 	uint8_t id[64];
 	char got[2 * sizeof(id) + 1];
 	int n = elf_image_build_id(path, id, sizeof(id)), i;
 
+	if (n == -ENOEXEC)
+		return n;
 	if (n <= 0)
 		return 0;
 	for (i = 0; i < n; i++)
@@ -59,7 +65,7 @@ int kdbg_find_vmlinux(const char *symfs, const char *build_id,
 			snprintf(out, len, fmt[i], symfs, release);
 		else
 			continue;
-		if (kdbg_matches(out, build_id))
+		if (kdbg_matches(out, build_id) == 1)
 			return 0;
 		if (at < where_len) {
 			int n = snprintf(where + at, where_len - at, "%s%s",
@@ -116,7 +122,7 @@ int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
 {
 	char cand[8][4096], rel[2048] = "";
 	size_t i, n = 0, at = 0;
-	int stale = 0;
+	int stale = 0, unreadable = 0;
 
 	if (!symfs)
 		symfs = "";
@@ -154,13 +160,17 @@ int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
 		if (access(cand[i], R_OK))
 			ok = -1;
 		else
-			ok = !build_id || kdbg_matches(cand[i], build_id);
+			ok = build_id ? kdbg_matches(cand[i], build_id) : 1;
 		if (ok == 1) {
 			snprintf(out, len, "%s", cand[i]);
 			return 0;
 		}
 		if (!ok && !stale) {
 			stale = 1;
+			snprintf(out, len, "%s", cand[i]);
+		}
+		if (ok == -ENOEXEC && !stale && !unreadable) {
+			unreadable = 1;
 			snprintf(out, len, "%s", cand[i]);
 		}
 		if (at < where_len) {
@@ -170,5 +180,5 @@ int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
 			at += k > 0 ? (size_t)k : 0;
 		}
 	}
-	return stale ? -ESTALE : -ENOENT;
+	return stale ? -ESTALE : unreadable ? -ENOEXEC : -ENOENT;
 }

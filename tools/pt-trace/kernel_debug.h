@@ -28,8 +28,10 @@ int kdbg_find_vmlinux(const char *symfs, const char *build_id,
  * installed file of the path modules.dep gives (module names match '-'
  * and '_' alike), DKMS's and make install's places, and with --symfs
  * @symfs/@name.ko.  0 and its path in @out; -ESTALE when only a file of
- * another build-id was found (its path in @out, for a warning); else
- * -ENOENT.  @where gets the places looked in.
+ * another build-id was found (its path in @out, for a warning); -ENOEXEC
+ * when only a file elfutils cannot read was (a .ko.zst elfutils cannot
+ * unpack: its path in @out); else -ENOENT.  Compressed files (.ko.xz)
+ * are read as elfutils unpacks them.  @where gets the places looked in.
  */
 int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
 		     const char *release, char *out, size_t len,
