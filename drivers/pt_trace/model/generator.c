@@ -629,10 +629,38 @@ write:
 }
 
 /*
+ * model_rate: a tick carries at least this many bytes, one PSB period at
+ * the default PSBFreq (the burst generator's block, so at any rate it
+ * copies blocks instead of encoding every byte).  The tick's period
+ * stretches to what the rate needs for it, at most
+ * PT_MODEL_RATE_PERIOD_MAX_NS: at 4 MB/s a 10 us model_period_us would
+ * otherwise mean 100,000 ticks a second of 40 bytes each, and under TCG
+ * the ticks' own cost (hardirq, on the traced CPU) then takes the CPU
+ * from the reader that drains the trace, which silicon, writing without
+ * the CPU, never does.
+ */
+#define PT_MODEL_RATE_QUANTUM		4096U
+#define PT_MODEL_RATE_PERIOD_MAX_NS	(10 * NSEC_PER_MSEC)
+
+/* The tick's period: model_period_us, stretched by model_rate. */
+static u64 pt_tick_period_ns(void)
+{
+	unsigned long rate = READ_ONCE(pt_model_rate);
+	u64 ns = (u64)READ_ONCE(pt_model_period_us) * NSEC_PER_USEC, q;
+
+	if (!rate)
+		return ns;
+	q = div64_ul((u64)PT_MODEL_RATE_QUANTUM * NSEC_PER_SEC, rate);
+	return max(ns, min_t(u64, q, PT_MODEL_RATE_PERIOD_MAX_NS));
+}
+
+/*
  * Bytes for this tick: model_tick_bytes, or with model_rate what the
  * rate owes since the last tick (at least 64, at most the stage; the
  * difference is carried, so the mean is the rate up to the ceiling of
- * PT_MODEL_STAGE_MAX per period).
+ * PT_MODEL_STAGE_MAX per period).  The rate's clock starts one period
+ * before the first tick of each enable (pt_model_start_timer()): time
+ * the trace was off owes nothing.
  */
 static u32 pt_tick_budget(struct pt_model_cpu *st)
 {
@@ -647,8 +675,7 @@ static u32 pt_tick_budget(struct pt_model_cpu *st)
 			     PT_MODEL_STAGE_MAX);
 	}
 	if (!st->rate_last_ns)
-		st->rate_last_ns = now - READ_ONCE(pt_model_period_us) *
-					 NSEC_PER_USEC;
+		st->rate_last_ns = now - pt_tick_period_ns();
 	owed = st->rate_carry + (s64)mul_u64_u64_div_u64(rate,
 							 now - st->rate_last_ns,
 							 NSEC_PER_SEC);
@@ -658,6 +685,23 @@ static u32 pt_tick_budget(struct pt_model_cpu *st)
 	st->rate_carry = clamp_t(s64, owed - n, -PT_MODEL_STAGE_MAX,
 				 PT_MODEL_STAGE_MAX);
 	return n;
+}
+
+/*
+ * model_rate with the burst generator: a tick makes whole copies of its
+ * block only, so it makes less than its budget (up to a block less) or,
+ * for the block itself, a little more.  The difference is carried like
+ * the rest, or the rate made would fall short of the rate asked by up
+ * to a block per tick (a third at 4 KiB ticks).  Only a tick that made
+ * something: one the filters silenced owes nothing later.
+ */
+static void pt_tick_settle(struct pt_model_cpu *st, const struct pt_tick_arg *a)
+{
+	if (!READ_ONCE(pt_model_rate) || !a->burst || !a->res.generated)
+		return;
+	st->rate_carry = clamp_t(s64, st->rate_carry + (s64)a->budget -
+				 a->res.generated, -PT_MODEL_STAGE_MAX,
+				 PT_MODEL_STAGE_MAX);
 }
 
 /* The tick runs while PT traces or BTS stores branches (bts.c). */
@@ -708,6 +752,7 @@ static enum hrtimer_restart pt_model_tick_run(struct pt_model_cpu *st,
 	pt_model_bts_tick(st, a.c.ip, a.c.user);
 	/* Redone on top of an NMI that published first: never dropped. */
 	pt_model_update(st, pt_tick_fn, &a, true);
+	pt_tick_settle(st, &a);
 	atomic64_add(res->out.written, &st->stats.bytes_written);
 	atomic64_add(res->out.lost, &st->stats.lost_bytes);
 	atomic64_add(res->packets, &st->stats.packets);
@@ -728,8 +773,7 @@ static enum hrtimer_restart pt_model_tick_run(struct pt_model_cpu *st,
 			return HRTIMER_NORESTART;
 		WRITE_ONCE(st->running, true);
 	}
-	hrtimer_forward_now(t, ns_to_ktime(READ_ONCE(pt_model_period_us) *
-					   NSEC_PER_USEC));
+	hrtimer_forward_now(t, ns_to_ktime(pt_tick_period_ns()));
 	return HRTIMER_RESTART;
 }
 
@@ -743,6 +787,15 @@ static enum hrtimer_restart pt_model_tick_run(struct pt_model_cpu *st,
 
 static void pt_model_start_timer(struct pt_model_cpu *st)
 {
+	/*
+	 * model_rate: what the rate owed when the timer stopped, and the
+	 * time since, are not this enable's.  Kept, the first tick after a
+	 * restart carried a stage plus a stage of debt (128 KiB at once, a
+	 * burst no rate explains, which a small ring cannot hold).  The
+	 * timer is not running here: the tick cannot race these.
+	 */
+	st->rate_last_ns = 0;
+	st->rate_carry = 0;
 	hrtimer_start(&st->timer,
 		      ns_to_ktime(min(READ_ONCE(pt_model_period_us),
 				      PT_MODEL_FIRST_TICK_US) * NSEC_PER_USEC),
