@@ -27,7 +27,12 @@
  * (model_rate, bytes per second per CPU) into the better recorder; a
  * bounded bisection (RATE_STEPS runs of RATE_SECS each) between 0 and
  * the drain ceiling (what that recorder sustained from the unbounded
- * burst generator above) finds the highest rate with no byte lost.  The
+ * burst generator above) finds the highest rate with no byte lost; a
+ * run that lost prints the first loss records of its first CPU with any
+ * (stream position, bytes, flags, when from START), so a loss says where
+ * and when it was (issue 10: HW_STOP|NO_SPACE at a lap while the mmap
+ * recorder sat in one write(2) of half the ring; it now releases at most
+ * CHUNK at a time, as read(2) does).  The
  * driver's cost there is its PMI handler time (debugfs handler_ns) plus
  * the recorder's CPU time inside the driver's system calls (poll, read),
  * per GB, as a share of the time one memcpy of a GB takes in the VM.
@@ -90,6 +95,11 @@ struct result {
 	unsigned long long bytes, pmis, stops, recs, rec_lost, hns, drv_ns;
 	unsigned long long model_ns;
 	long long model_lost;
+	/* The loss records of the first CPU that has any (rate search). */
+	struct pt_trace_loss loss[4];
+	unsigned int nloss;
+	int loss_cpu;
+	double t_start, t_stop;		/* CLOCK_MONOTONIC ns */
 };
 
 static int ncpu;
@@ -219,7 +229,15 @@ static void drain_mmap(struct rec *r)
 			drv_account(r, c0, c1, m0, model_ktask_ns(r));
 			continue;
 		}
+		/*
+		 * At most CHUNK per write, as read(2) takes: the driver sees
+		 * data_tail only when it services the ring (a PMI), and a
+		 * reader that releases half the ring in one piece leaves it
+		 * the other half only, however fast it drains on average.
+		 */
 		n = head - tail;
+		if (n > CHUNK)
+			n = CHUNK;
 		if (n > (ssize_t)(size - tail % size))
 			n = size - tail % size;
 		if (write(r->out, data + tail % size, n) != n)
@@ -347,13 +365,31 @@ static double model_ceiling(void)
 	return (w1 - w0) / t / ncpu / 1e9;
 }
 
+/* The first few loss records of CPU @cpu's stream, into @res. */
+static void copy_losses(int fd, int cpu, struct result *res)
+{
+	const struct pt_trace_mmap_page *pg;
+	const struct pt_trace_loss *l;
+	unsigned int i;
+
+	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (pg == MAP_FAILED)
+		return;
+	l = (const struct pt_trace_loss *)((const char *)pg + pg->loss_offset);
+	for (i = 0; i < pg->loss_records && i < pg->loss_slots && i < 4; i++)
+		res->loss[i] = l[i];
+	res->nloss = i;
+	res->loss_cpu = cpu;
+	munmap((void *)pg, 4096);
+}
+
 static void run_stream_for(enum how how, double secs, struct result *res)
 {
 	struct rec r[MAX_CPUS];
 	pthread_t th[MAX_CPUS];
 	long long lost0;
 	char path[64];
-	double t0;
+	double t0, t1;
 	int i;
 
 	memset(res, 0, sizeof(*res));
@@ -380,11 +416,14 @@ static void run_stream_for(enum how how, double secs, struct result *res)
 	for (i = 0; i < ncpu; i++)
 		pthread_create(&th[i], NULL, drain, &r[i]);
 	usleep(secs * 1e6);
+	t1 = now();
 	for (i = 0; i < ncpu; i++)
 		ioctl(r[i].fd, PT_TRACE_IOC_STOP);
 	for (i = 0; i < ncpu; i++)
 		pthread_join(th[i], NULL);
 	res->secs = now() - t0;
+	res->t_start = t0 * 1e9;
+	res->t_stop = t1 * 1e9;
 	/* The streaming counters start from 0 at each START. */
 	res->hns = handler_ns();
 	res->model_lost = model_ctr("lost_bytes") - lost0;
@@ -400,6 +439,8 @@ static void run_stream_for(enum how how, double secs, struct result *res)
 		res->stops += r[i].st.stops;
 		res->recs += r[i].st.loss_records;
 		res->rec_lost += r[i].st.lost_bytes;
+		if (!res->nloss)
+			copy_losses(r[i].fd, i, res);
 		close(r[i].fd);
 		close(r[i].out);
 		snprintf(path, sizeof(path), "/tmp/stream%d.pt", i);
@@ -411,6 +452,24 @@ static void run_stream_for(enum how how, double secs, struct result *res)
 static void run_stream(enum how how, struct result *res)
 {
 	run_stream_for(how, SECS, res);
+}
+
+/* Where and when a run's first loss records are (the rate search). */
+static void print_losses(const struct result *res)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->nloss; i++) {
+		const struct pt_trace_loss *l = &res->loss[i];
+
+		printf("  cpu %d loss %u: pos %llu, %llu bytes, flags %#x, ",
+		       res->loss_cpu, i, (unsigned long long)l->pos,
+		       (unsigned long long)l->bytes, l->flags);
+		printf("from %+.1f ms to %+.1f ms of START (STOP at %+.1f ms)\n",
+		       (l->start_ns - res->t_start) / 1e6,
+		       (l->end_ns - res->t_start) / 1e6,
+		       (res->t_stop - res->t_start) / 1e6);
+	}
 }
 
 /*
@@ -435,6 +494,7 @@ static void lossless_search(enum how how, double ceiling, struct result *best)
 		       res.gbps);
 		printf("%lld bytes lost, %llu records\n", res.model_lost,
 		       res.recs);
+		print_losses(&res);
 		if (!res.model_lost && !res.recs) {
 			lo = r;
 			if (res.gbps > best->gbps)
