@@ -1534,7 +1534,55 @@ struct decode_seginfo {
 	struct decode_stats stats;
 	struct decode_vmx_counts vmx;	/* at its start, then its part */
 	int spun;		/* it walked 64 Ki instructions on no trace */
+	unsigned int nctx;	/* the VMX contexts known when it started */
+	struct vmx_ctx *ctxs;	/* and those it made */
+	unsigned int nctxs;
 };
+
+/*
+ * decode --jobs: the VMX context table a piece starts with is the one
+ * the pieces written so far made (lock held): its order is one
+ * decoder's, and which CR3 a guest had last (a VM entry without PIP is
+ * taken as that guest's: dvmx_guest_cr3()) is what that decoder knows.
+ * Returns its size.
+ */
+static unsigned int decode_ctx_take(struct decode_worker *w,
+				    const struct decode_ctx *c)
+{
+	const struct vmx_ctx_state *m = c->vmx.ctx;
+
+	if (!m)
+		return 0;
+	memcpy(w->vctx.ctx, m->ctx, m->n * sizeof(m->ctx[0]));
+	w->vctx.n = m->n;
+	return m->n;
+}
+
+/* The contexts a piece made past @from, kept for decode_ctx_learn(). */
+static int decode_ctx_made(const struct decode_worker *w,
+			   struct decode_seginfo *si, unsigned int from)
+{
+	free(si->ctxs);
+	si->ctxs = NULL;
+	si->nctxs = w->c.vmx.ctx ? w->vctx.n - from : 0;
+	if (!si->nctxs)
+		return 0;
+	si->ctxs = malloc(si->nctxs * sizeof(*si->ctxs));
+	if (!si->ctxs)
+		return PTT_EXIT_INTERNAL;
+	memcpy(si->ctxs, w->vctx.ctx + from, si->nctxs * sizeof(*si->ctxs));
+	return 0;
+}
+
+/* They join the main table, in the order the piece made them (lock held). */
+static void decode_ctx_learn(struct decode_ctx *c, const struct vmx_ctx *x,
+			     unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; c->vmx.ctx && i < n; i++)
+		vmx_ctx_get(c->vmx.ctx, x[i].vmcs, x[i].nr, x[i].cr3);
+}
 
 /*
  * decode --jobs over one stretch: the state the segments written so far
@@ -1610,6 +1658,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 		w->c.ncr3 = c->ncr3;
 	}
 	si->ncr3 = c->ncr3;
+	si->nctx = decode_ctx_take(w, c);
 	pthread_mutex_unlock(&par->lock);
 	if (!l)
 		return PTT_EXIT_INTERNAL;
@@ -1636,6 +1685,8 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	si->vmx.no_image -= vc.no_image;
 	si->vmx.nr_no_pip -= vc.nr_no_pip;
 	si->vmx.nr_no_exit_pip -= vc.nr_no_exit_pip;
+	if (decode_ctx_made(w, si, si->nctx))
+		return PTT_EXIT_INTERNAL;
 	free(si->learned);
 	si->learned = NULL;
 	si->nlearned = w->c.ncr3 - si->ncr3;
@@ -1668,6 +1719,7 @@ static int decode_seg_stands(void *arg, const struct dpar_seg *s)
 		return DPAR_REST;
 	pthread_mutex_lock(&par->lock);
 	ok = si->ncr3 == par->c->ncr3 &&
+	     si->nctx == (par->c->vmx.ctx ? par->c->vmx.ctx->n : 0) &&
 	     decode_state_eq(&si->start, &par->truth,
 			     s->psb.has_pip && s->psb.has_ip && !s->psb.pip_nr);
 	pthread_mutex_unlock(&par->lock);
@@ -1687,10 +1739,12 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	struct decode_ctx *c = par->c;
 	struct decode_vmx_counts vc, vn;
 	struct decode_cr3 *l;
+	unsigned int nctx;
 	size_t i, n;
 	int ret;
 
 	pthread_mutex_lock(&par->lock);
+	nctx = decode_ctx_take(w, c);
 	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
 	if (l) {
 		memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
@@ -1720,6 +1774,8 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	decode_state_get(&w->c, &w->t, &par->truth);
 	for (i = n; i < w->c.ncr3; i++)
 		decode_learn_cr3(c, w->c.cr3s[i].cr3, &w->c.cr3s[i].who);
+	if (c->vmx.ctx)
+		decode_ctx_learn(c, w->vctx.ctx + nctx, w->vctx.n - nctx);
 	w->t.stats.insns -= par->t->stats.insns;
 	decode_sum(&par->t->stats, &w->t.stats);
 	c->vmx.unknown += vn.unknown - vc.unknown;
@@ -1744,6 +1800,7 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 	for (i = 0; i < si->nlearned; i++)
 		decode_learn_cr3(par->c, si->learned[i].cr3,
 				 &si->learned[i].who);
+	decode_ctx_learn(par->c, si->ctxs, si->nctxs);
 	decode_sum(&par->t->stats, &si->stats);
 	par->c->vmx.unknown += si->vmx.unknown;
 	par->c->vmx.shown += si->vmx.shown;
@@ -1866,8 +1923,10 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		for (g = 0; g < c->vmx.nguest; g++)
 			pt_image_free(w[i].c.vmx.guest[g].image);
 	}
-	for (k = 0; par.si && k < par.nsegs; k++)
+	for (k = 0; par.si && k < par.nsegs; k++) {
 		free(par.si[k].learned);
+		free(par.si[k].ctxs);
+	}
 	free(par.si);
 	free(w);
 	pthread_mutex_destroy(&par.lock);
