@@ -79,4 +79,28 @@ static inline int cx_log_has(long mark, const char *what)
 	return system(cmd) == 0;
 }
 
+/*
+ * 1 when the model says @cpu's LVTPC is masked (a PMI was delivered and
+ * nobody unmasked it since: on silicon no later PMI, ours or perf's,
+ * reaches that CPU), 0 when not, -1 when the model does not say.
+ */
+static inline int cx_lvtpc_masked(int cpu)
+{
+	char want[32], line[512];
+	int masked = -1, n;
+	FILE *f = fopen(MODEL_DIR "detail", "r");
+
+	if (!f)
+		return -1;
+	n = snprintf(want, sizeof(want), "cpu%d ctl ", cpu);
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, " lvtpc_masked ");
+
+		if (!strncmp(line, want, (size_t)n) && p)
+			masked = atoi(p + strlen(" lvtpc_masked "));
+	}
+	fclose(f);
+	return masked;
+}
+
 #endif /* COEXIST_COMMON_H */

@@ -10,7 +10,8 @@
  *     after our last halt: not claimed;
  *  3. a PMI raised inside the stop IPI, and one raised right after the
  *     final stop (streaming and the ToPA flight recorder): claimed, so
- *     the kernel never reports "NMI received for unknown reason";
+ *     the kernel never reports "NMI received for unknown reason", and
+ *     LVTPC unmasked (the model's detail), so later PMIs still arrive;
  *  4. a final stop that owed no PMI (the hardware was short of any INT
  *     region, bit 55 clear at the halt), then at once (well within the
  *     20 ms an owed PMI is waited for) the agent's PMI, as a KVM
@@ -109,6 +110,11 @@ static void late(unsigned int mode, const char *when)
 	if (!strcmp(when, "after"))
 		CHECK(st_stream_counter(cpu, "late_pmis") == l0 + 1,
 		      "the PMI after the final stop went unclaimed");
+	/* Claimed means acked and LVTPC unmasked, not only counted. */
+	CHECK(cx_lvtpc_masked(cpu) == 0,
+	      "LVTPC of CPU %d after a PMI owed (%s): %s", cpu, when,
+	      cx_lvtpc_masked(cpu) < 0 ? "not in the model's detail" :
+	      "left masked, no later PMI would reach it");
 	CHECK(!cx_log_has(mark, "NMI received for unknown reason"),
 	      "a PMI of ours was left to nobody");
 	close(fd);
