@@ -19,6 +19,8 @@ gp 38e 0 "GLOBAL_STATUS is read-only"
 gp 571 8 "STATUS reserved bit 3"
 gp 560 1 "OUTPUT_BASE bits 6:0 reserved"
 gp 560 8000000000000000 "OUTPUT_BASE above MAXPHYADDR"
+ok 390 80000000000000 "GLOBAL_STATUS_RESET bit 55 (ToPA PMI)"
+gp 390 10000000000 "GLOBAL_STATUS_RESET reserved bit 40"
 if [ "$(cat $C/psb_cyc)" = 1 ]; then
 	ok 570 2 "CYCEn with CYC"
 	gp 570 6000000 "PSBFreq 6 not in the bitmap"
