@@ -7,6 +7,8 @@
  * of the child's child, its exit, and an executable mmap2 of sh.  Then
  * the reader is fed every truncation of the file and records with
  * hostile sizes: it must report an error, never read outside the file.
+ * Last, the records record -p synthesizes for a running process: its
+ * executable's mmap2 carries the file's build-id, as the kernel's do.
  * Exit 0 pass, 77 skip (perf_event_paranoid), 1 fail.
  */
 #include <errno.h>
@@ -14,10 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
+
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
 
 #include "perf_collect.h"
 #include "perfsb.h"
@@ -80,6 +86,79 @@ static void hostile(struct ptpsb_file *f)
 	}
 	memcpy(f->buf, copy, full);
 	free(copy);
+}
+
+/*
+ * pcol_synth_maps() on a child held before its exec (this program): the
+ * mmap2 of this executable has its build-id, elfutils' reading of it.
+ */
+static void synth_build_id(const char *dir, const int *cpus, int ncpus)
+{
+	char why[512], path[4200], sub[4096];
+	const void *want = NULL;
+	struct ptpsb_event ev;
+	struct ptpsb_file f;
+	int p[2], fd, found = 0;
+	ssize_t wn = 0;
+	struct pcol pc;
+	size_t pos = 0;
+	pid_t child;
+	/* libelf's Elf * (checkpatch refuses the CamelCase name) */
+	__typeof__(elf_begin(0, ELF_C_NULL, NULL)) elf;
+
+	snprintf(sub, sizeof(sub), "%.4000s/synth", dir);
+	mkdir(sub, 0755);
+	fd = open("/proc/self/exe", O_RDONLY);
+	elf_version(EV_CURRENT);
+	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (elf)
+		wn = dwelf_elf_gnu_build_id(elf, &want);
+	EXPECT(wn == 20, "this program has no 20-byte build-id (%zd)", wn);
+	if (pipe(p))
+		exit(1);
+	child = fork();
+	if (child == 0) {
+		char c;
+
+		close(p[1]);
+		_exit(read(p[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(p[0]);
+	if (pcol_open(&pc, cpus, ncpus, child, sub, why, sizeof(why))) {
+		EXPECT(0, "pcol_open: %s", why);
+	} else {
+		FILE *sb;
+
+		pcol_synth_maps(&pc, child);
+		snprintf(path, sizeof(path), "%s/sb.txt", sub);
+		sb = fopen(path, "w");
+		EXPECT(sb && pcol_close(&pc, sub, sb) == 0, "pcol_close (synth)");
+		if (sb)
+			fclose(sb);
+	}
+	if (write(p[1], "g", 1) != 1)
+		exit(1);
+	close(p[1]);
+	waitpid(child, NULL, 0);
+	snprintf(path, sizeof(path), "%s/%s", sub, PTPSB_FILE_NAME);
+	if (fails || ptpsb_load(path, &f)) {
+		EXPECT(0, "load %s", path);
+		return;
+	}
+	while (ptpsb_next(&f, &pos, &ev) == 1)
+		if (ev.type == PERF_RECORD_MMAP2 && ev.bpid == (uint32_t)child &&
+		    strstr(ev.name, "perfsb_check")) {
+			found++;
+			EXPECT(ev.build_id_size == 20 && want &&
+			       !memcmp(ev.build_id, want, 20),
+			       "synthesized mmap2 of %s: build-id size %u, not this file's",
+			       ev.name, ev.build_id_size);
+		}
+	EXPECT(found >= 1, "no synthesized mmap2 of this program");
+	ptpsb_free(&f);
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
 }
 
 int main(int argc, char **argv)
@@ -152,6 +231,7 @@ int main(int argc, char **argv)
 	EXPECT(sh_maps >= 1, "no executable mmap2 of the shell");
 	EXPECT(walk(&f) > 0, "walk");
 	hostile(&f);
+	synth_build_id(dir, cpus, ncpus);
 	printf("%d records, sh exec %d, true exec %d, forks %d, exits %d, sh maps %d, clock %s%s\n",
 	       walk(&f), comm_sh, comm_true, forks, exits, sh_maps,
 	       f.hdr.clock ? "monotonic" : "perf",
