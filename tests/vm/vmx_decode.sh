@@ -41,6 +41,8 @@ cleanup() {
 	echo 0 >$P/model_vmx_tsc_offset
 	echo 0 >$P/model_vmx_tsc_ratio
 	echo "0 off" >$M/vmx
+	# a failure leaves the recording and the listings to the runner
+	[ $fail = 0 ] || [ -z "$PTT_OUT" ] || cp -r "$OUT" "$PTT_OUT/" 2>/dev/null
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -95,9 +97,9 @@ case "$all" in *a=*) ;; *) bad "no instruction of VM A decoded: $all" ;; esac
 case "$all" in *b=*) ;; *) bad "no instruction of VM B decoded: $all" ;; esac
 case "$(classify "$OUT/host")" in *a=*|*b=*) bad "--host-only has guest IPs: $(classify "$OUT/host")" ;; esac
 case "$(classify "$OUT/guest")" in *h=*) bad "--guest-only has host IPs: $(classify "$OUT/guest")" ;; esac
-[ "$(classify "$OUT/a")" = "a=$(grep -c '^000010000000' "$OUT/all") " ] ||
+[ "$(classify "$OUT/a")" = "a=$(grep -c "$GA_RE" "$OUT/all") " ] ||
 	bad "--vmcs A: $(classify "$OUT/a"), not all of VM A's and only them"
-[ "$(classify "$OUT/b")" = "b=$(grep -c '^000000000804' "$OUT/all") " ] ||
+[ "$(classify "$OUT/b")" = "b=$(grep -c "$GB_RE" "$OUT/all") " ] ||
 	bad "--vmcs B: $(classify "$OUT/b"), not all of VM B's and only them"
 n_all=$(wc -l <"$OUT/all") n_h=$(wc -l <"$OUT/host") n_g=$(wc -l <"$OUT/guest")
 [ "$n_all" = $((n_h + n_g)) ] || bad "host $n_h + guest $n_g instructions, the whole listing $n_all"
@@ -122,7 +124,7 @@ between() {
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v }
 	/^[0-9a-f]+  [0-9a-f]+ / {
-		t = hex($1); g = substr($2, 1, 12) == "000010000000" || substr($2, 1, 12) == "000000000804"
+		t = hex($1); g = $2 ~ /^00001000000[01]/ || $2 ~ /^00000000080[45]/
 		if (!g) {
 			for (i = 0; i < np; i++) if (pend[i] > t + per && bad++ < 3)
 				printf "PTT-INFO guest at %s, host %s after at %s\n", pend[i], $2, t > "/dev/stderr"
@@ -138,21 +140,25 @@ between() {
 }
 between <"$OUT/tsc" >"$OUT/conv"
 # And all within the host TSC packets' span (--summary's host lines:
-# first .. last), +-10% (a flight ring may begin in a guest, before the
-# first host TSC; unconverted they lie 2^40 away): where the kernel's text is not in the
-# recording (no /proc/kcore, the debug kernel) no host instruction
-# decodes and this is the check that remains.
+# first .. last), give or take that span's length: a flight ring may
+# begin in a guest, before the first host TSC, and on a loaded machine
+# the model's ticks pause (84M TSC ticks before a 243M span once, 10%
+# failed); unconverted they lie 2^40 away, with the ratio left in a
+# third of the TSC.  Where the kernel's text is not in the recording (no
+# /proc/kcore, the debug kernel) no host instruction decodes and this
+# is the check that remains.
 span() {
 	awk -v per="$per" -v lo="$(awk '$2 == "host" && $8 != "-" { print $8 }' "$OUT/sum" | sort -n | head -n 1)" \
 		-v hi="$(awk '$2 == "host" && $8 != "-" { print $10 }' "$OUT/sum" | sort -n | tail -n 1)" '
 	function hex(s,  i, v) { v = 0; s = tolower(s)
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v }
-	BEGIN { sl = (hi - lo) / 10 + per }
+	BEGIN { sl = hi - lo + per }
 	/^[0-9a-f]+  [0-9a-f]+ / {
 		t = hex($1)
-		if (substr($2, 1, 12) == "000010000000" || substr($2, 1, 12) == "000000000804")
-			out += t < lo - sl || t > hi + sl
+		if (($2 ~ /^00001000000[01]/ || $2 ~ /^00000000080[45]/) &&
+		    (t < lo - sl || t > hi + sl) && out++ < 3)
+			printf "PTT-INFO guest %s at %.0f, host span %.0f..%.0f\n", $2, t, lo, hi > "/dev/stderr"
 	}
 	END { print out + 0 }'
 }
@@ -163,7 +169,7 @@ so=$(span <"$OUT/tsc") sr=$(span <"$OUT/tsc-raw")
 read g h nb <"$OUT/conv"
 echo "PTT-INFO converted: $g guest and $h host lines, $nb guest times outside their host neighbours', $so outside the host span; unconverted: $(cat "$OUT/raw"), $sr outside"
 [ "$g" -gt 0 ] || bad "--tsc: no guest line"
-[ "$so" = 0 ] || bad "$so converted guest times outside the host TSC span (+-10%)"
+[ "$so" = 0 ] || bad "$so converted guest times outside the host TSC span (+- its length)"
 [ "$sr" -gt 0 ] || bad "unconverted guest times inside the host TSC span: the offset did nothing"
 if grep -q '^kernel.text=unavailable' "$SB"; then
 	echo "PTT-INFO no kernel text in the recording: no host instruction, neighbours not compared"
