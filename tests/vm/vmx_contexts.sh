@@ -41,6 +41,8 @@ echo "0 on" >$M/vmx
 echo 1 >$P/model_vmx
 "$PT" record -a -C 0 -d 1 -m flight --psb-period 2 -o "$OUT" 2>"$OUT.err" ||
 	{ cat "$OUT.err" >&2; bad "record exited non-zero"; exit 1; }
+# OS=1: PIPs tell guests from the host, so no warning that they cannot.
+grep -q 'no PIP is written' "$OUT.err" && bad "record warned of no PIP with OS=1: $(cat "$OUT.err")"
 # The sideband says the VMX situation at the recording.
 for kv in vmx=1 vmx.trace_in_vmx=1 vmx.cpus_on=0 kvm.pt_mode=-; do
 	grep -qx "$kv" "$OUT/sideband.txt" || bad "sideband.txt lacks $kv"

@@ -1248,11 +1248,14 @@ static int rec_snapshot(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		bytes += rcs[i].written;
 	}
 	for (i = 0; i < n && !err; i++) {
+		const char *vmx;
+
 		err = ptdev_start(rcs[i].fd);
+		vmx = err ? vmx_info_start_why(rcs[i].fd, rcs[i].cpu, err) : NULL;
 		if (err)
 			ptt_err("cpu %d: START after the snapshot: %s",
-				rcs[i].cpu, ptdev_why(err, rcs[i].cpu,
-						      PTDEV_START));
+				rcs[i].cpu, vmx ? vmx : ptdev_why(err, rcs[i].cpu,
+								  PTDEV_START));
 	}
 	if (!err)
 		fprintf(stderr, "snapshot %d: %llu bytes on %d cpu(s) into %s/snapshot.%d/\n",
@@ -1628,11 +1631,17 @@ static int rec_start_all(struct rec_cpu *rcs, int n, struct rec_opts *o,
 	    !o->by_cr3)
 		ptt_warn("this pt_trace cannot follow a process across CPUs (PT_TRACE_IOC_FOLLOW: ENOTTY, a driver from before it): tracing process %d by its CR3 on every CPU, without the children it forks",
 			 (int)o->target);
+	vmx_info_record_warn();
+	for (i = 0; i < n; i++)
+		vmx_info_record_cpu_warn(rcs[i].fd, rcs[i].cpu, rcs[i].cfg.ctl);
 	rec_sample_tsc(rcs, n, 0);
 	for (i = 0; i < n; i++) {
 		err = ptdev_start(rcs[i].fd);
 		if (err) {
-			ptt_err("cpu %d: START: %s", rcs[i].cpu,
+			const char *vmx = vmx_info_start_why(rcs[i].fd,
+							     rcs[i].cpu, err);
+
+			ptt_err("cpu %d: START: %s", rcs[i].cpu, vmx ? vmx :
 				ptdev_why(err, rcs[i].cpu, PTDEV_START));
 			while (--i >= 0)
 				ptdev_stop(rcs[i].fd);

@@ -8,10 +8,13 @@
  * recording's sideband.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ptdev.h"
 #include "sideband.h"
 
 #include "tool.h"
@@ -20,6 +23,20 @@
 #define SYSFS_VMX	"/sys/kernel/pt_trace/vmx/"
 #define KVM_PT_MODE	"/sys/module/kvm_intel/parameters/pt_mode"
 #define KVM_DEBUGFS	"/sys/kernel/debug/kvm"
+
+/* kvm_intel's pt_mode 1 (host_guest): what a user loses, and the remedy. */
+#define PT_MODE_1_LOSS	"kvm_intel pt_mode=1 (host_guest): KVM switches the PT MSRs at VM entry and exit, so guest code is missing from our traces (TIP.PGD at each entry); load kvm_intel with pt_mode=0 to trace guests too"
+
+/*
+ * kvm_intel's pt_mode file; PTT_KVM_PT_MODE names another (a test's fake
+ * one: no kvm_intel in the test VMs).
+ */
+static const char *vmx_kvm_pt_mode(void)
+{
+	const char *e = getenv("PTT_KVM_PT_MODE");
+
+	return e && e[0] ? e : KVM_PT_MODE;
+}
 
 /*
  * KVM's debugfs directory; PTT_KVM_DEBUGFS names another (a test's fake
@@ -43,7 +60,7 @@ static int vmx_sysfs_read(struct vmx_sysfs *v)
 		return -1;
 	ptt_sysfs_line(SYSFS_VMX "trace_in_vmx", v->in_vmx, sizeof(v->in_vmx));
 	ptt_sysfs_line(SYSFS_VMX "cpus_on", v->on, sizeof(v->on));
-	if (!ptt_sysfs_line(KVM_PT_MODE, v->mode, sizeof(v->mode))[0])
+	if (!ptt_sysfs_line(vmx_kvm_pt_mode(), v->mode, sizeof(v->mode))[0])
 		strcpy(v->mode, "-");	/* kvm_intel not loaded */
 	return 0;
 }
@@ -69,10 +86,74 @@ void vmx_info_print(void)
 		return;
 	}
 	if (!strcmp(mode, "1"))
-		ptt_warn("kvm_intel pt_mode=1 (host_guest): KVM switches the PT MSRs at VM entry and exit, so guest code is missing from our traces (TIP.PGD at each entry); load kvm_intel with pt_mode=0 to trace guests too");
+		ptt_warn(PT_MODE_1_LOSS);
 	else if (!strcmp(mode, "0"))
 		printf("  %-22s guests are traced too (PIP.NR, VMCS packets)\n",
 		       "");
+}
+
+/*
+ * Before a recording starts: pt_mode=1 would leave the guests out of it
+ * with nothing in the trace but a TIP.PGD per VM entry, so say so (info
+ * says it too, but a user who records need not have run info).
+ */
+void vmx_info_record_warn(void)
+{
+	struct vmx_sysfs v;
+
+	if (!vmx_sysfs_read(&v) && !strcmp(v.vmx, "1") &&
+	    !strcmp(v.in_vmx, "1") && !strcmp(v.mode, "1"))
+		ptt_warn(PT_MODE_1_LOSS);
+}
+
+/*
+ * Before a recording starts, per CPU (configured with @ctl): guests that
+ * run there with PT on are traced too, and without OS=1 the trace has no
+ * PIP at all (SDM Table 36-50), so nothing tells their code from the
+ * host's: say so once.  Guests are traced where the driver knows it
+ * (GUESTS_TRACED, the model) or where VMX is on and kvm_intel's
+ * pt_mode is 0 (system).
+ */
+void vmx_info_record_cpu_warn(int fd, int cpu, uint64_t ctl)
+{
+	static int said;
+	struct pt_trace_status st;
+	struct vmx_sysfs v;
+	int guests;
+
+	if (said || (ctl & PT_CTL_OS) || ptdev_get_status(fd, &st) ||
+	    st.size < PT_TRACE_STATUS_SIZE_VER1 || !(st.vmx & PT_STATUS_VMX_ON))
+		return;
+	guests = (st.vmx & PT_STATUS_VMX_GUESTS_TRACED) ||
+		 ((st.vmx & PT_STATUS_VMX_GUESTS_UNKNOWN) &&
+		  !vmx_sysfs_read(&v) && !strcmp(v.mode, "0"));
+	if (!guests)
+		return;
+	said = 1;
+	ptt_warn("CPU %d runs guests with PT on, so their code is in this trace too, but without kernel tracing (OS=0: -u) no PIP is written and decode cannot tell guest code from the host's; record without -u to keep them apart (decode --host-only, --guest-only)",
+		 cpu);
+}
+
+/*
+ * START failed with @err on @cpu (device @fd): when it is EBUSY because
+ * the CPU is in VMX operation, where it cannot trace (IA32_VMX_MISC[14]=0;
+ * the driver refuses, abi.rst), the reason and the remedy; else NULL.
+ */
+const char *vmx_info_start_why(int fd, int cpu, int err)
+{
+	static char buf[320];
+	struct pt_trace_status st;
+	const uint32_t mask = PT_STATUS_VMX_PRESENT | PT_STATUS_VMX_TRACE_OK |
+			      PT_STATUS_VMX_ON;
+
+	if (err != -EBUSY || ptdev_get_status(fd, &st) ||
+	    st.size < PT_TRACE_STATUS_SIZE_VER1 ||
+	    (st.vmx & mask) != (PT_STATUS_VMX_PRESENT | PT_STATUS_VMX_ON))
+		return NULL;
+	snprintf(buf, sizeof(buf),
+		 "CPU %d is in VMX operation (KVM), where it cannot trace (IA32_VMX_MISC[14]=0): unload kvm_intel or boot with kvm.enable_virt_at_load=0, or leave the CPU out of -C",
+		 cpu);
+	return buf;
 }
 
 /*
