@@ -101,8 +101,11 @@ int dvmx_tsc_from_sideband(struct decode_vmx *d, const struct ptsb *sb)
 	unsigned int n = 0;
 	int64_t off = 0, o;
 	size_t pos = 0;
-	const char *v;
+	const char *v = ptsb_get(sb, "kvm.pt_mode");
 
+	d->host_only_rec = v && !strcmp(v, "1");
+	if (d->host_only_rec && (d->nguest || d->guest_only || d->nsel))
+		ptt_warn("the recording was made with kvm_intel pt_mode=1 (host_guest): KVM switched PT off in the guests, so the trace holds no guest code; --guest-image, --guest-only and --vmcs find none (a guest's own trace is in the guest)");
 	while ((v = ptsb_next(sb, "kvm.vcpu", &pos))) {
 		if (dvmx_parse_vcpu(v, &o, &r))
 			continue;
@@ -384,6 +387,8 @@ int dvmx_check_entry(struct decode_vmx *d, uint64_t off)
 	if (!d->entry_pending)
 		return 0;
 	d->entry_pending = 0;
+	if (d->host_only_rec)
+		return 0;	/* the guest is not traced: nothing follows */
 	cr3 = dvmx_guest_cr3(d, d->vmcs);
 	dvmx_cr3_str(c3, sizeof(c3), cr3);
 	if (d->nr_no_pip++ < DVMX_NO_PIP_WARN)
@@ -405,8 +410,12 @@ int dvmx_other_side(struct decode_vmx *d)
 	if (d->cur < 0)
 		return 0;	/* no PIP since the sync: no side to leave */
 	if (!d->ctx->ctx[d->cur].nr) {
-		/* Only into a guest whose code is known to hold the IP. */
-		if (d->vmcs == VMX_VMCS_NONE || !dvmx_guest_of(d, d->vmcs))
+		/*
+		 * Only into a guest whose code is known to hold the IP, and
+		 * that was traced (not with pt_mode=1).
+		 */
+		if (d->host_only_rec || d->vmcs == VMX_VMCS_NONE ||
+		    !dvmx_guest_of(d, d->vmcs))
 			return 0;
 		to = vmx_ctx_get(d->ctx, d->vmcs, 1,
 				 dvmx_guest_cr3(d, d->vmcs));

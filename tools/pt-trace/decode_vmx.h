@@ -50,6 +50,13 @@ struct decode_vmx {
 	unsigned int nguest;
 	struct vmx_guest_tsc tsc[DVMX_MAX_TSC];
 	unsigned int ntsc;
+	/*
+	 * The recording's kvm.pt_mode was 1 (host_guest): KVM switched the
+	 * PT MSRs at entry and exit, so no guest code is in the trace, and
+	 * a host IP that only a guest's image holds is no VM entry without
+	 * PIP (a TIP.PGE after TIP.PGD() looks alike in both).
+	 */
+	int host_only_rec;
 	/* state */
 	struct pt_image *empty;	/* a guest's code without --guest-image */
 	struct elf_symtab empty_st;
@@ -107,9 +114,11 @@ int dvmx_add_guest_image(struct decode_vmx *d, const char *arg);
 int dvmx_add_vmcs(struct decode_vmx *d, const char *arg);
 int dvmx_add_guest_tsc(struct decode_vmx *d, const char *arg);
 /*
- * The recording's KVM TSC offset and ratio (sideband kvm.vcpu lines), for
- * every guest without --guest-tsc, when all vCPUs have the same: 1 taken,
- * 0 none recorded, -1 (warned) they differ.
+ * The recording's KVM facts: its pt_mode (sideband kvm.pt_mode; 1: no
+ * guest code in the trace, warned when guest options were given), and
+ * its TSC offset and ratio (kvm.vcpu lines), for every guest without
+ * --guest-tsc, when all vCPUs have the same: 1 taken, 0 none recorded,
+ * -1 (warned) they differ.
  */
 int dvmx_tsc_from_sideband(struct decode_vmx *d, const struct ptsb *sb);
 /* After the options: 0, or -1 (out of memory). */
