@@ -116,6 +116,26 @@ static int kdbg_modules_dep(const char *symfs, const char *release,
 	return found;
 }
 
+/*
+ * A NAME.ko that is not there may be there compressed, as distributions
+ * install modules (DKMS too, when the kernel's own modules are): @path
+ * becomes the first of NAME.ko.xz, .zst and .gz that is readable.
+ */
+static void kdbg_compressed(char *path, size_t size)
+{
+	static const char *const ext[] = { ".xz", ".zst", ".gz" };
+	size_t n = strlen(path), i;
+
+	if (n < 3 || strcmp(path + n - 3, ".ko") || n + 5 > size)
+		return;
+	for (i = 0; i < ARRAY_SIZE(ext); i++) {
+		memcpy(path + n, ext[i], strlen(ext[i]) + 1);
+		if (!access(path, R_OK))
+			return;
+	}
+	path[n] = 0;
+}
+
 int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
 		     const char *release, char *out, size_t len,
 		     char *where, size_t where_len)
@@ -157,6 +177,8 @@ int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
 	for (i = 0; i < n; i++) {
 		int ok;
 
+		if (access(cand[i], R_OK))
+			kdbg_compressed(cand[i], sizeof(cand[i]));
 		if (access(cand[i], R_OK))
 			ok = -1;
 		else

@@ -31,7 +31,9 @@ int kdbg_find_vmlinux(const char *symfs, const char *build_id,
  * another build-id was found (its path in @out, for a warning); -ENOEXEC
  * when only a file elfutils cannot read was (a .ko.zst elfutils cannot
  * unpack: its path in @out); else -ENOENT.  Compressed files (.ko.xz)
- * are read as elfutils unpacks them.  @where gets the places looked in.
+ * are read as elfutils unpacks them, and where a place gives NAME.ko,
+ * NAME.ko.xz, .zst and .gz are tried too.  @where gets the places looked
+ * in.
  */
 int kdbg_find_module(const char *symfs, const char *name, const char *build_id,
 		     const char *release, char *out, size_t len,
