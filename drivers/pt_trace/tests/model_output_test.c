@@ -628,6 +628,60 @@ static void pt_ot_topa_stop(struct kunit *test)
 	pt_ot_check(test, &g[1], "STOP in table B: R1");
 }
 
+/*
+ * 36.2.6.2: the hardware "may cache internally any number of" ToPA
+ * entries and ignore modifications made while tracing; the model
+ * (model_topa_cached) reads its copies at TraceEn 0->1
+ * (pt_model_topa_cache_fill(), as model.c calls it) and uses them until
+ * the next enable.  An entry edited while TraceEn=1 is not seen; after
+ * the next enable it is.
+ */
+static void pt_ot_topa_cached(struct kunit *test)
+{
+	const struct pt_model_profile *p = pt_ot_profile(test, "icl");
+	u8 *d = pt_ot_data(test, 4196, 0x6b);
+	struct pt_ot_region g[3];
+	struct pt_model_regs r;
+	struct pt_ot_res res;
+	u64 a, *ta = pt_ot_table(test, &a);
+	int i;
+
+	for (i = 0; i < 3; i++)
+		pt_ot_region(test, &g[i], 4096, 0);
+	ta[0] = pt_ot_entry(pt_ot_base(&g[0]), 4096);
+	ta[1] = pt_ot_entry(pt_ot_base(&g[1]), 4096);
+	ta[2] = a | OT_END;
+
+	pt_ot_regs(&r, true, a, pt_ot_ptrs(0, 0));
+	KUNIT_ASSERT_EQ(test, pt_ot_enable(p, &r), PT_OPERR_NONE);
+	pt_model_topa_cache_fill(&r);
+	KUNIT_EXPECT_GE(test, r.topa_ncache, 3U);
+	/* While tracing: entry 1 now names R2 in memory, not in the copy. */
+	ta[1] = pt_ot_entry(pt_ot_base(&g[2]), 4096);
+	pt_ot_write(p, &r, d, 4196, &res);
+	OT_EXPECT_RES(test, &res, 4196, 0, false, PT_OPERR_NONE);
+	OT_EXPECT_PTRS(test, &r, a, 1, 100);
+	pt_ot_want(&g[0], 0, d, 4096);
+	pt_ot_want(&g[1], 0, d + 4096, 100);
+	pt_ot_check(test, &g[0], "cached: R0");
+	pt_ot_check(test, &g[1], "cached: R1 from the entry read at enable");
+	pt_ot_check(test, &g[2], "cached: R2 untouched while tracing");
+
+	/* The next enable reads the table again: R2 now. */
+	for (i = 0; i < 3; i++)
+		pt_ot_region_reset(&g[i]);
+	pt_ot_regs(&r, true, a, pt_ot_ptrs(0, 0));
+	KUNIT_ASSERT_EQ(test, pt_ot_enable(p, &r), PT_OPERR_NONE);
+	pt_model_topa_cache_fill(&r);
+	pt_ot_write(p, &r, d, 4196, &res);
+	OT_EXPECT_RES(test, &res, 4196, 0, false, PT_OPERR_NONE);
+	pt_ot_want(&g[0], 0, d, 4096);
+	pt_ot_want(&g[2], 0, d + 4096, 100);
+	pt_ot_check(test, &g[0], "re-enabled: R0");
+	pt_ot_check(test, &g[1], "re-enabled: R1 no longer in the table");
+	pt_ot_check(test, &g[2], "re-enabled: R2 from memory");
+}
+
 /* ToPA PMI: an INT region raises it when it fills, and only then. */
 static void pt_ot_topa_int(struct kunit *test)
 {
@@ -1144,6 +1198,7 @@ static struct kunit_case pt_model_output_cases[] = {
 	KUNIT_CASE(pt_ot_sr_errors),
 	KUNIT_CASE(pt_ot_topa_walk),
 	KUNIT_CASE(pt_ot_topa_stop),
+	KUNIT_CASE(pt_ot_topa_cached),
 	KUNIT_CASE(pt_ot_topa_int),
 	KUNIT_CASE(pt_ot_single_entry),
 	KUNIT_CASE(pt_ot_single_entry_pmi),
