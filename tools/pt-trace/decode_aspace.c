@@ -161,6 +161,66 @@ static int das_exec(struct das_proc *p, const struct ptpsb_file *f,
 	return 0;
 }
 
+static struct das_proc *das_get(struct decode_aspaces *a, int pid);
+
+/* The kernel's comm of program @path: its base name, 15 characters. */
+static void das_exe_comm(const char *path, char comm[16])
+{
+	const char *b = strrchr(path, '/');
+
+	snprintf(comm, 16, "%s", b ? b + 1 : path);
+}
+
+/*
+ * The recorded command's program as it started (sideband.txt's first
+ * exe= and the map= lines written with it, before the next exe=; named
+ * after cmd= where record started it), for
+ * an exec of it that sideband.perf saw without any mmap record before
+ * it (record follows the command from its own exec on, so those maps
+ * are only in sideband.txt).  Not when the exec is that very program
+ * (@comm its name): then it is the command's own exec and nothing
+ * before it was traced.  0, or -ENOMEM.
+ */
+static int das_start_prog(struct decode_aspaces *a, const struct ptsb *sb,
+			  int pid, const char *comm)
+{
+	struct das_proc *p;
+	size_t i, exe = 0;
+	char name[16];
+	int err = 0;
+
+	if (!sb || pid != a->main_pid)
+		return 0;
+	while (exe < sb->n && strcmp(sb->ent[exe].key, "exe"))
+		exe++;
+	if (exe == sb->n)
+		return 0;
+	/* The kernel names it after the path record executed. */
+	das_exe_comm(ptsb_get(sb, "cmd") ? ptsb_get(sb, "cmd") :
+		     sb->ent[exe].val, name);
+	if (!strcmp(name, comm))
+		return 0;
+	p = das_get(a, pid);
+	if (!p)
+		return -ENOMEM;
+	snprintf(p->comm, sizeof(p->comm), "%s", name);
+	p->started = 1;
+	for (i = exe + 1; i < sb->n && !err; i++) {
+		unsigned long long start, end, pgoff;
+		const char *v = sb->ent[i].val;
+		int n = 0;
+
+		if (!strcmp(sb->ent[i].key, "exe"))
+			break;
+		if (strcmp(sb->ent[i].key, "map") ||
+		    sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
+			   &n) != 3 || !n)
+			continue;
+		err = das_add_map(p, v + n, start, end, pgoff, NULL, 0);
+	}
+	return err;
+}
+
 static struct das_proc *das_get(struct decode_aspaces *a, int pid)
 {
 	struct das_proc *p = das_lookup(a, pid), **n;
@@ -333,7 +393,12 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 			/* exec: the old program's mappings are gone */
 			if (ev->misc & PERF_RECORD_MISC_COMM_EXEC) {
 				p = das_lookup(a, (int)ev->bpid);
-				if (p)
+				if (!p) {
+					err = das_start_prog(a, sb, (int)ev->bpid,
+							     ev->name);
+					p = das_lookup(a, (int)ev->bpid);
+				}
+				if (p && !err)
 					err = das_exec(p, f, sb, hz, ev->time,
 						       ev->name);
 			}
@@ -837,8 +902,11 @@ struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
 	/* --elf files: given for every process (the default's by the caller) */
 	for (i = 0; p != &a->dflt && i < (size_t)a->nelf; i++)
 		das_add_elf(p->image, &p->st, a->elfs[i]);
-	/* The recorded command's mappings from sideband.txt, then records. */
-	if (p != &a->dflt && p->pid == a->main_pid)
+	/*
+	 * The recorded command's mappings from sideband.txt (all of its
+	 * programs'), then records; the program it started with has its own.
+	 */
+	if (p != &a->dflt && p->pid == a->main_pid && !p->started)
 		for (i = 0; i < a->dflt.nmaps; i++)
 			das_load_map(a, p, &a->dflt.maps[i]);
 	for (i = 0; i < p->nmaps; i++) {

@@ -41,6 +41,7 @@ struct das_proc {
 	char comm[16];		/* its name from the exec on ("": unknown) */
 	uint64_t entry[4];	/* where it starts: executable's, ld.so's */
 	int nentry;		/* entry points found (das_use()) */
+	int started;		/* the command as it started: sideband.txt's */
 };
 
 /*

@@ -293,6 +293,9 @@ static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
 		*p = das_use(as, das_find(as, as->main_pid));
 	if (sb && sb->comm[0] && sb->comm[0] != ':')
 		comm = sb->comm;
+	/* A program it exec'd away from: the tid's last name is not its. */
+	if (!comm && np && np->next && np->comm[0])
+		comm = np->comm;
 	if (!comm)
 		comm = dbts_comm(as, cpu, tid);
 	if (!comm)
@@ -324,18 +327,22 @@ static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
  * executable's or ld.so's, as mapped after the exec).  From it on,
  * addresses are that program's and the thread has its name: a line says
  * so, as a switch record's does.  A branch from user code to the same
- * address (two programs at one place) is no exec.
+ * address (two programs at one place) is no exec, nor a return to where
+ * the last branch went (@last_to: an interrupt or exception taken right
+ * there, the old program's, tests/vm/bts_exec).  One taken further on in
+ * that block at the address of the next program's entry cannot be told
+ * from an exec without the old program's instructions (not done).
  */
 static void dbts_exec(struct decode_aspaces *as, struct das_proc **p,
-		      const struct pt_trace_bts_record *r, int cpu, int quiet,
-		      struct tl_track *tl, const struct dbts_threads *th,
-		      struct outbuf *ob)
+		      const struct pt_trace_bts_record *r, uint64_t last_to,
+		      int cpu, int quiet, struct tl_track *tl,
+		      const struct dbts_threads *th, struct outbuf *ob)
 {
 	struct das_proc *n;
 	int i, at = 0;
 
 	if (!*p || !(*p)->next || th->pid <= 0 || (*p)->pid != th->pid ||
-	    !dbts_kernel(r->from) || dbts_kernel(r->to))
+	    !dbts_kernel(r->from) || dbts_kernel(r->to) || r->to == last_to)
 		return;
 	n = das_use(as, (*p)->next);
 	for (i = 0; n && i < n->nentry; i++)
@@ -384,6 +391,7 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 	struct dbts_threads th = { .pid = -1, .tid = -1 };
 	struct das_proc *p = das_use(as, das_find(as, as->main_pid));
 	size_t n = len / PT_BTS_RECORD_SIZE, i, at = 0;
+	uint64_t last_to = 0;	/* the last branch's target */
 	struct call_tree ct = { 0 };
 	cs_insn *ci = NULL;
 	csh cs = 0;
@@ -411,10 +419,12 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 			st->switches++;
 			dbts_switch(as, &p, &r, cpu, f, calls, quiet, &ct, tl,
 				    &th, ob);
+			last_to = 0;
 			continue;
 		}
 		st->records++;
-		dbts_exec(as, &p, &r, cpu, quiet, tl, &th, ob);
+		dbts_exec(as, &p, &r, last_to, cpu, quiet, tl, &th, ob);
+		last_to = r.to;
 		if (!th.shown) {
 			st->hidden++;
 			continue;
