@@ -85,6 +85,7 @@ struct pt_exact_stats {
 	u64 unclassified;	/* bytes unreadable or not an instruction */
 	u64 strays;		/* steps of a task no longer traced: TF cleared */
 	u64 desync;		/* a syscall that was not the pending instruction */
+	u64 syscalls_out;	/* retired at a switch-out before sys_enter */
 	u64 arms, arm_full;	/* tasks armed; refused, table full */
 	u64 signals, execs, forks;
 	u64 step_ns;		/* time spent in the notifier (bench) */

@@ -119,6 +119,35 @@ static bool pt_exact_add(struct task_struct *t)
 	return false;
 }
 
+/*
+ * Tasks switched out between their SYSCALL and our sys_enter probe (a
+ * preemptible kernel enables IRQs before the probe, so the task can be
+ * preempted or migrated there): the switch-out retired the syscall, and
+ * their sys_enter must not retire it again.  Set and cleared for a task
+ * by the CPU it runs on (switch-out, its sys_enter, its exit).
+ */
+static struct task_struct *pt_exact_sysdone[PT_EXACT_TASKS];
+
+static bool pt_exact_sysdone_take(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (READ_ONCE(pt_exact_sysdone[i]) == t &&
+		    cmpxchg(&pt_exact_sysdone[i], t, NULL) == t)
+			return true;
+	return false;
+}
+
+static void pt_exact_sysdone_add(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (!cmpxchg(&pt_exact_sysdone[i], NULL, t))
+			return;
+}
+
 /* @t is current, or a child not yet run: its pt_regs exist. */
 static void pt_exact_disarm(struct task_struct *t)
 {
@@ -282,6 +311,9 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
 	st->xuser = false;
+	/* Retired when it was switched out before this probe. */
+	if (pt_exact_sysdone_take(current))
+		goto out;
 	if (!pt_exact_traced(st))
 		goto out;
 	/* SYSCALL raised no #DB: it is the pending instruction. */
@@ -321,6 +353,35 @@ static void pt_exact_sys_exit(void *data, struct pt_regs *regs, long ret)
 	local_irq_restore(flags);
 }
 
+/*
+ * prev (current) is switched out before its sys_enter probe ran: its
+ * SYSCALL is the pending instruction and its saved IP the one after it.
+ * Silicon retired the SYSCALL (TIP.PGD at its target): do what the probe
+ * would have, so the trace and the truth show the syscall, not an
+ * asynchronous leave at it; the probe then skips it.
+ */
+static void pt_exact_syscall_out(struct pt_model_cpu *st,
+				 struct task_struct *prev)
+{
+	struct pt_regs *regs = task_pt_regs(prev);
+	struct pt_insn in;
+	u64 ip, iip;
+
+	if ((long)regs->orig_ax < 0 || !pt_exact_traced(st))
+		return;
+	ip = pt_model_exact_pending(st);
+	if (ip + 2 != regs->ip || !pt_exact_read_insn(ip, &in) ||
+	    in.cls != PT_INSN_SYSCALL)
+		return;
+	pt_exact_stats_this()->syscalls_out++;
+	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, prev,
+				 &iip)) {
+		pt_exact_stats_this()->insns++;
+		pt_exact_truth(PT_TRUTH_INSN, iip, prev);
+	}
+	pt_exact_sysdone_add(prev);
+}
+
 /* Runs after the driver's probe (lower priority), IRQs off. */
 static void pt_exact_switch(void *data, bool preempt,
 			    struct task_struct *prev,
@@ -331,6 +392,7 @@ static void pt_exact_switch(void *data, bool preempt,
 
 	st->xuser = false;
 	if (pt_exact_find(prev) >= 0) {
+		pt_exact_syscall_out(st, prev);
 		pt_model_bts_exact_out(st);
 		pt_model_exact_event(PT_EXACT_OUT, 0, NULL, prev, NULL);
 		pt_exact_disarm(prev);
@@ -354,6 +416,7 @@ static void pt_exact_task_exit(void *data, struct task_struct *p)
 {
 	unsigned long flags;
 
+	pt_exact_sysdone_take(p);
 	if (pt_exact_find(p) < 0)
 		return;
 	local_irq_save(flags);
