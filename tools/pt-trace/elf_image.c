@@ -120,6 +120,7 @@ static int ei_open_elf(struct ei_file *f, const char *path, int unpack)
 		return -errno;
 	if (fstat(f->fd, &sb) || !S_ISREG(sb.st_mode)) {
 		close(f->fd);
+		f->fd = -1;
 		return S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
 	}
 	f->size = (uint64_t)sb.st_size;
@@ -163,8 +164,11 @@ int elf_image_build_id(const char *path, uint8_t *id, size_t max)
 	ssize_t n;
 	int err = ei_open_elf(&f, path, 1);
 
-	if (err)
+	if (err) {
+		if (f.fd >= 0)		/* -ENOEXEC: the file stays open */
+			ei_close(&f);
 		return err;
+	}
 	n = dwelf_elf_gnu_build_id(f.elf, &p);
 	if (n <= 0)
 		err = -ENODATA;
