@@ -4,14 +4,15 @@
  * (issue 10: the bench's lossless-rate search lost a few KiB at every
  * rate it tried).  The model's rate generator (model_rate, with the
  * burst generator as the bench drives it, model_period_us 10) at
- * 512 KB/s into a 64 KiB ring on CPU 0, a blocking read(2) reader on
+ * 256 KB/s into a 64 KiB ring on CPU 0, a blocking read(2) reader on
  * CPU 1; two runs with a pause between, as the bench's search does.
  * Each run: no loss record, no hardware stop, no byte the model lost,
  * and the bytes read are what the rate makes in that time (at most 1.5
  * times plus one ring).  On the code before this test the second run
- * began with a 128 KiB burst (the rate's debt from the pause and the
- * previous run), which no 64 KiB ring holds, and the 64-byte floor of
- * 10 us ticks made far more than the rate.  icl only: the rate path is
+ * began with a burst of up to 128 KiB (the rate's debt from the pause
+ * and the previous run), which no 64 KiB ring holds, and the 64-byte
+ * floor of 10 us ticks made far more than the rate.  The reader has
+ * 250 ms of slack: a loaded host's hiccups do not fail it.  icl only: the rate path is
  * the same on every profile, and single-entry ToPA (min) has its own
  * pace rules (stream_common.h).
  */
@@ -21,7 +22,7 @@
 #include "stream_wd.h"
 
 #define RING	(64u << 10)
-#define RATE	512000u
+#define RATE	256000u
 #define SECS	0.6
 #define CAP	(4u << 20)
 
@@ -96,7 +97,7 @@ int main(void)
 	st_write_param("model_rate", rate);
 	one_run(1, out);
 	/* The bench's search pauses between runs (status, close, open). */
-	usleep(300000);
+	usleep(600000);
 	one_run(2, out);
 	st_write_param("model_rate", "0");
 	st_write_param("model_burst", "0");
