@@ -20,6 +20,14 @@
 
 #define DVMX_MAX_VMCS	16	/* --vmcs filters, --guest-image guests */
 #define DVMX_MAX_TSC	64	/* --guest-tsc */
+#define DVMX_MAX_VCPU	64	/* kvm.vcpu sideband lines */
+
+/* A recorded KVM vCPU's TSC (sideband kvm.vcpu): "PID-FD/vcpuN". */
+struct dvmx_vcpu {
+	char name[48];
+	int64_t offset;
+	uint64_t ratio;		/* 48 fraction bits, 0: 1.0 */
+};
 
 /* One guest's code: an image and its own symbols. */
 struct dvmx_guest {
@@ -50,6 +58,16 @@ struct decode_vmx {
 	unsigned int nguest;
 	struct vmx_guest_tsc tsc[DVMX_MAX_TSC];
 	unsigned int ntsc;
+	/*
+	 * The recording's vCPUs; when they differ (@vcpu_differ), each
+	 * VMCS's is inferred from the trace (decode_vmx_tsc.c) and added
+	 * to @tsc, or the VMCS is put in @tsc_failed (warned once).
+	 */
+	struct dvmx_vcpu vcpu[DVMX_MAX_VCPU];
+	unsigned int nvcpu;
+	int vcpu_differ;
+	uint64_t tsc_failed[DVMX_MAX_TSC];
+	unsigned int ntsc_failed;
 	/*
 	 * The recording's kvm.pt_mode was 1 (host_guest): KVM switched the
 	 * PT MSRs at entry and exit, so no guest code is in the trace, and
@@ -102,6 +120,8 @@ struct decode_vmx {
  */
 struct dvmx_mark {
 	uint64_t off, raw, host;
+	uint64_t vmcs;		/* the context it was written in */
+	int nr;
 };
 
 struct dvmx_marks {
@@ -118,7 +138,7 @@ int dvmx_add_guest_tsc(struct decode_vmx *d, const char *arg);
  * guest code in the trace, warned when guest options were given), and
  * its TSC offset and ratio (kvm.vcpu lines), for every guest without
  * --guest-tsc, when all vCPUs have the same: 1 taken, 0 none recorded,
- * -1 (warned) they differ.
+ * -1 they differ (dvmx_scan_tsc() infers each VMCS's vCPU then).
  */
 int dvmx_tsc_from_sideband(struct decode_vmx *d, const struct ptsb *sb);
 /* After the options: 0, or -1 (out of memory). */
@@ -221,9 +241,22 @@ int dvmx_other_done(struct decode_vmx *d, int ok, uint64_t ip, uint64_t off);
  * the contexts decode inferred where a PIP was missing.
  */
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len);
-/* The TSC packets of a trace (nothing without --guest-tsc). */
-void dvmx_scan_tsc(const struct decode_vmx *d, const uint8_t *buf,
-		   size_t len, struct dvmx_marks *out);
+/*
+ * The TSC packets of a trace (nothing without --guest-tsc or kvm.vcpu
+ * lines).  With vCPUs that differ, first the vCPU of each guest VMCS
+ * not known yet, inferred from its timestamps (noted or warned once per
+ * VMCS on stderr).
+ */
+void dvmx_scan_tsc(struct decode_vmx *d, const uint8_t *buf, size_t len,
+		   struct dvmx_marks *out);
+/*
+ * The index in @v[@nv] of the one (offset, ratio) that puts the first
+ * guest TSC packets of @vmcs in @m[@n] between the host TSC packets
+ * around them (vCPUs with equal ones count as one); -1: none fits (or no
+ * host timestamps to tell), -2: several do.
+ */
+int dvmx_tsc_infer(const struct dvmx_mark *m, size_t n, uint64_t vmcs,
+		   const struct dvmx_vcpu *v, unsigned int nv);
 /*
  * The decoder's time @t, at trace offset @off, in host time: the last TSC
  * packet before @off converted, plus what libipt added since (MTC and
