@@ -20,6 +20,7 @@
 #include "ptt_test.h"
 
 #define BTS_MODEL_DIR "/sys/kernel/debug/pt_trace/model/"
+#define BTS_TAIL_PARAM "/sys/module/pt_trace_model/parameters/model_bts_tail"
 #define BTS_REC 24
 
 struct bts_rec {
@@ -148,6 +149,26 @@ static inline void bts_busy(double secs)
 		ptt_busy(20000);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 	} while (b.tv_sec - a.tv_sec + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
+}
+
+/*
+ * Reads a non-blocking /dev/btsN stream into @buf (of @cap bytes) at
+ * *@len until it has nothing more; a read error other than EAGAIN fails.
+ */
+static inline void bts_drain(int fd, unsigned char *buf, size_t cap,
+			     size_t *len)
+{
+	ssize_t n;
+
+	while ((n = read(fd, buf + *len, cap - *len)) > 0)
+		*len += n;
+	CHECK(n == 0 || errno == EAGAIN, "read: %s", strerror(errno));
+}
+
+/* Back to the model's default BTS stores (also as an atexit handler). */
+static inline void bts_tail_off(void)
+{
+	ptt_write_str(BTS_TAIL_PARAM, "0");
 }
 
 #endif /* BTS_COMMON_H */

@@ -27,23 +27,8 @@
 #define CAP	(4u << 20)
 #define RING	(8u << 10)
 #define TAIL	"41"
-#define PARAM	"/sys/module/pt_trace_model/parameters/model_bts_tail"
 
 static unsigned char out[CAP];
-
-static void drain(int fd, size_t *len)
-{
-	ssize_t n;
-
-	while ((n = read(fd, out + *len, CAP - *len)) > 0)
-		*len += n;
-	CHECK(n == 0 || errno == EAGAIN, "read: %s", strerror(errno));
-}
-
-static void tail_off(void)
-{
-	ptt_write_str(PARAM, "0");
-}
 
 int main(void)
 {
@@ -59,8 +44,9 @@ int main(void)
 		SKIP("bts_pmi_late runs on icl");
 	bts_require();
 	ptt_pin_cpu(0);
-	REQUIRE(!ptt_write_str(PARAM, TAIL), "%s: no model_bts_tail", PARAM);
-	atexit(tail_off);
+	REQUIRE(!ptt_write_str(BTS_TAIL_PARAM, TAIL), "%s: no model_bts_tail",
+		BTS_TAIL_PARAM);
+	atexit(bts_tail_off);
 	fd = bts_open(0, O_RDWR | O_NONBLOCK);
 	REQUIRE(!bts_config(fd, PT_CTL_OS | PT_BTS_CTL_SWITCHES,
 			    PT_MODE_STREAM, RING, 4096),
@@ -71,14 +57,14 @@ int main(void)
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
 	for (k = 0; k < 20; k++) {
 		bts_busy(0.01);
-		drain(fd, &len);
+		bts_drain(fd, out, CAP, &len);
 	}
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	rec1 = bts_model("bts_records");
 	drop1 = bts_model("bts_dropped");
 	tail1 = bts_model("bts_tail");
-	tail_off();
-	drain(fd, &len);
+	bts_tail_off();
+	bts_drain(fd, out, CAP, &len);
 	bts_status(fd, &st);
 	r = (const void *)out;
 	for (i = 0; i < len / BTS_REC; i++) {

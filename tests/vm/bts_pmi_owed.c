@@ -31,23 +31,8 @@
 
 #define CAP	(4u << 20)
 #define RING	(8u << 10)
-#define TAIL	"/sys/module/pt_trace_model/parameters/model_bts_tail"
 
 static unsigned char out[CAP];
-
-static void drain(int fd, size_t *len)
-{
-	ssize_t n;
-
-	while ((n = read(fd, out + *len, CAP - *len)) > 0)
-		*len += n;
-	CHECK(n == 0 || errno == EAGAIN, "read: %s", strerror(errno));
-}
-
-static void tail_off(void)
-{
-	ptt_write_str(TAIL, "0");
-}
 
 /* CPU 0's late_pmis from debugfs bts (the last column). */
 static long long late_pmis(void)
@@ -79,8 +64,9 @@ int main(void)
 		SKIP("bts_pmi_owed runs on icl");
 	bts_require();
 	ptt_pin_cpu(0);
-	REQUIRE(!ptt_write_str(TAIL, "1"), "%s: no model_bts_tail", TAIL);
-	atexit(tail_off);
+	REQUIRE(!ptt_write_str(BTS_TAIL_PARAM, "1"), "%s: no model_bts_tail",
+		BTS_TAIL_PARAM);
+	atexit(bts_tail_off);
 	fd = bts_open(0, O_RDWR | O_NONBLOCK);
 	REQUIRE(!bts_config(fd, PT_CTL_OS | PT_BTS_CTL_SWITCHES,
 			    PT_MODE_STREAM, RING, 4096),
@@ -100,7 +86,7 @@ int main(void)
 	pmis = st.pmis;
 	for (k = 0; k < 10; k++) {
 		bts_busy(0.02);
-		drain(fd, &len);
+		bts_drain(fd, out, CAP, &len);
 	}
 	bts_status(fd, &st);
 	late1 = bts_model("bts_late");
@@ -108,8 +94,8 @@ int main(void)
 	drop1 = bts_model("bts_dropped");
 	lp1 = late_pmis();
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
-	tail_off();
-	drain(fd, &len);
+	bts_tail_off();
+	bts_drain(fd, out, CAP, &len);
 	printf("PTT-INFO hook stored %lld, PMIs %llu after it (%llu in all), ",
 	       late1 - late0, (unsigned long long)st.pmis - pmis,
 	       (unsigned long long)st.pmis);

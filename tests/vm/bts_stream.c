@@ -20,19 +20,6 @@
 
 static unsigned char out[CAP];
 
-static int drain(int fd, size_t *len)
-{
-	ssize_t n;
-	int got = 0;
-
-	while ((n = read(fd, out + *len, CAP - *len)) > 0) {
-		*len += n;
-		got = 1;
-	}
-	CHECK(n == 0 || errno == EAGAIN, "read: %s", strerror(errno));
-	return got;
-}
-
 static const struct pt_trace_loss *loss(const struct pt_trace_mmap_page *pg,
 					unsigned long long i)
 {
@@ -69,15 +56,15 @@ int main(void)
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
 	for (p = 0; p < 2; p++) {
 		bts_busy(0.4);		/* the paused reader */
-		drain(fd, &len);
+		bts_drain(fd, out, CAP, &len);
 		bts_busy(0.2);
-		drain(fd, &len);
+		bts_drain(fd, out, CAP, &len);
 	}
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	rec1 = bts_model("bts_records");
 	drop1 = bts_model("bts_dropped");
 	ptt_write_str(PARAM, "16");
-	drain(fd, &len);
+	bts_drain(fd, out, CAP, &len);
 	n = read(fd, out, 1);
 	CHECK(n == 0, "read after STOP and drain: %zd (%s)", n,
 	      n < 0 ? strerror(errno) : "data");
