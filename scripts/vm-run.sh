@@ -24,10 +24,41 @@ set -euo pipefail
 name=$1 kernel=$2 initrd=$3 cpu=$4 mode=$5 dir=$6
 timeout=${PTT_VM_TIMEOUT:-1500}
 boot_limit=${PTT_VM_BOOT_TIMEOUT:-300}
+stall_limit=${PTT_VM_STALL:-420}
 rm -f "$dir.boot1.log"
 
 # started: a test began (the runner's first PTT-START).
 started() { grep -q '^PTT-START ' "$dir/console.log" 2>/dev/null; }
+
+# stall_watch: end a check run whose guest hung.  Every test has its own
+# time limit and ptt-run prints when it kills one, so a console silent
+# for stall_limit seconds (more than the longest limit a test may ask,
+# see mkinitramfs.sh) means the whole guest stopped.  Before killing
+# qemu, vm-stall.py asks its monitor what the vCPUs were doing; after it
+# a short boot of the same kernel (ptt.mode=kallsyms) gives the symbols
+# to name it with, into $dir/stall.txt: a hang then costs minutes, not
+# the whole VM timeout, and says where it was.
+stall_watch() {
+	local size last=-1 quiet=0 pid
+	pid=$(cat "$dir/qemu.pid" 2>/dev/null) || return 0
+	while kill -0 "$pid" 2>/dev/null; do
+		size=$(stat -c %s "$dir/console.log" 2>/dev/null || echo 0)
+		if [ "$size" = "$last" ]; then
+			quiet=$((quiet + 5))
+		else
+			quiet=0 last=$size
+		fi
+		if [ "$quiet" -ge "$stall_limit" ]; then
+			"$ROOT/scripts/vm-stall.py" capture "$dir/monitor.sock" \
+				"$dir/stall.raw" >"$dir/stall.txt" 2>&1
+			sleep 15	# what the NMI made the guest print
+			echo "guest hung: console silent for ${stall_limit}s; vCPU state in $dir/stall.txt" >"$dir/stalled"
+			kill "$pid" 2>/dev/null
+			return 0
+		fi
+		sleep 5
+	done
+}
 
 # One boot: the console in $dir, the exit status of qemu (through
 # timeout) in rc.  In check mode a watcher ends a boot that started no
@@ -46,7 +77,9 @@ boot() {
 			if ! started && [ -s "$dir/qemu.pid" ]; then
 				echo "no test started within ${boot_limit}s" >"$dir/boot-hung"
 				kill "$(cat "$dir/qemu.pid")" 2>/dev/null
+				exit 0
 			fi
+			stall_watch
 		) >/dev/null 2>&1 &
 		watcher=$!
 	fi
@@ -55,14 +88,15 @@ boot() {
 		-accel tcg -cpu "$cpu" -smp 2 -m 1G \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5 ptt.mode=$mode${PTT_APPEND:+ $PTT_APPEND}" \
-		-display none -monitor none -no-reboot -nic none -pidfile "$dir/qemu.pid" \
+		-display none -no-reboot \
+		-monitor "unix:$dir/monitor.sock,server=on,wait=off" -nic none -pidfile "$dir/qemu.pid" \
 		-serial stdio -serial "file:$dir/out.tar" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null |
-		tr -d '\r' | tee "$dir/console.log" | {
+		stdbuf -oL tr -d '\r' | tee "$dir/console.log" | {
 		if [ "$mode" = check ]; then
 			awk -v k="$name" '
 			/^PTT-START / { buf = ""; next }
-			/^PTT-TIME / { next }
+			/^PTT-(TIME|KSYM|MODTEXT) / { next }
 			/^PTT-INFO / { sub(/^PTT-INFO /, ""); print "  " k ": " $0; fflush(); next }
 			/^PTT-RESULT / {
 				$1 = ""; st = $2; $2 = ""; sub(/^ +/, "")
@@ -82,6 +116,29 @@ boot() {
 		kill "$watcher" 2>/dev/null || true
 		wait "$watcher" 2>/dev/null || true
 	fi
+}
+
+# stall_report: name what vm-stall.py captured of a hung guest, with the
+# kernel symbols of a second, short boot of the same kernel (its
+# /proc/kallsyms, in $dir.kallsyms/).
+stall_report() {
+	local sdir=$dir.kallsyms
+	if [ -s "$dir/stall.raw" ]; then
+		rm -rf "$sdir" && mkdir -p "$sdir"
+		timeout -k 10 300 qemu-system-x86_64 \
+			-accel tcg -cpu "$cpu" -smp 2 -m 1G \
+			-kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyS0 panic=-1 loglevel=5 ptt.mode=kallsyms" \
+			-display none -monitor none -no-reboot -nic none \
+			-serial "file:$sdir/console.log" -serial "file:$sdir/out.tar" \
+			-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null \
+			>/dev/null 2>&1 || true
+		tar -xf "$sdir/out.tar" -C "$sdir" 2>/dev/null || true
+		"$ROOT/scripts/vm-stall.py" report "$dir/stall.raw" \
+			"$dir/console.log" "$sdir/kallsyms" "$initrd.d/ptt" \
+			>>"$dir/stall.txt" 2>&1 || true
+	fi
+	sed -n '1,/^raw registers:/p' "$dir/stall.txt"
 }
 
 boot
@@ -105,6 +162,10 @@ check-33 | check-35 | *-33) exit 0 ;;
 *) why="qemu exit $rc, no report: panic or crash" ;;
 esac
 [ ! -s "$dir/boot-hung" ] || why=$(cat "$dir/boot-hung")
+if [ -s "$dir/stalled" ]; then
+	why=$(cat "$dir/stalled")
+	stall_report >&2
+fi
 last=$(sed -n 's/^PTT-START //p' "$dir/console.log" | tail -n1)
 cause=$(grep -m1 -E 'BUG:|WARNING:|Oops|UBSAN:|Kernel panic' "$dir/console.log" |
 	sed 's/^\[[ 0-9.]*\] //' || true)

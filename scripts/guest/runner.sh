@@ -27,6 +27,9 @@ MODEL_KO=/ptt/pt_trace_model.ko
 echo "PTT-INFO kernel=$(uname -r)"
 echo "PTT-INFO cpu=$(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') cpus=$(grep -c ^processor /proc/cpuinfo)"
 echo "PTT-INFO meltdown=$(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2>/dev/null || echo unknown)"
+# Where the kernel's text is (KASLR), for vm-stall.py should the guest
+# hang: it names the vCPUs' RIPs from System.map.
+echo "PTT-KSYM _stext $(grep -m1 ' _stext$' /proc/kallsyms | cut -d' ' -f1)"
 
 # Boot messages are not ours: start each scan from an empty ring.
 dmesg -c >/dev/null
@@ -121,6 +124,8 @@ for p in $PROFILES; do
 	else
 		result PASS "load/$p"
 	fi
+	# And the modules' text (vm-stall.py).
+	echo "PTT-MODTEXT pt_trace=$(cat /sys/module/pt_trace/sections/.text) pt_trace_model=$(cat /sys/module/pt_trace_model/sections/.text)"
 	for t in $(list_tests); do
 		run_test "$p" "$t"
 	done
