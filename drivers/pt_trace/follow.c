@@ -30,13 +30,16 @@
  *
  * The fork, exit and exec probes run in the task's context with
  * preemption disabled: they walk the list of sets under RCU and change
- * a table under its spinlock (GFP_ATOMIC: a process that cannot be added
- * is counted in join_failures, never traced).  A set is freed (close,
+ * a table under its spinlock (GFP_ATOMIC: a process that cannot be added,
+ * for want of memory or because the set holds follow_max_procs already,
+ * is counted in join_failures, never traced, and the recorder says so at
+ * the end).  A set is freed (close,
  * CLEAR, another FOLLOW) only while its device is stopped, after an RCU
  * grace period.
  */
 #include <linux/hashtable.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
@@ -57,8 +60,16 @@
 #include "source_pt.h"
 #include "stream.h"
 
-/* Processes per set: beyond it, descendants count as join failures. */
-#define PT_FOLLOW_MAX_PROCS	65536
+/*
+ * Processes per set, the followed one included (it always joins): beyond
+ * it descendants are not followed and count as join failures.  It bounds
+ * the memory a fork bomb under a follower pins (GFP_ATOMIC, in the fork
+ * path); tests lower it to make joins fail on purpose.  Read at each join.
+ */
+static unsigned int follow_max_procs = 65536;
+module_param(follow_max_procs, uint, 0644);
+MODULE_PARM_DESC(follow_max_procs,
+		 "processes per followed set (FOLLOW with inherit): descendants beyond it are not traced, counted in GET_FOLLOW's join_failures (default 65536)");
 
 struct pt_follow_proc {
 	struct hlist_node node;
@@ -123,7 +134,9 @@ static void pt_follow_add_locked(struct pt_follow *f, struct pid *tgid,
 
 	if (pt_follow_has(f, tgid))
 		return;
-	p = f->nprocs < PT_FOLLOW_MAX_PROCS ? kmalloc(sizeof(*p), gfp) : NULL;
+	/* The first process (FOLLOW's) always has room. */
+	p = !f->joined || f->nprocs < READ_ONCE(follow_max_procs) ?
+	    kmalloc(sizeof(*p), gfp) : NULL;
 	if (!p) {
 		f->join_failures++;
 		return;

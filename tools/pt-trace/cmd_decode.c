@@ -2715,11 +2715,15 @@ int cmd_decode(int argc, char **argv)
 		have_sb = !ptt_find_sideband(argv[optind], &sb, &sb_cpu);
 	}
 	if (have_sb) {
-		uint64_t ctl;
+		uint64_t ctl, jf;
 
 		ptt_config_from_sideband(&c.config, &sb);
 		c.o.cyc = !ptsb_get_u64(&sb, "ctl", &ctl) &&
 			  (ctl & PT_CTL_CYCEN);
+		/* record's follow.join_failures: processes never traced */
+		if (!ptsb_get_u64(&sb, "follow.join_failures", &jf) && jf)
+			ptt_warn("%llu tasks could not be followed at the recording (sideband follow.join_failures): processes forked by the traced ones ran untraced, so their code is in no trace here (their sideband.perf records may be)",
+				 (unsigned long long)jf);
 		/* KVM's guest TSC offset/ratio, for guests without --guest-tsc */
 		dvmx_tsc_from_sideband(&c.vmx, &sb);
 	}

@@ -38,6 +38,7 @@
 #include "ptdev.h"
 #include "rec_bts.h"
 #include "rec_end.h"
+#include "rec_follow.h"
 #include "rec_symbol.h"
 #include "sideband.h"
 #include "tool.h"
@@ -1935,6 +1936,14 @@ int cmd_record(int argc, char **argv)
 	i = rec_finish(rcs, ncpus, &o, run.sb);
 	if (!ret)
 		ret = i;
+	/* The descendants the driver could not follow: say so. */
+	if (o.following) {
+		struct rec_follow_sum fs = { 0 };
+
+		for (i = 0; i < ncpus; i++)
+			rec_follow_cpu(&fs, rcs[i].fd, rcs[i].cpu, run.sb);
+		rec_follow_report(&fs, run.sb);
+	}
 	for (i = 0; bts && i < ncpus; i++) {
 		int err = run.nbts ?
 			rec_bts_stream_finish(&run.bts[i], o.outdir, run.sb) :

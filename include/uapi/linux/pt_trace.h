@@ -384,7 +384,7 @@ struct pt_trace_follow_status {
 	__u64 left;			/* processes that left (exit, setuid exec) */
 	__u64 switches_in;		/* a member switched in while running */
 	__u64 switches_out;		/* ... and out again */
-	__u64 join_failures;		/* descendants not followed (no memory) */
+	__u64 join_failures;		/* descendants not followed (set full, no memory) */
 	__u64 reserved[2];
 };
 
