@@ -226,12 +226,17 @@ static void pt_hw_pause(struct pt_hw_args *a, bool live)
 							      a->mask));
 }
 
-/* Ours, TraceEn off by our hand while following is ours too. */
+/*
+ * Ours, TraceEn off by our hand, is ours too: parked while following, or
+ * left off for good by a pause that found Error or Stopped (hw_on clear:
+ * the recorder does not run, and no other agent stopped it).
+ */
 static enum pt_hw_holder pt_hw_holder_following(struct pt_cpu *pc, u64 ctl)
 {
 	enum pt_hw_holder h = pt_src_hw_holder(pc, ctl);
 
-	return h == PT_HW_CLEARED && pc->stream.parked ? PT_HW_OURS : h;
+	return h == PT_HW_CLEARED &&
+	       (pc->stream.parked || !pc->stream.hw_on) ? PT_HW_OURS : h;
 }
 
 static void pt_hw_stop_ipi(void *info)

@@ -47,6 +47,13 @@
  *             APIC holds back (a PMI of ours delivered while a previous
  *             one was in service).  See unload below.
  *
+ *   hw_error  "CPU now": an operational error on CPU now, while it
+ *             traces: RTIT_STATUS.Error set and TriggerEn cleared, as
+ *             the model's output does on a ToPA error (SDM 36.2.6.2):
+ *             no more output, no PMI, TraceEn stays set.  Without
+ *             TraceEn, or Stopped or in Error already, nothing changes.
+ *             It puts a running trace in its error state at once.
+ *
  *   vmx       "CPU on|off": what VMXON/VMXOFF do to PT.  VMXON sets
  *             CR4.VMXE (the model's, which the driver reads through
  *             pt_hw->vmx_on) and, without IA32_VMX_MISC[14], clears
@@ -132,6 +139,20 @@ struct pt_vmx_arg {
 	struct pt_model_out_result out;
 };
 
+/* An operational error now (hw_error): as pt_out_do() sets one. */
+static int pt_hw_error_fn(struct pt_model_cpu *st, struct pt_model_state *s,
+			  void *arg)
+{
+	struct pt_model_regs *r = &s->regs;
+
+	if ((r->ctl & PT_CTL_TRACEEN) &&
+	    !(r->status & (PT_STATUS_ERROR | PT_STATUS_STOPPED))) {
+		r->status |= PT_STATUS_ERROR;
+		r->status &= ~PT_STATUS_TRIGGEREN;
+	}
+	return 0;
+}
+
 static int pt_vmx_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		     void *arg)
 {
@@ -160,7 +181,7 @@ enum pt_agent_op {
 	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_GUEST,
 	PT_OP_LATE_START,
 	PT_OP_LATE_NOW,
-	PT_OP_LATE_MASKED, PT_OP_VMX_ON, PT_OP_VMX_OFF,
+	PT_OP_LATE_MASKED, PT_OP_VMX_ON, PT_OP_VMX_OFF, PT_OP_HW_ERROR,
 };
 
 static void pt_agent_on_cpu(void *info)
@@ -222,6 +243,9 @@ static void pt_agent_on_cpu(void *info)
 		pt_model_update(st, pt_vmx_fn, &vmx, true);
 		atomic64_add(vmx.out.written, &st->stats.bytes_written);
 		atomic64_add(vmx.out.lost, &st->stats.lost_bytes);
+		break;
+	case PT_OP_HW_ERROR:
+		pt_model_update(st, pt_hw_error_fn, NULL, true);
 		break;
 	}
 }
@@ -315,6 +339,7 @@ static const struct {
 	{ "late_guest", PT_OP_LATE_GUEST }, { "late_start", PT_OP_LATE_START },
 	{ "late_now", PT_OP_LATE_NOW }, { "late_masked", PT_OP_LATE_MASKED },
 	{ "vmx_on", PT_OP_VMX_ON }, { "vmx_off", PT_OP_VMX_OFF },
+	{ "error_now", PT_OP_HW_ERROR },
 };
 
 /* "CPU ACTION"; @prefix picks the file's group of actions. */
@@ -367,6 +392,12 @@ static ssize_t pt_vmx_write(struct file *f, const char __user *ubuf,
 	return pt_agent_write(ubuf, len, "vmx_");
 }
 
+static ssize_t pt_hw_error_write(struct file *f, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	return pt_agent_write(ubuf, len, "error_");
+}
+
 static const struct file_operations pt_foreign_fops = {
 	.owner = THIS_MODULE,
 	.write = pt_foreign_write,
@@ -380,6 +411,11 @@ static const struct file_operations pt_late_fops = {
 static const struct file_operations pt_vmx_fops = {
 	.owner = THIS_MODULE,
 	.write = pt_vmx_write,
+};
+
+static const struct file_operations pt_hw_error_fops = {
+	.owner = THIS_MODULE,
+	.write = pt_hw_error_write,
 };
 
 void pt_model_agents_free(void)
@@ -428,6 +464,7 @@ int pt_model_agents_init(struct dentry *dir)
 	debugfs_create_file("foreign", 0200, dir, NULL, &pt_foreign_fops);
 	debugfs_create_file("late_pmi", 0200, dir, NULL, &pt_late_fops);
 	debugfs_create_file("vmx", 0200, dir, NULL, &pt_vmx_fops);
+	debugfs_create_file("hw_error", 0200, dir, NULL, &pt_hw_error_fops);
 	debugfs_create_atomic_t("foreign_pmis", 0444, dir, &pt_foreign_pmis);
 	debugfs_create_atomic_t("foreign_handled", 0444, dir,
 				&pt_foreign_handled);
