@@ -14,7 +14,16 @@
  *     drained, the record and status say taken over, STOP writes no PT
  *     MSR (the owner's trace goes on, TraceEn still set), START again
  *     is refused until the file is reopened, and the driver never
- *     faulted.
+ *     faulted;
+ *  3. the flight recorder (64 KiB ToPA), which has no reader to wake:
+ *     TraceEn cleared behind its back, a live GET_STATUS says
+ *     PT_STATUS_TAKEN_OVER, and so does every later status and STOP
+ *     (today the recorder stays off: it does not watch for the CPU to
+ *     be free again), with the data up to the takeover accounted;
+ *     the next START on the same file traces again.  Then the
+ *     perf-like owner's sched-out and sched-in, and its sched-out
+ *     (it lets PT go): the status says taken over throughout, STOP
+ *     writes no PT MSR and accounts nothing, START is refused.
  */
 #include "coexist_common.h"
 
@@ -175,6 +184,86 @@ static void perf_like(void)
 	st_restore_model();
 }
 
+static int flight_open(void)
+{
+	struct pt_trace_config cfg = { .size = sizeof(cfg) };
+	int fd = ptt_open_cpu(cpu, O_RDWR);
+
+	REQUIRE(fd >= 0, "open: %s", strerror(errno));
+	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
+	cfg.mode = PT_MODE_FLIGHT;
+	cfg.output = PT_OUTPUT_TOPA;
+	cfg.buffer_size = 64u << 10;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
+		strerror(errno));
+	return fd;
+}
+
+/* A flight trace running 20 ms, its first live status checked. */
+static void flight_run(int fd, const char *what)
+{
+	struct pt_trace_status st;
+
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "%s: START: %s", what,
+		strerror(errno));
+	usleep(20000);
+	st_status(fd, &st);
+	CHECK(!(st.flags & PT_STATUS_TAKEN_OVER) && st.head > 0,
+	      "%s: before the takeover: status %#x head %llu", what, st.flags,
+	      (unsigned long long)st.head);
+}
+
+static void flight_taken(void)
+{
+	long mark = cx_log_mark();
+	struct pt_trace_status st;
+	long long ctl;
+	int fd = flight_open();
+
+	/* 1. TraceEn cleared, our state left: the data so far is ours. */
+	flight_run(fd, "flight, clear");
+	cx_agent("foreign", cpu, "clear");
+	st_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER,
+	      "flight, clear: live status %#x", st.flags);
+	usleep(20000);
+	st_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER,
+	      "flight, clear: the takeover no longer reported (%#x)", st.flags);
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	st_status(fd, &st);
+	printf("PTT-INFO flight, clear: stopped with status %#x head %llu\n",
+	       st.flags, (unsigned long long)st.head);
+	CHECK((st.flags & PT_STATUS_TAKEN_OVER) && st.head > 0,
+	      "flight, clear: STOP: status %#x head %llu", st.flags,
+	      (unsigned long long)st.head);
+	/* The CPU is ours again: a new trace on the same file. */
+	flight_run(fd, "flight, again");
+	/* 2. A perf-like owner's sched-out and sched-in, then its sched-out. */
+	cx_agent("foreign", cpu, "switch");
+	st_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER,
+	      "flight, perf-like: live status %#x", st.flags);
+	cx_agent("foreign", cpu, "stop");
+	st_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER,
+	      "flight, after the owner let go: status %#x", st.flags);
+	ctl = model_ctl();
+	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	st_status(fd, &st);
+	printf("PTT-INFO flight, perf-like: stopped with status %#x\n",
+	       st.flags);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "flight, perf-like: STOP: %#x",
+	      st.flags);
+	CHECK(model_ctl() == ctl, "STOP wrote RTIT_CTL of a trace not ours");
+	errno = 0;
+	CHECK(ioctl(fd, PT_TRACE_IOC_START) < 0 && errno == EBUSY,
+	      "flight: START again after a takeover: %s", strerror(errno));
+	close(fd);
+	CHECK(cx_log_has(mark, "leaked"), "flight: no log line for the kept buffer");
+	cx_agent("foreign", cpu, "off");
+}
+
 int main(void)
 {
 	struct pt_trace_caps caps;
@@ -191,5 +280,6 @@ int main(void)
 	if (caps.family == 6 && caps.model == 0x3d)	/* bdw: VMX_MISC[14]=0 */
 		cleared(1);
 	perf_like();
+	flight_taken();
 	return ptt_done();
 }
