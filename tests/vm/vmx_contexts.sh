@@ -11,28 +11,10 @@
 #  - with --guest-tsc for both VMs the guests' TSCs convert to host
 #    times where the host's are; without it they lie 2^40 later.
 # icl only: bdw cannot trace in VMX operation, min has no VMX.
-M=/sys/kernel/debug/pt_trace/model
-P=/sys/module/pt_trace_model/parameters
 OUT=/tmp/vmx_contexts.$$
-fail=0
-bad() {
-	echo "FAIL: $*" >&2
-	fail=1
-}
-. /ptt/work/pt_trace_lib.sh
-pt_trace_require
-[ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/vmx/trace_in_vmx 2>/dev/null)" = 1 ] ||
-	{ echo "SKIP: no tracing in VMX operation on this profile" >&2; exit 77; }
-[ -w $P/model_vmx ] || { echo "FAIL: the model cannot run guests" >&2; exit 1; }
-cleanup() {
-	echo 0 >$P/model_vmx
-	echo 0 >$P/model_vmx_tsc_offset
-	echo 0 >$P/model_vmx_tsc_ratio
-	echo "0 off" >$M/vmx
-	rm -rf "$OUT"
-}
-trap cleanup EXIT
+. /ptt/work/vmx_lib.sh
+vmx_require
+vmx_traps
 OFF=1099511627776	# 2^40
 RATIO=422212465065984	# 1.5 * 2^48
 echo $OFF >$P/model_vmx_tsc_offset

@@ -28,30 +28,14 @@
 # cannot trace in VMX operation, min has no VMX.
 OUT=/tmp/vmx_decode.$$
 . /ptt/work/vmx_lib.sh
-[ "$PTT_PROFILE" = "" ] || [ "$PTT_PROFILE" = icl ] ||
-	{ echo "SKIP: icl only (bdw cannot trace in VMX operation, min has no VMX)" >&2; exit 77; }
-[ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/vmx/trace_in_vmx 2>/dev/null)" = 1 ] ||
-	{ echo "SKIP: no tracing in VMX operation on this profile" >&2; exit 77; }
-[ -w $P/model_vmx ] || { echo "FAIL: the model cannot run guests" >&2; exit 1; }
+vmx_icl_only
+vmx_require
 TB=$(cat $P/model_tick_bytes)
 cleanup() {
 	echo "$TB" >$P/model_tick_bytes
-	echo 0 >$P/model_vmx
-	echo 0 >$P/model_vmx_tsc_offset
-	echo 0 >$P/model_vmx_tsc_ratio
-	echo "0 off" >$M/vmx
-	# a failure leaves the recording and the listings to the runner
-	[ $fail = 0 ] || [ -z "$PTT_OUT" ] || cp -r "$OUT" "$PTT_OUT/" 2>/dev/null
-	rm -rf "$OUT"
+	vmx_cleanup
 }
-trap cleanup EXIT
-# The runner ends a test that overruns with SIGTERM: clean up then too
-# (the model's guests and tick left on broke every later record).
-trap 'exit 1' TERM INT HUP
-# No file of this test grows past 64 MiB (a decoder looping on an error
-# once filled the VM's /tmp, and every later test that wrote a file failed).
-ulimit -f 131072
+vmx_traps cleanup
 vmx_guest_images
 
 OFF=1099511627776	# 2^40

@@ -20,21 +20,9 @@
 # icl only: bdw cannot trace in VMX operation, min has no VMX.
 OUT=/tmp/vmx_host_decode.$$
 . /ptt/work/vmx_lib.sh
-[ "$PTT_PROFILE" = "" ] || [ "$PTT_PROFILE" = icl ] ||
-	{ echo "SKIP: icl only (bdw cannot trace in VMX operation, min has no VMX)" >&2; exit 77; }
-[ -w $M/vmx ] || { echo "SKIP: no vmx hook" >&2; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/vmx/trace_in_vmx 2>/dev/null)" = 1 ] ||
-	{ echo "SKIP: no tracing in VMX operation on this profile" >&2; exit 77; }
-[ -w $P/model_vmx ] || { echo "FAIL: the model cannot run guests" >&2; exit 1; }
-cleanup() {
-	echo 0 >$P/model_vmx
-	echo "0 off" >$M/vmx
-	[ $fail = 0 ] || [ -z "$PTT_OUT" ] || cp -r "$OUT" "$PTT_OUT/" 2>/dev/null
-	rm -rf "$OUT"
-}
-trap cleanup EXIT
-trap 'exit 1' TERM INT HUP
-ulimit -f 131072
+vmx_icl_only
+vmx_require
+vmx_traps
 vmx_guest_images
 
 echo "0 on" >$M/vmx
