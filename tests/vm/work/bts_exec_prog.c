@@ -10,22 +10,15 @@
  * branches wrongly.  Exits 2 if the exec fails.
  */
 #include "workload.h"
+#include "bts_prog.h"
 
 void _start(void)
 {
 	static const char msg[] = "bts_exec_prog exec\n";
 	static const char path[] = "/ptt/work/exact_nolibc_exec";
 	static const char *const argv[] = { path, 0 }, *const envp[] = { 0 };
-	unsigned long mask = 1, acc = 0;
-	unsigned int i;
 
-	/* sched_setaffinity(0, 8, {cpu0}): from here on it runs on cpu0. */
-	sys3(203, 0, sizeof(mask), (long)&mask);
-	for (i = 0; i < 16; i++) {
-		sink = table(i);
-		acc += ops[i & 1](sink);
-	}
-	sink = acc + fib(7);
+	bts_prog_work();
 	sys3(1, 1, (long)msg, sizeof(msg) - 1);
 	sys3(59, (long)path, (long)argv, (long)envp);	/* execve */
 	sys3(60, 2, 0, 0);
