@@ -28,6 +28,29 @@ static inline void cx_agent(const char *file, int cpu, const char *action)
 	REQUIRE(!ptt_write_str(path, cmd), "%s: %s", path, cmd);
 }
 
+/*
+ * /dev/pt@cpu configured for flight mode through ToPA, branches in user
+ * and kernel mode, a ring of @size bytes: the traced side the agents
+ * act against.
+ */
+static inline int cx_open_flight(int cpu, unsigned long long size)
+{
+	struct pt_trace_config cfg;
+	int fd;
+
+	fd = ptt_open_cpu(cpu, O_RDWR);
+	REQUIRE(fd >= 0, "open: %s", strerror(errno));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
+	cfg.mode = PT_MODE_FLIGHT;
+	cfg.output = PT_OUTPUT_TOPA;
+	cfg.buffer_size = size;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
+		strerror(errno));
+	return fd;
+}
+
 /* Let an NMI sent to another CPU arrive and its handlers run. */
 static inline void cx_settle(void)
 {

@@ -24,21 +24,11 @@ static int cpu;
 
 static void flight_laps(void)
 {
-	struct pt_trace_config cfg;
 	struct pt_trace_status st;
 	long long laps0;
 	int fd, i;
 
-	fd = ptt_open_cpu(cpu, O_RDWR);
-	REQUIRE(fd >= 0, "open: %s", strerror(errno));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.size = sizeof(cfg);
-	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
-	cfg.mode = PT_MODE_FLIGHT;
-	cfg.output = PT_OUTPUT_TOPA;
-	cfg.buffer_size = RING;
-	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
-		strerror(errno));
+	fd = cx_open_flight(cpu, RING);
 	cx_agent("vmx", cpu, "on");
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START in VMX operation: %s",
 		strerror(errno));

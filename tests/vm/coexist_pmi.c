@@ -29,22 +29,10 @@ static int cpu;
 static int open_mode(unsigned int mode, unsigned long long size)
 {
 	struct pt_trace_caps caps;
-	struct pt_trace_config cfg;
-	int fd;
 
 	if (mode == PT_MODE_STREAM)
 		return st_setup(cpu, size, 0, O_NONBLOCK, &caps);
-	fd = ptt_open_cpu(cpu, O_RDWR);
-	REQUIRE(fd >= 0, "open: %s", strerror(errno));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.size = sizeof(cfg);
-	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
-	cfg.mode = PT_MODE_FLIGHT;
-	cfg.output = PT_OUTPUT_TOPA;
-	cfg.buffer_size = size;
-	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
-		strerror(errno));
-	return fd;
+	return cx_open_flight(cpu, size);
 }
 
 /* 1. START fails (the agent traces), then its PMI. */
