@@ -9,19 +9,9 @@
 # under PTI record fails with exit 3 and a message saying to use -k.
 # Exit 0 pass, 77 skip, 1 fail.
 
-PT=$(command -v pt-trace)
-for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
-done
-[ -n "$PT" ] || { echo "SKIP: pt-trace not found"; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/backend)" = model ] || { echo "SKIP: not the model"; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/bts/present)" = 1 ] || { echo "SKIP: no BTS on this profile"; exit 77; }
+. /ptt/work/bts_lib.sh
+bts_require
 OUT=/tmp/bts_record.$$
-fail=0
-bad() {
-	echo "FAIL: $*"
-	fail=1
-}
 
 "$PT" record --bts -k -C 0 -d 0.5 -o "$OUT" >"$OUT.log" 2>&1
 rc=$?

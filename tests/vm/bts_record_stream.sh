@@ -14,21 +14,11 @@
 # Exit 0 pass, 77 skip, 1 fail.
 
 [ "$PTT_PROFILE" = icl ] || { echo "SKIP: bts_record_stream runs on icl"; exit 77; }
-PT=$(command -v pt-trace)
-for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
-done
-[ -n "$PT" ] || { echo "SKIP: pt-trace not found"; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/backend)" = model ] || { echo "SKIP: not the model"; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/bts/present)" = 1 ] || { echo "SKIP: no BTS on this profile"; exit 77; }
+. /ptt/work/bts_lib.sh
+bts_require
 M=/sys/kernel/debug/pt_trace/model
 PARAM=/sys/module/pt_trace_model/parameters/model_bts_per_tick
 OUT=/tmp/bts_record_stream.$$
-fail=0
-bad() {
-	echo "FAIL: $*"
-	fail=1
-}
 
 old=$(cat "$PARAM")
 echo 32 >"$PARAM"

@@ -14,21 +14,11 @@
 # only (the profiles do not change switch records).
 # Exit 0 pass, 77 skip, 1 fail.
 
-PT=$(command -v pt-trace)
-for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
-	[ -z "$PT" ] && [ -n "$p" ] && [ -x "$p" ] && PT=$p
-done
-[ -n "$PT" ] || { echo "SKIP: pt-trace not found"; exit 77; }
+. /ptt/work/bts_lib.sh
 [ "$PTT_PROFILE" = icl ] || { echo "SKIP: bts_threads runs on icl"; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/backend)" = model ] || { echo "SKIP: not the model"; exit 77; }
-[ "$(cat /sys/kernel/pt_trace/bts/present)" = 1 ] || { echo "SKIP: no BTS on this profile"; exit 77; }
+bts_require
 [ -x /ptt/work/exact_threads ] || { echo "SKIP: no /ptt/work/exact_threads"; exit 77; }
 OUT=/tmp/bts_threads.$$
-fail=0
-bad() {
-	echo "FAIL: $*"
-	fail=1
-}
 
 "$PT" record --bts -k -C 0,1 -o "$OUT" -- /ptt/work/exact_threads \
 	>"$OUT.log" 2>&1

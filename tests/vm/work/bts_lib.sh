@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# What the bts_* shell tests that record with pt-trace share
+# (/ptt/work/bts_lib.sh, sourced, busybox sh):
+#   PT            pt-trace (pt_trace_lib.sh; the test skips without it)
+#   bts_require   skips where the model is not the backend or the
+#                 profile has no BTS (bts/present is not 1)
+#   bad MSG       a failure (fail=1), the test goes on
+. /ptt/work/pt_trace_lib.sh
+pt_trace_require
+fail=0
+bad() {
+	echo "FAIL: $*"
+	fail=1
+}
+
+bts_require() {
+	[ "$(cat /sys/kernel/pt_trace/backend)" = model ] || { echo "SKIP: not the model"; exit 77; }
+	[ "$(cat /sys/kernel/pt_trace/bts/present)" = 1 ] || { echo "SKIP: no BTS on this profile"; exit 77; }
+}
