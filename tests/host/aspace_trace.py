@@ -46,7 +46,13 @@ return to user mode at progb's entry 0x401000, then progb's branch),
 the idle task at 1700 and 100, progb now, at 2000.  One branch each in
 proga and progb (their last instruction back to their second).
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|bts]
+With 'btsirq' the same, and proga's first run begins with a return to
+user mode at 0x401000 (an interrupt taken at proga's first instruction,
+which is progb's entry too): no exec, since the sideband's exec record
+(1500) is not within that run (1000 to 1200).
+
+
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|bts|btsirq]
 """
 import re
 import struct
@@ -106,7 +112,7 @@ if sys.argv[4:] == ['exec']:
                                          insns(proga) + insns(progb)))
     sys.exit(0)
 
-if sys.argv[4:] == ['bts']:
+if sys.argv[4:] in (['bts'], ['btsirq']):
     out = header()
     out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('proga'),
                10, NONE, (100, 100))
@@ -122,7 +128,8 @@ if sys.argv[4:] == ['bts']:
     open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\npid=100\n')
     SW, FROM, K = 1 << 63, (1 << 64) - 1, 0xffffffff81000000
     a, b = insns(proga), insns(progb)
-    recs = [(FROM, 100 << 32 | 100, SW), (a[-1], a[1], 0),
+    irq = [(K + 0x80, 0x401000, 0)] if sys.argv[4] == 'btsirq' else []
+    recs = [(FROM, 100 << 32 | 100, SW)] + irq + [(a[-1], a[1], 0),
             (FROM, 0, SW),
             (FROM, 100 << 32 | 100, SW), (a[-1], a[1], 0),
             (K, K + 0x40, 0), (K + 0x80, 0x401000, 0), (b[-1], b[1], 0),

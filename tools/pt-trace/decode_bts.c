@@ -36,7 +36,8 @@
  * branches start, and matched in order to the sideband's switch-ins
  * (dbts_sb_switch()) give each run its name and program (an exec
  * between runs); an exec within a run is its return to user mode at the
- * next program's entry (dbts_exec()).  From one on, addresses are named in that process's
+ * next program's entry, in the run the sideband's exec record lies in
+ * (dbts_exec()).  From one on, addresses are named in that process's
  * address space, --calls keeps one tree per thread (as PT's: a line
  * names the thread, its depth is kept while it is switched out), the
  * timeline puts the spans on the thread's track (the idle task's on the
@@ -199,6 +200,9 @@ struct dbts_threads {
 	struct { int tid, depth; } *t;
 	size_t n;
 	size_t sw_at;		/* the sideband's switch-ins matched so far */
+	/* this run's times by the sideband (dbts_exec_in_run()) */
+	int run_known;
+	uint64_t run_tsc, run_out;
 };
 
 static int *dbts_depth(struct dbts_threads *th, int tid)
@@ -277,9 +281,17 @@ static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
 	const char *comm = NULL;
 	int *d;
 
-	if (tid == th->tid && pid == th->pid)
+	if (tid == th->tid && pid == th->pid) {
+		/* Its run goes on: where it ends is not known. */
+		th->run_out = UINT64_MAX;
 		return;
+	}
 	sb = dbts_sb_switch(as, cpu, pid, tid, th);
+	th->run_known = !!sb;
+	if (sb) {
+		th->run_tsc = sb->tsc;
+		th->run_out = sb->out;
+	}
 	/*
 	 * The program and name in effect at the matched switch-in (an
 	 * exec between two runs renames the thread); without one, no
@@ -321,17 +333,39 @@ static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
 }
 
 /*
+ * Can the run that @th's records belong to hold the exec that starts
+ * @next?  The sideband says when the exec was (its COMM record with the
+ * exec flag) and when the run was (the switch-in its switch record
+ * matched, dbts_sb_switch(), to the next switch): an exec outside it is
+ * none of this run's, whatever address a return to user mode lands at.
+ * Without those times (no sideband.perf, no switch records) it can.
+ */
+static int dbts_exec_in_run(const struct dbts_threads *th,
+			    const struct das_proc *next)
+{
+	if (!th->run_known || !next->exec_time)
+		return 1;
+	return next->exec_tsc >= th->run_tsc && next->exec_tsc < th->run_out;
+}
+
+/*
  * An exec in the middle of a run (no switch record for it): the return
  * to user mode from the exec's system call, a record from a kernel
  * address to the entry of the program the process execs next (the
  * executable's or ld.so's, as mapped after the exec).  From it on,
  * addresses are that program's and the thread has its name: a line says
- * so, as a switch record's does.  A branch from user code to the same
- * address (two programs at one place) is no exec, nor a return to where
- * the last branch went (@last_to: an interrupt or exception taken right
- * there, the old program's, tests/vm/bts_exec).  One taken further on in
- * that block at the address of the next program's entry cannot be told
- * from an exec without the old program's instructions (not done).
+ * so, as a switch record's does.  The address alone does not make an
+ * exec: an interrupt or exception taken at an instruction of the old
+ * program that lies at the next one's entry returns there too.  So the
+ * exec must be one of this run's by the sideband's times
+ * (dbts_exec_in_run(), tests/host decode-bts-exec-irq); and, where it
+ * is, a branch from user code to that address (two programs at one
+ * place) is none, nor a return to where the last branch went (@last_to:
+ * an interrupt or exception taken right there, the old program's,
+ * tests/vm/bts_exec).  Records carry no time, so an interrupt's return
+ * to that address earlier in the exec's own run, further on in the
+ * block @last_to starts, cannot be told from the exec without the old
+ * program's instructions (not done).
  */
 static void dbts_exec(struct decode_aspaces *as, struct das_proc **p,
 		      const struct pt_trace_bts_record *r, uint64_t last_to,
@@ -342,7 +376,8 @@ static void dbts_exec(struct decode_aspaces *as, struct das_proc **p,
 	int i, at = 0;
 
 	if (!*p || !(*p)->next || th->pid <= 0 || (*p)->pid != th->pid ||
-	    !dbts_kernel(r->from) || dbts_kernel(r->to) || r->to == last_to)
+	    !dbts_kernel(r->from) || dbts_kernel(r->to) || r->to == last_to ||
+	    !dbts_exec_in_run(th, (*p)->next))
 		return;
 	n = das_use(as, (*p)->next);
 	for (i = 0; n && i < n->nentry; i++)
