@@ -137,6 +137,18 @@ bool pt_model_vmx_guest;
 module_param_named(model_vmx_guest, pt_model_vmx_guest, bool, 0644);
 MODULE_PARM_DESC(model_vmx_guest, "model: pretend to run in VMX non-root (PIP.NR=1)");
 
+/*
+ * CR4.VMXE is the CPU's, not PT's: a hypervisor (kvm_intel with
+ * enable_virt_at_load) may have every CPU in VMX operation before the
+ * driver loads.  The per-CPU state below is reset at each attach, so
+ * the CPUs in VMX operation at attach are given here (bit N = CPU N);
+ * the vmx hook turns it on and off afterwards.
+ */
+static unsigned long pt_model_vmx_at_load;
+module_param_named(model_vmx_at_load, pt_model_vmx_at_load, ulong, 0644);
+MODULE_PARM_DESC(model_vmx_at_load,
+		 "model: CPUs in VMX operation (CR4.VMXE) when the driver attaches, a mask with bit N for CPU N (default 0)");
+
 bool pt_model_vmcs;
 module_param_named(model_vmcs, pt_model_vmcs, bool, 0644);
 MODULE_PARM_DESC(model_vmcs, "model: emit a VMCS packet in every PSB+");
@@ -628,6 +640,10 @@ static int pt_model_init(struct dentry *debugfs)
 		memset(st, 0, sizeof(*st));
 		st->cpu = cpu;
 		st->active = &st->buf[0];
+		/* Only where the profile has VMX (CPUID.1:ECX[5]). */
+		st->active->regs.vmxe = cpu < BITS_PER_LONG &&
+			(READ_ONCE(pt_model_vmx_at_load) & BIT(cpu)) &&
+			(pt_model_prof->leaf1.ecx & BIT(5));
 		st->scratch[1] = &st->buf[1];
 		st->scratch[2] = &st->buf[2];
 		st->stage = kmalloc(PT_MODEL_STAGE_MAX + PT_MODEL_STAGE_SLACK,
