@@ -8,9 +8,15 @@
  * must not count as a flight lap or as a stream's PMI:
  *  1. the flight recorder (1 MiB ToPA, lap PMIs) with its output in the
  *     middle of the ring, far from where a lap's PMI leaves it; its own
- *     laps must still count;
+ *     laps must still count, and at STOP head (laps * size + offset)
+ *     must be the bytes the model really wrote: a guest PMI taken as a
+ *     lap would add a whole ring;
  *  2. a stream whose INT region is 2 MiB away; its own PMIs must still
  *     come (data flows through a reader).
+ * While the guest's PMI is raised the model writes 6.4 KB/s, not its
+ * usual 2 MB/s: a lap then needs tens of seconds, so a test process
+ * stalled by a loaded host (128 ms was enough before) cannot see one of
+ * the trace's own laps and blame the guest.
  * The model's foreign agent raises the guest's PMI; its handler, after
  * ours, counts foreign_handled when it finds the bit, foreign_stolen
  * when the driver acknowledged it first.  icl only (VMX operation that
@@ -22,49 +28,96 @@
 
 static int cpu;
 
+/* 64 bytes every 10 ms: no lap, no INT region reached for seconds. */
+static void model_crawl(void)
+{
+	st_write_param("model_tick_bytes", "64");
+	st_write_param("model_period_us", "10000");
+}
+
+/* The usual 2 KiB every 1 ms (2 MB/s). */
+static void model_walk(void)
+{
+	st_write_param("model_period_us", "1000");
+	st_write_param("model_tick_bytes", "2048");
+}
+
+/*
+ * Run until the output sits in the middle of a lap, then slow the model
+ * down there; a host stall past the middle (the output then too near a
+ * lap's end or start) tries the next lap.  Returns the head.
+ */
+static unsigned long long flight_mid_lap(int fd)
+{
+	struct pt_trace_status st;
+	unsigned long long off = 0;
+	int i;
+
+	for (i = 0; i < 600; i++) {
+		st_status(fd, &st);
+		off = st.head % RING;
+		if (off >= RING / 2 && off < RING * 3 / 4) {
+			model_crawl();
+			st_status(fd, &st);
+			off = st.head % RING;
+			if (off >= RING / 4 && off < RING * 7 / 8)
+				return st.head;
+			model_walk();
+		}
+		usleep(5000);
+	}
+	REQUIRE(0, "the middle of a lap was missed (head %llu)",
+		(unsigned long long)st.head);
+	return 0;
+}
+
 static void flight_laps(void)
 {
 	struct pt_trace_status st;
-	long long laps0;
+	unsigned long long head0, target;
+	long long laps0, w0;
 	int fd, i;
 
 	fd = cx_open_flight(cpu, RING);
 	cx_agent("vmx", cpu, "on");
+	w0 = st_model("bytes_written");
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START in VMX operation: %s",
 		strerror(errno));
-	/* The model writes ~2 MB/s: the middle of the first lap. */
-	for (i = 0; i < 200; i++) {
-		st_status(fd, &st);
-		if (st.head >= RING / 2)
-			break;
-		usleep(5000);
-	}
-	REQUIRE(st.head >= RING / 2 && st.head < RING * 3 / 4 &&
-		!(st.flags & PT_STATUS_WRAPPED),
-		"the first lap's middle was missed (head %llu)",
-		(unsigned long long)st.head);
+	head0 = flight_mid_lap(fd);
 	laps0 = st_stream_counter(cpu, "laps");
+	CHECK(laps0 == (long long)(head0 / RING), "laps %lld at head %llu",
+	      laps0, head0);
 	cx_foreign_pmi_not_claimed(cpu, "flight, mid-lap");
 	CHECK(st_stream_counter(cpu, "laps") == laps0,
 	      "the guest's PMI counted as a lap (laps %lld -> %lld)", laps0,
 	      st_stream_counter(cpu, "laps"));
+	st_status(fd, &st);
+	CHECK(st.head / RING == head0 / RING,
+	      "the guest's PMI moved head by a lap (%llu -> %llu)", head0,
+	      (unsigned long long)st.head);
 	/* Its own laps still count, each PMI asked with the trace halted. */
+	model_walk();
+	target = (head0 / RING + 2) * RING + RING / 4;
 	for (i = 0; i < 400; i++) {
 		st_status(fd, &st);
-		if (st.head >= 2 * RING + RING / 2)
+		if (st.head >= target)
 			break;
 		usleep(5000);
 	}
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	st_status(fd, &st);
-	printf("PTT-INFO flight in VMX operation: head %llu, laps %lld\n",
-	       (unsigned long long)st.head, st_stream_counter(cpu, "laps"));
-	CHECK(st.head >= 2 * RING && (st.flags & PT_STATUS_WRAPPED),
+	printf("PTT-INFO flight in VMX operation: head %llu, laps %lld, model wrote %lld\n",
+	       (unsigned long long)st.head, st_stream_counter(cpu, "laps"),
+	       st_model("bytes_written") - w0);
+	CHECK(st.head >= target && (st.flags & PT_STATUS_WRAPPED),
 	      "the laps of our own PMIs were not counted (head %llu)",
 	      (unsigned long long)st.head);
 	CHECK(st_stream_counter(cpu, "laps") == (long long)(st.head / RING),
 	      "laps %lld for head %llu", st_stream_counter(cpu, "laps"),
 	      (unsigned long long)st.head);
+	CHECK((long long)st.head == st_model("bytes_written") - w0,
+	      "head %llu, but the model wrote %lld bytes",
+	      (unsigned long long)st.head, st_model("bytes_written") - w0);
 	cx_agent("vmx", cpu, "off");
 	close(fd);
 }
@@ -82,10 +135,12 @@ static void stream_service(void)
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START in VMX operation: %s",
 		strerror(errno));
 	usleep(20000);
+	model_crawl();
 	p0 = st_stream_counter(cpu, "pmis");
 	cx_foreign_pmi_not_claimed(cpu, "stream, INT far away");
 	CHECK(st_stream_counter(cpu, "pmis") == p0,
 	      "the guest's PMI was taken as the stream's");
+	model_walk();
 	/* Its own PMIs (INT regions reached) are still its own. */
 	for (i = 0; i < 300 && st_stream_counter(cpu, "pmis") < p0 + 2; i++) {
 		usleep(10000);
@@ -99,7 +154,6 @@ static void stream_service(void)
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	cx_agent("vmx", cpu, "off");
 	close(fd);
-	st_restore_model();
 }
 
 int main(void)
@@ -111,6 +165,8 @@ int main(void)
 	cpu = cx_cpu();
 	if (st_model("foreign_pmis") < 0)
 		SKIP("the model has no foreign agent");
+	/* The model's pace back to the usual, also when a REQUIRE ends it. */
+	atexit(st_restore_model);
 	flight_laps();
 	stream_service();
 	return ptt_done();
