@@ -660,12 +660,22 @@ static u64 pt_tick_period_ns(void)
  * difference is carried, so the mean is the rate up to the ceiling of
  * PT_MODEL_STAGE_MAX per period).  The rate's clock starts one period
  * before the first tick of each enable (pt_model_start_timer()): time
- * the trace was off owes nothing.
+ * the trace was off owes nothing.  Nor does a tick that comes more than
+ * PT_MODEL_RATE_LATE periods late owe the whole gap: under TCG on a
+ * loaded host the vCPU thread does not run for hundreds of ms while
+ * ktime goes on, and the CPU executed nothing to trace meanwhile (on
+ * silicon a stalled CPU writes nothing).  Owed, that gap came out as
+ * one 64 KiB burst at the next tick, which filled stream_rate's 64 KiB
+ * ring before its reader (in the same stalled VM) could run.  The
+ * timer's usual lateness stays owed: the mean is still the rate.
  */
+#define PT_MODEL_RATE_LATE	2
+
 static u32 pt_tick_budget(struct pt_model_cpu *st)
 {
 	unsigned long rate = READ_ONCE(pt_model_rate);
 	u64 now = ktime_get_ns();
+	u64 gap;
 	s64 owed;
 	u32 n;
 
@@ -676,8 +686,9 @@ static u32 pt_tick_budget(struct pt_model_cpu *st)
 	}
 	if (!st->rate_last_ns)
 		st->rate_last_ns = now - pt_tick_period_ns();
-	owed = st->rate_carry + (s64)mul_u64_u64_div_u64(rate,
-							 now - st->rate_last_ns,
+	gap = min(now - st->rate_last_ns,
+		  PT_MODEL_RATE_LATE * pt_tick_period_ns());
+	owed = st->rate_carry + (s64)mul_u64_u64_div_u64(rate, gap,
 							 NSEC_PER_SEC);
 	st->rate_last_ns = now;
 	n = clamp_t(s64, owed, 64, PT_MODEL_STAGE_MAX);
