@@ -295,21 +295,12 @@ static inline size_t bts_expect(const char *truth, long pid,
  * Compare @rec (@nrec records of cpu0.bts) with @exp: the program's
  * records (bts_prog_rec()) must be exactly @exp, in order; before the
  * first, one return into the truth's first instruction (where it came to
- * cpu0) is allowed.  Also allowed: one IRET back to where the task was
- * (the last record's target) right after a switch record.  It is no
- * interrupt (logged on 6.1: the task is switched out in TASK_TRACED at
- * bts_signal_prog's ud2, with no interrupt probe named there): pt-trace
- * record ptraces its command, so the ud2's SIGILL stops it under ptrace
- * (a signal-delivery stop) inside the #UD's kernel visit, before the
- * signal_deliver probe.  The switch-in makes a return to user mode due
- * (pt_model_bts_exact_resume()) and that probe's kernel entry stores it
- * as if the task had returned to the ud2 and faulted again: a model
- * error, silicon stores no such return.  It is not simply dropped there
- * because, when an interrupt at the ud2 was named before the fault, that
- * same store stands for its return (lost at the stop's switch-out): a
- * fix must tell the two apart at the stop (not done; a first try, which
- * stored the due return at the stop's switch-out and dropped the one
- * after, still failed 3 runs of 6).  Returns how many matched.
+ * cpu0) is allowed.  Nothing else: in particular no IRET back to the
+ * ud2 after the ptrace stop that pt-trace record's ptrace makes of its
+ * SIGILL (a signal-delivery stop inside the #UD's kernel visit, before
+ * the signal_deliver probe): the task does not leave the kernel between
+ * the #UD and its handler, so silicon stores one IRET, into the handler
+ * (bts_exact.c, pt_model_bts_exact_in()).  Returns how many matched.
  */
 static inline size_t bts_compare(const char *what, const struct bts_prog *p,
 				 const struct bts_kret *k,
@@ -317,11 +308,8 @@ static inline size_t bts_compare(const char *what, const struct bts_prog *p,
 				 const struct bts_branch *exp, size_t nexp)
 {
 	size_t i, got = 0, seen = 0;
-	int switched = 0;
 
 	for (i = 0; i < nrec; i++) {
-		if (rec[i].from == PT_BTS_SWITCH_FROM)
-			switched = 1;
 		if (!bts_prog_rec(p, k, &rec[i]))
 			continue;	/* another task's, the driver's */
 		if (!seen++ && nexp && !bts_in_prog(p, rec[i].from) &&
@@ -329,13 +317,6 @@ static inline size_t bts_compare(const char *what, const struct bts_prog *p,
 			continue;	/* its arrival on cpu0 */
 		if (got < nexp && (rec[i].from != exp[got].from ||
 				   rec[i].to != exp[got].to)) {
-			if (switched && got && rec[i].from == k->iret &&
-			    rec[i].to == exp[got - 1].to) {
-				printf("PTT-INFO %s: record %zu: return to %llx at a ptrace stop\n",
-				       what, i, (unsigned long long)rec[i].to);
-				switched = 0;
-				continue;
-			}
 			CHECK(0, "%s: record %zu: %llx -> %llx, the truth's %zu is %llx -> %llx",
 			      what, i, (unsigned long long)rec[i].from,
 			      (unsigned long long)rec[i].to, got,
@@ -347,7 +328,6 @@ static inline size_t bts_compare(const char *what, const struct bts_prog *p,
 				       (unsigned long long)rec[got].to);
 			return 0;
 		}
-		switched = 0;
 		if (got < nexp)
 			got++;
 		else

@@ -7,9 +7,16 @@
  * itself with SIGUSR1 (delivered at that call's return), returns from
  * both handlers by rt_sigreturn, stores to pages not yet mapped (page
  * faults) and loops long enough for a timer interrupt or two.  The
- * hardware skips the BTMs that land at CPL 0 under BTS_OFF_OS and stores
- * those that land in user mode (Documentation/model.rst, "BTS in exact
- * mode"), so cpu0.bts must hold, in order and nothing else of the
+ * rule (Documentation/model.rst, "BTS in exact mode"): the SDM's
+ * DEBUGCTL BTS_OFF_OS skips a BTM "if CPL is 0" (Table 18-9: "store BTMs
+ * with CPL > 0"), the CPL the BTM is made at, after the transfer: a
+ * SYSCALL, interrupt or exception from user mode lands at CPL 0 and is
+ * not stored; a SYSRET or IRET to user mode lands at CPL 3 and is
+ * stored, its from the kernel's SYSRET or IRET (GDB's BTS reader, by
+ * Intel: "the hardware may report branches from kernel into user space.
+ * Branches from user into kernel space will be suppressed").  Those
+ * returns are part of the exact list, not an allowance: cpu0.bts must
+ * hold, in order and nothing else of the
  * program: its taken branches, no record of a SYSCALL, interrupt or
  * exception, and a record of each return to user mode, from the
  * kernel's SYSRET (entry_SYSRETQ_end - 3) after a system call that
@@ -18,7 +25,10 @@
  * and back to the instruction an interrupt or page fault (the truth's
  * "# kentry" lines) came at.  Fails on a model that stores the SYSCALL
  * and exception records (the earlier reading of BTS_OFF_OS) or no
- * return.  User-mode BTS is refused under PTI: runs on the 6.1 boot (no
+ * return, or one that stores an IRET back to the ud2 after the ptrace
+ * stop its SIGILL makes (record ptraces its command; the task does not
+ * leave the kernel between the #UD and the handler).  User-mode BTS is
+ * refused under PTI: runs on the 6.1 boot (no
  * PTI), skips on the others; icl only.  Exit 0 pass, 77 skip, 1 fail.
  */
 #define _GNU_SOURCE
@@ -92,6 +102,18 @@ int main(void)
 	CHECK(count(exp, nexp, kret.iret, 0) >= 4 && nkentry >= 2,
 	      "fewer than 4 returns by IRET (2 handlers, 2 rt_sigreturn) or 2 kernel entries due");
 	got = bts_compare("signal", &prog, &kret, rec, nrec, exp, nexp);
+	if (ptt_failures) {
+		/* The truth's events of the program, to tell why. */
+		char *l = truth, *e;
+		int shown = 0;
+
+		for (; l && *l && shown < 60; l = e ? e + 1 : NULL) {
+			e = strchr(l, '\n');
+			if (*l == '#' && strncmp(l, "# psb", 5) && shown++ >= 0)
+				printf("PTT-INFO truth: %.*s\n",
+				       (int)(e ? e - l : (long)strlen(l)), l);
+		}
+	}
 	CHECK(bts_model("bts_exact_returns") > before && got,
 	      "the model counted no return to user mode");
 	free(exp);

@@ -118,6 +118,7 @@ static void pt_bts_exact_kret(struct pt_model_cpu *st,
 	}
 	st->xkret = 0;
 	st->xkentered = false;
+	st->xkswitched = false;
 }
 
 bool pt_model_bts_exact_insn(struct pt_model_cpu *st, enum pt_exact_ev ev,
@@ -161,13 +162,37 @@ void pt_model_bts_exact_resume(struct pt_model_cpu *st,
 	st->xkret = pt_bts_kret_sysret(regs) ? pt_model_kret_sysret :
 					       pt_model_kret_iret;
 	st->xkentered = false;
+	st->xkswitched = false;
 }
 
-void pt_model_bts_exact_out(struct pt_model_cpu *st)
+bool pt_model_bts_exact_out(struct pt_model_cpu *st)
 {
+	bool due = st->xkret && st->xkentered;
+
 	/* Switched out in the kernel: it returns where it is switched in. */
 	st->xkret = 0;
 	st->xkentered = false;
+	st->xkswitched = false;
+	return due;
+}
+
+/*
+ * Switched in (in the kernel) to return to @regs.  @kentered: an entry
+ * at the pending instruction was seen before the switch-out and its
+ * return is still due (pt_model_bts_exact_out()): that return happens
+ * (to the instruction, or, had it faulted since, before the fault).
+ * Otherwise the return is due only if nothing else comes first: a
+ * signal of that instruction's exception seen now (the task was stopped
+ * under ptrace inside the exception's kernel visit, before the
+ * signal_deliver probe) was raised before the switch-out, and silicon
+ * stores no return in between (pt_model_bts_exact_kentry()).
+ */
+void pt_model_bts_exact_in(struct pt_model_cpu *st,
+			   const struct pt_regs *regs, bool kentered)
+{
+	pt_model_bts_exact_resume(st, regs);
+	st->xkentered = kentered;
+	st->xkswitched = !kentered;
 }
 
 bool pt_model_bts_exact_kentry(struct pt_model_cpu *st, int vec,
@@ -181,6 +206,13 @@ bool pt_model_bts_exact_kentry(struct pt_model_cpu *st, int vec,
 	/* The signal of a page fault the #PF probe saw: the same one. */
 	if (fault_sig && vec == X86_TRAP_PF && st->xkentered)
 		return false;
+	/*
+	 * Its signal seen after a switch-in, with no entry here seen before
+	 * the switch-out: the task has not left the kernel since the
+	 * exception, so the return the switch-in made due did not happen.
+	 */
+	if (fault_sig && st->xkswitched)
+		st->xkret = 0;
 	/* An earlier one here returned here: the instruction ran again. */
 	pt_bts_exact_kret(st, &b, st->xpending);
 	/* The handler; unknown for a device interrupt (@vec < 0). */

@@ -148,6 +148,34 @@ static void pt_exact_sysdone_add(struct task_struct *t)
 			return;
 }
 
+/*
+ * Tasks switched out with a BTS return due from an interrupt or
+ * exception at their pending instruction (pt_model_bts_exact_out()):
+ * it is due again where they are switched in, on whichever CPU.  Set by
+ * the switch-out, taken by the switch-in or the task's exit.
+ */
+static struct task_struct *pt_exact_kdue[PT_EXACT_TASKS];
+
+static bool pt_exact_kdue_take(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (READ_ONCE(pt_exact_kdue[i]) == t &&
+		    cmpxchg(&pt_exact_kdue[i], t, NULL) == t)
+			return true;
+	return false;
+}
+
+static void pt_exact_kdue_add(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (!cmpxchg(&pt_exact_kdue[i], NULL, t))
+			return;
+}
+
 /* @t is current, or a child not yet run: its pt_regs exist. */
 static void pt_exact_disarm(struct task_struct *t)
 {
@@ -191,6 +219,7 @@ static bool pt_exact_traced(struct pt_model_cpu *st)
 static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t)
 {
 	struct pt_exact_stats *xs = pt_exact_stats_this();
+	bool armed = pt_exact_find(t) >= 0;
 	struct pt_regs *regs;
 
 	if (READ_ONCE(pt_exact_closing) || !t->mm ||
@@ -205,7 +234,13 @@ static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t)
 	xs->arms++;
 	regs = task_pt_regs(t);
 	regs->flags |= X86_EFLAGS_TF;
-	pt_model_bts_exact_resume(st, regs);
+	/*
+	 * Armed already (BTS switched on again, as the driver's switch
+	 * probe does at prev's switch-out): a return still due from an entry
+	 * at its pending instruction stays due.
+	 */
+	if (!armed || !st->xkentered)
+		pt_model_bts_exact_in(st, regs, pt_exact_kdue_take(t));
 	pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL, t, NULL);
 }
 
@@ -393,7 +428,8 @@ static void pt_exact_switch(void *data, bool preempt,
 	st->xuser = false;
 	if (pt_exact_find(prev) >= 0) {
 		pt_exact_syscall_out(st, prev);
-		pt_model_bts_exact_out(st);
+		if (pt_model_bts_exact_out(st))
+			pt_exact_kdue_add(prev);
 		pt_model_exact_event(PT_EXACT_OUT, 0, NULL, prev, NULL);
 		pt_exact_disarm(prev);
 	}
@@ -417,6 +453,7 @@ static void pt_exact_task_exit(void *data, struct task_struct *p)
 	unsigned long flags;
 
 	pt_exact_sysdone_take(p);
+	pt_exact_kdue_take(p);
 	if (pt_exact_find(p) < 0)
 		return;
 	local_irq_save(flags);

@@ -381,6 +381,12 @@ struct pt_model_cpu {
 	u64 xkret;
 	bool xkentered;
 	bool xuser;
+	/*
+	 * xkret was made due by a switch-in, which happens in the kernel:
+	 * the task has not been in user mode since, and an exception's
+	 * signal seen then (a ptrace stop came first) was raised before it.
+	 */
+	bool xkswitched;
 	struct pt_model_stats stats;
 };
 
@@ -511,12 +517,17 @@ bool pt_model_bts_exact_insn(struct pt_model_cpu *st, enum pt_exact_ev ev,
 			     u64 from, const struct pt_insn *in, u64 next);
 /*
  * The task was resumed in user mode at @regs (a system call's or a
- * signal's return, a switch-in): the record of that return is stored
- * with its first instruction.  Switched out: no return pending.
+ * signal's return): the record of that return is stored with its first
+ * instruction.  Switched out: no return pending here; true when an
+ * interrupt or exception at its pending instruction was seen and the
+ * return from it not yet stored, which is then due where it is switched
+ * in (@kentered of pt_model_bts_exact_in()).
  */
 void pt_model_bts_exact_resume(struct pt_model_cpu *st,
 			       const struct pt_regs *regs);
-void pt_model_bts_exact_out(struct pt_model_cpu *st);
+bool pt_model_bts_exact_out(struct pt_model_cpu *st);
+void pt_model_bts_exact_in(struct pt_model_cpu *st,
+			   const struct pt_regs *regs, bool kentered);
 /*
  * An interrupt or exception (@vec, -1: unknown) taken at the pending
  * instruction; @fault_sig: seen by the signal it raised.  False when
