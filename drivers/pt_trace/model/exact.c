@@ -123,6 +123,7 @@ struct pt_exact_arg {
 	bool encoded;
 	bool resumed, left;
 	unsigned int psbs;
+	bool psb_after;		/* the last PSB+ follows the event's packets */
 	u32 packets;
 	struct pt_model_out_result out;
 	enum pt_model_operr operr;
@@ -330,6 +331,7 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	a->resumed = false;
 	a->left = false;
 	a->psbs = 0;
+	a->psb_after = false;
 	a->packets = 0;
 	a->operr = PT_OPERR_NONE;
 	memset(&a->out, 0, sizeof(a->out));
@@ -419,6 +421,18 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	}
 	if (x->enc.cyc_sent)
 		x->cyc_tsc = now;
+	/*
+	 * PacketByteCnt reached the PSB period with this event's packets:
+	 * PSB+ right after them, stamped with this event's TSC, as silicon
+	 * sends it once the count crosses.  Left to the next event, a step
+	 * later, its TSC would be later than the instructions before it
+	 * retired, and libipt, which gives a branch the time of the event
+	 * it reads ahead to (PSB+ is one), would time them late.
+	 */
+	if (!stop && s->psb_cnt + b.len - mark >= pt_model_psb_threshold(r)) {
+		pt_exact_psb(s, &b, &mark, &a->psbs, now);
+		a->psb_after = true;
+	}
 	if (!discard)
 		pt_exact_status(s, a->ev == PT_EXACT_STEP ||
 				a->ev == PT_EXACT_RESUME);
@@ -481,7 +495,12 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 		pt_model_pmi_send(st);
 	if (in_nmi())
 		return true;
-	if (a.psbs)
+	/* The truth's psb line where the PSB+ lies among the instructions. */
+	if (a.psbs > a.psb_after)
+		pt_exact_truth(PT_TRUTH_PSB, 0, t);
+	if (a.psb_after && (a.encoded || bts) && insn_ip)
+		st->xpsb_after = true;
+	else if (a.psb_after)
 		pt_exact_truth(PT_TRUTH_PSB, 0, t);
 	if (a.left)
 		pt_exact_truth(PT_TRUTH_OUT, a.left_ip, t);
@@ -490,4 +509,15 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 	if (a.encoded && insn_ip)
 		*insn_ip = a.insn_ip;
 	return a.encoded || bts;
+}
+
+void pt_exact_truth_insn(u64 ip, struct task_struct *t)
+{
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
+
+	pt_exact_truth(PT_TRUTH_INSN, ip, t);
+	if (st->xpsb_after) {
+		st->xpsb_after = false;
+		pt_exact_truth(PT_TRUTH_PSB, 0, t);
+	}
 }

@@ -60,6 +60,12 @@ u64 pt_model_exact_pending(struct pt_model_cpu *st);
 bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 			  const struct pt_insn *in, struct task_struct *t,
 			  u64 *insn_ip);
+/*
+ * The truth line of the instruction pt_model_exact_event() gave in
+ * *insn_ip (its caller writes it), then the psb line of a PSB+ that
+ * event wrote after the instruction's packets.
+ */
+void pt_exact_truth_insn(u64 ip, struct task_struct *t);
 
 /* exact_step.c: the stepping machinery. */
 void pt_model_exact_init(struct dentry *dir);

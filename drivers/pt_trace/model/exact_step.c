@@ -300,7 +300,7 @@ static void pt_exact_step(struct pt_regs *regs)
 	if (pt_model_exact_event(PT_EXACT_STEP, regs->ip, &in, current,
 				 &iip)) {
 		xs->insns++;
-		pt_exact_truth(PT_TRUTH_INSN, iip, current);
+		pt_exact_truth_insn(iip, current);
 	}
 out:
 	/* IRQs stay off until the IRET to user mode (no exit work). */
@@ -361,7 +361,7 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, current,
 				 &iip)) {
 		pt_exact_stats_this()->insns++;
-		pt_exact_truth(PT_TRUTH_INSN, iip, current);
+		pt_exact_truth_insn(iip, current);
 	}
 out:
 	local_irq_restore(flags);
@@ -412,7 +412,7 @@ static void pt_exact_syscall_out(struct pt_model_cpu *st,
 	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, prev,
 				 &iip)) {
 		pt_exact_stats_this()->insns++;
-		pt_exact_truth(PT_TRUTH_INSN, iip, prev);
+		pt_exact_truth_insn(iip, prev);
 	}
 	pt_exact_sysdone_add(prev);
 }

@@ -371,6 +371,8 @@ struct pt_model_cpu {
 	 * step): a signal at its return is no exception of xpending.
 	 */
 	bool xsyscall;
+	/* exact.c: a PSB+ followed the instruction whose truth line is due. */
+	bool xpsb_after;
 	/*
 	 * BTS (bts_exact.c): the kernel's SYSRET or IRET that resumes the
 	 * task at xpending (0: none seen), whether an interrupt or exception
