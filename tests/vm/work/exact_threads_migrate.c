@@ -21,13 +21,24 @@
 
 static long worker_tid;
 static int done;
+/* Moves of the worker made while it works (the main thread counts). */
+static unsigned int moves;
 
+/*
+ * At least 200 rounds, and on until the main thread moved the worker 4
+ * times while it worked: moves alternate between the two CPUs, so at
+ * least 3 of them changed its CPU inside the loop (the test wants 4
+ * stretches).  A loaded host may let the main thread sleep through the
+ * 200 rounds; a bound keeps a broken migration from looping for ever
+ * (the test then fails on the stretches).
+ */
 static void *worker(void *arg)
 {
 	unsigned int i;
 
 	__atomic_store_n(&worker_tid, syscall(SYS_gettid), __ATOMIC_RELEASE);
-	for (i = 0; i < 200; i++)
+	for (i = 0; i < 200 ||
+	     (__atomic_load_n(&moves, __ATOMIC_ACQUIRE) < 4 && i < 20000); i++)
 		sink = step(sink, i);
 	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	return arg;
@@ -47,8 +58,8 @@ int main(void)
 		tid = __atomic_load_n(&worker_tid, __ATOMIC_ACQUIRE);
 		mask = 1UL << cpu;
 		/* ESRCH once the worker has exited: the loop ends then. */
-		if (tid)
-			syscall(SYS_sched_setaffinity, tid, sizeof(mask), &mask);
+		if (tid && !syscall(SYS_sched_setaffinity, tid, sizeof(mask), &mask))
+			__atomic_add_fetch(&moves, 1, __ATOMIC_RELEASE);
 		cpu ^= 1;
 		syscall(SYS_nanosleep, &ts, NULL);
 	}
