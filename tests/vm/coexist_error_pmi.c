@@ -65,17 +65,9 @@ static void stream_error(void)
 
 static void flight_error(void)
 {
-	struct pt_trace_config cfg = { .size = sizeof(cfg) };
 	struct pt_trace_status st;
-	int fd = ptt_open_cpu(cpu, O_RDWR);
+	int fd = cx_open_flight(cpu, LAP);
 
-	REQUIRE(fd >= 0, "open: %s", strerror(errno));
-	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
-	cfg.mode = PT_MODE_FLIGHT;
-	cfg.output = PT_OUTPUT_TOPA;
-	cfg.buffer_size = LAP;
-	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
-		strerror(errno));
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
 	usleep(20000);
 	cx_agent("hw_error", cpu, "now");

@@ -26,21 +26,11 @@ static int cpu;
 
 static int open_mode(unsigned int mode)
 {
-	struct pt_trace_config cfg = { .size = sizeof(cfg) };
 	struct pt_trace_caps caps;
-	int fd;
 
 	if (mode == PT_MODE_STREAM)
 		return st_setup(cpu, BIG, 0, O_NONBLOCK, &caps);
-	fd = ptt_open_cpu(cpu, O_RDWR);
-	REQUIRE(fd >= 0, "open: %s", strerror(errno));
-	cfg.ctl = PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
-	cfg.mode = PT_MODE_FLIGHT;
-	cfg.output = PT_OUTPUT_TOPA;
-	cfg.buffer_size = LAP;
-	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
-		strerror(errno));
-	return fd;
+	return cx_open_flight(cpu, LAP);
 }
 
 /*
