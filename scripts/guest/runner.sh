@@ -31,6 +31,28 @@ echo "PTT-INFO meltdown=$(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2
 # hang: it names the vCPUs' RIPs from System.map.
 echo "PTT-KSYM _stext $(grep -m1 ' _stext$' /proc/kallsyms | cut -d' ' -f1)"
 
+# Kernel text the modules would patch at run time held as it will be
+# (ptt-perf-hold.c: under TCG a vCPU sometimes runs the int3 of a
+# text_poke_bp() after it is gone): perf's scheduler static keys, and
+# every tracepoint pt_trace.ko (follow.c) and pt_trace_model.ko
+# (exact_step.c) register probes on, with two probes each.  Before the
+# first test: a guest dying here is booted once more by vm-run.sh.
+PTT_HOLD_TPS="raw_syscalls/sys_enter raw_syscalls/sys_exit sched/sched_switch
+sched/sched_process_fork sched/sched_process_exit sched/sched_process_exec
+signal/signal_deliver exceptions/page_fault_user irq_vectors/local_timer_entry
+irq_vectors/reschedule_entry irq_vectors/call_function_entry
+irq_vectors/call_function_single_entry irq_vectors/irq_work_entry
+irq/irq_handler_entry"
+echo 0 >/sys/kernel/debug/tracing/tracing_on
+# shellcheck disable=SC2086
+PTT_HOLD_READY=/tmp/ptt-hold.ready ptt-perf-hold $PTT_HOLD_TPS &
+i=0
+while [ ! -s /tmp/ptt-hold.ready ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+echo "PTT-INFO kernel text held: $(cat /tmp/ptt-hold.ready 2>/dev/null || echo "not ready") of $(echo $PTT_HOLD_TPS | wc -w) tracepoints"
+
 # Boot messages are not ours: start each scan from an empty ring.
 dmesg -c >/dev/null
 kmemleak_start
@@ -102,10 +124,6 @@ else
 	scan_dmesg model-module "$log
 $(dmesg -c)"
 fi
-
-# perf's scheduler static keys held on (see ptt-perf-hold.c: patching
-# __schedule() under TCG crashed a guest once).
-ptt-perf-hold &
 
 # 2. Every test under every model profile.
 for p in $PROFILES; do
