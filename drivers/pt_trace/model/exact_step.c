@@ -120,6 +120,30 @@ static bool pt_exact_add(struct task_struct *t)
 }
 
 /*
+ * A set of tasks marked by one CPU and taken by another (or by the
+ * task's exit): PT_EXACT_TASKS slots, lock-free.  Taking a task not in
+ * the set returns false; adding to a full set drops the mark.
+ */
+static bool pt_exact_mark_take(struct task_struct **set, struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (READ_ONCE(set[i]) == t && cmpxchg(&set[i], t, NULL) == t)
+			return true;
+	return false;
+}
+
+static void pt_exact_mark_add(struct task_struct **set, struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < PT_EXACT_TASKS; i++)
+		if (!cmpxchg(&set[i], NULL, t))
+			return;
+}
+
+/*
  * Tasks switched out between their SYSCALL and our sys_enter probe (a
  * preemptible kernel enables IRQs before the probe, so the task can be
  * preempted or migrated there): the switch-out retired the syscall, and
@@ -128,26 +152,6 @@ static bool pt_exact_add(struct task_struct *t)
  */
 static struct task_struct *pt_exact_sysdone[PT_EXACT_TASKS];
 
-static bool pt_exact_sysdone_take(struct task_struct *t)
-{
-	int i;
-
-	for (i = 0; i < PT_EXACT_TASKS; i++)
-		if (READ_ONCE(pt_exact_sysdone[i]) == t &&
-		    cmpxchg(&pt_exact_sysdone[i], t, NULL) == t)
-			return true;
-	return false;
-}
-
-static void pt_exact_sysdone_add(struct task_struct *t)
-{
-	int i;
-
-	for (i = 0; i < PT_EXACT_TASKS; i++)
-		if (!cmpxchg(&pt_exact_sysdone[i], NULL, t))
-			return;
-}
-
 /*
  * Tasks switched out with a BTS return due from an interrupt or
  * exception at their pending instruction (pt_model_bts_exact_out()):
@@ -155,26 +159,6 @@ static void pt_exact_sysdone_add(struct task_struct *t)
  * the switch-out, taken by the switch-in or the task's exit.
  */
 static struct task_struct *pt_exact_kdue[PT_EXACT_TASKS];
-
-static bool pt_exact_kdue_take(struct task_struct *t)
-{
-	int i;
-
-	for (i = 0; i < PT_EXACT_TASKS; i++)
-		if (READ_ONCE(pt_exact_kdue[i]) == t &&
-		    cmpxchg(&pt_exact_kdue[i], t, NULL) == t)
-			return true;
-	return false;
-}
-
-static void pt_exact_kdue_add(struct task_struct *t)
-{
-	int i;
-
-	for (i = 0; i < PT_EXACT_TASKS; i++)
-		if (!cmpxchg(&pt_exact_kdue[i], NULL, t))
-			return;
-}
 
 /* @t is current, or a child not yet run: its pt_regs exist. */
 static void pt_exact_disarm(struct task_struct *t)
@@ -240,7 +224,7 @@ static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t)
 	 * at its pending instruction stays due.
 	 */
 	if (!armed || !st->xkentered)
-		pt_model_bts_exact_in(st, regs, pt_exact_kdue_take(t));
+		pt_model_bts_exact_in(st, regs, pt_exact_mark_take(pt_exact_kdue, t));
 	pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL, t, NULL);
 }
 
@@ -347,7 +331,7 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 	st = this_cpu_ptr(pt_model_cpus);
 	st->xuser = false;
 	/* Retired when it was switched out before this probe. */
-	if (pt_exact_sysdone_take(current))
+	if (pt_exact_mark_take(pt_exact_sysdone, current))
 		goto out;
 	if (!pt_exact_traced(st))
 		goto out;
@@ -414,7 +398,7 @@ static void pt_exact_syscall_out(struct pt_model_cpu *st,
 		pt_exact_stats_this()->insns++;
 		pt_exact_truth_insn(iip, prev);
 	}
-	pt_exact_sysdone_add(prev);
+	pt_exact_mark_add(pt_exact_sysdone, prev);
 }
 
 /* Runs after the driver's probe (lower priority), IRQs off. */
@@ -429,7 +413,7 @@ static void pt_exact_switch(void *data, bool preempt,
 	if (pt_exact_find(prev) >= 0) {
 		pt_exact_syscall_out(st, prev);
 		if (pt_model_bts_exact_out(st))
-			pt_exact_kdue_add(prev);
+			pt_exact_mark_add(pt_exact_kdue, prev);
 		pt_model_exact_event(PT_EXACT_OUT, 0, NULL, prev, NULL);
 		pt_exact_disarm(prev);
 	}
@@ -452,8 +436,8 @@ static void pt_exact_task_exit(void *data, struct task_struct *p)
 {
 	unsigned long flags;
 
-	pt_exact_sysdone_take(p);
-	pt_exact_kdue_take(p);
+	pt_exact_mark_take(pt_exact_sysdone, p);
+	pt_exact_mark_take(pt_exact_kdue, p);
 	if (pt_exact_find(p) < 0)
 		return;
 	local_irq_save(flags);
