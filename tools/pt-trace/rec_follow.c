@@ -42,8 +42,7 @@ void rec_follow_cpu(struct rec_follow_sum *s, int fd, int cpu, FILE *sb)
 
 void rec_follow_report(const struct rec_follow_sum *s, FILE *sb)
 {
-	char max[32] = "";
-	FILE *f;
+	char max[32];
 
 	if (!s->cpus)
 		return;
@@ -52,13 +51,7 @@ void rec_follow_report(const struct rec_follow_sum *s, FILE *sb)
 		 (unsigned long long)s->failures);
 	if (!s->failures)
 		return;
-	f = fopen(REC_FOLLOW_MAX_PARAM, "r");
-	if (f) {
-		if (!fgets(max, sizeof(max), f))
-			max[0] = 0;
-		max[strcspn(max, "\n")] = 0;
-		fclose(f);
-	}
+	ptt_sysfs_line(REC_FOLLOW_MAX_PARAM, max, sizeof(max));
 	ptt_warn("%llu tasks could not be followed%s: processes forked by the followed ones that the driver could not add to its followed set (full at module parameter follow_max_procs = %s, or out of memory), so they ran untraced and none of their code is in the trace; raise %s (as root) or free memory and record again, or record system-wide with -a",
 		 (unsigned long long)s->failures,
 		 s->failing < s->cpus ? " on some CPUs" : "",
