@@ -60,6 +60,20 @@ stall_watch() {
 	done
 }
 
+# qemu_args APPEND CONSOLE OUT: set QEMU to the one qemu command line of
+# every boot here (the check, demo or bench run and the stall report's
+# kallsyms boot), with APPEND added to the kernel command line, the
+# console (ttyS0) going to CONSOLE and the guest's /out tar stream
+# (ttyS1) to OUT, both as -serial takes them.
+qemu_args() {
+	QEMU=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2 -m 1G
+		-kernel "$kernel" -initrd "$initrd"
+		-append "console=ttyS0 panic=-1 loglevel=5 $1"
+		-display none -no-reboot -nic none
+		-serial "$2" -serial "$3"
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+}
+
 # One boot: the console in $dir, the exit status of qemu (through
 # timeout) in rc.  In check mode a watcher ends a boot that started no
 # test within boot_limit seconds.
@@ -84,14 +98,11 @@ boot() {
 		watcher=$!
 	fi
 	set +e
-	timeout -k 10 "$timeout" qemu-system-x86_64 \
-		-accel tcg -cpu "$cpu" -smp 2 -m 1G \
-		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5 ptt.mode=$mode${PTT_APPEND:+ $PTT_APPEND}" \
-		-display none -no-reboot \
-		-monitor "unix:$dir/monitor.sock,server=on,wait=off" -nic none -pidfile "$dir/qemu.pid" \
-		-serial stdio -serial "file:$dir/out.tar" \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null |
+	qemu_args "oops=panic panic_on_warn=1 ptt.mode=$mode${PTT_APPEND:+ $PTT_APPEND}" \
+		stdio "file:$dir/out.tar"
+	timeout -k 10 "$timeout" "${QEMU[@]}" \
+		-monitor "unix:$dir/monitor.sock,server=on,wait=off" \
+		-pidfile "$dir/qemu.pid" </dev/null |
 		stdbuf -oL tr -d '\r' | tee "$dir/console.log" | {
 		if [ "$mode" = check ]; then
 			awk -v k="$name" '
@@ -125,13 +136,9 @@ stall_report() {
 	local sdir=$dir.kallsyms
 	if [ -s "$dir/stall.raw" ]; then
 		rm -rf "$sdir" && mkdir -p "$sdir"
-		timeout -k 10 300 qemu-system-x86_64 \
-			-accel tcg -cpu "$cpu" -smp 2 -m 1G \
-			-kernel "$kernel" -initrd "$initrd" \
-			-append "console=ttyS0 panic=-1 loglevel=5 ptt.mode=kallsyms" \
-			-display none -monitor none -no-reboot -nic none \
-			-serial "file:$sdir/console.log" -serial "file:$sdir/out.tar" \
-			-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null \
+		qemu_args ptt.mode=kallsyms "file:$sdir/console.log" \
+			"file:$sdir/out.tar"
+		timeout -k 10 300 "${QEMU[@]}" -monitor none </dev/null \
 			>/dev/null 2>&1 || true
 		tar -xf "$sdir/out.tar" -C "$sdir" 2>/dev/null || true
 		"$ROOT/scripts/vm-stall.py" report "$dir/stall.raw" \
