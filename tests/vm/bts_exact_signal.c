@@ -27,9 +27,19 @@
  * and exception records (the earlier reading of BTS_OFF_OS) or no
  * return, or one that stores an IRET back to the ud2 after the ptrace
  * stop its SIGILL makes (record ptraces its command; the task does not
- * leave the kernel between the #UD and the handler).  User-mode BTS is
- * refused under PTI: runs on the 6.1 boot (no
- * PTI), skips on the others; icl only.  Exit 0 pass, 77 skip, 1 fail.
+ * leave the kernel between the #UD and the handler).
+ *
+ * An interrupt in the #UD's kernel visit (do_error_trap() enables IRQs
+ * before it raises the SIGILL) is the kernel's, not the program's: no
+ * record, and no IRET back to the ud2, which never runs again.  A
+ * timer's comes there by chance only, so the model's exact/trap_irq
+ * knob queues an irq_work at each trap of the program (DIE_TRAP): the
+ * truth must have the #UD's kernel entry (vector 6) at the ud2 and no
+ * entry of that irq_work's interrupt (IRQ_WORK_VECTOR) there.  Fails on
+ * a model that takes any interrupt after its last step at the pending
+ * IP for one of user code (no probe tells it the task is in the kernel).
+ * User-mode BTS is refused under PTI: runs on the 6.1 boot (no PTI),
+ * skips on the others; icl only.  Exit 0 pass, 77 skip, 1 fail.
  */
 #define _GNU_SOURCE
 
@@ -38,6 +48,55 @@
 #define PROG "/ptt/work/bts_signal_prog"
 #define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact_signal"
+#define TRAP_IRQ "/sys/kernel/debug/pt_trace/model/exact/trap_irq"
+#define EXACT_STATS "/sys/kernel/debug/pt_trace/model/exact/stats"
+/* arch/x86/include/asm/irq_vectors.h; the #UD's is X86_TRAP_UD. */
+#define IRQ_WORK_VECTOR	0xf6
+#define TRAP_UD		6
+
+/* A counter of exact/stats, -1 if absent. */
+static long long exact_stat(const char *name)
+{
+	FILE *f = fopen(EXACT_STATS, "r");
+	char line[128], n[64];
+	long long v, ret = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", n, &v) == 2 && !strcmp(n, name))
+			ret = v;
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/*
+ * The truth's kernel entries of @pid: the #UD's IP (0: none), and how
+ * many entries of vector @vec lie there.
+ */
+static unsigned long long ud_entries(const char *truth, long pid, int vec,
+				     int *nvec)
+{
+	unsigned long long tsc, ip, ud = 0;
+	long cpu, lpid, tid;
+	const char *l;
+	int v;
+
+	for (l = truth; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		if (sscanf(l, "# kentry %llu %ld %ld %ld %llx %d", &tsc, &cpu,
+			   &lpid, &tid, &ip, &v) == 6 && tid == pid &&
+		    v == TRAP_UD)
+			ud = ip;
+	*nvec = 0;
+	for (l = truth; ud && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		if (sscanf(l, "# kentry %llu %ld %ld %ld %llx %d", &tsc, &cpu,
+			   &lpid, &tid, &ip, &v) == 6 && tid == pid &&
+		    ip == ud && v == vec) {
+			printf("PTT-INFO truth: %.*s\n",
+			       (int)(strchr(l, '\n') ? strchr(l, '\n') - l : 80), l);
+			(*nvec)++;
+		}
+	return ud;
+}
 
 /* How many of @exp go from @from (to @to, if not 0). */
 static size_t count(const struct bts_branch *exp, size_t n, __u64 from,
@@ -54,7 +113,9 @@ int main(void)
 {
 	const char *pt = bts_exact_check("bts_exact_signal", PROG);
 	size_t tlen, blen, nrec, nexp, ninsn, nkentry, got;
-	unsigned long long restorer;
+	unsigned long long restorer, ud;
+	long long traps, trap_irqs;
+	int nirq;
 	char old[8] = "0", cmd[512], *truth, *log, *s;
 	struct bts_branch *exp;
 	struct bts_prog prog;
@@ -71,11 +132,15 @@ int main(void)
 	bts_exact_on(old, sizeof(old));
 	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
 	before = bts_model("bts_exact_returns");
+	traps = exact_stat("traps");
+	trap_irqs = exact_stat("trap_irqs");
+	REQUIRE(!ptt_write_str(TRAP_IRQ, "1"), "cannot set " TRAP_IRQ);
 	snprintf(cmd, sizeof(cmd),
 		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
 		 " >" OUT ".log 2>&1", pt);
 	CHECK(system(cmd) == 0, "record failed");
 	truth = bts_slurp(TRUTH, &tlen);
+	ptt_write_str(TRAP_IRQ, "0");
 	bts_exact_off(old);
 	log = bts_slurp(OUT ".log", &blen);
 	REQUIRE(log && truth, "no log or truth");
@@ -102,6 +167,16 @@ int main(void)
 	CHECK(count(exp, nexp, kret.iret, 0) >= 4 && nkentry >= 2,
 	      "fewer than 4 returns by IRET (2 handlers, 2 rt_sigreturn) or 2 kernel entries due");
 	got = bts_compare("signal", &prog, &kret, rec, nrec, exp, nexp);
+	/* The interrupt in the #UD's kernel visit is none of the program's. */
+	ud = ud_entries(truth, pid, IRQ_WORK_VECTOR, &nirq);
+	printf("PTT-INFO traps %lld, irq_works queued at them %lld; ud2 at %llx\n",
+	       exact_stat("traps") - traps, exact_stat("trap_irqs") - trap_irqs,
+	       ud);
+	CHECK(ud, "no kernel entry of vector %d (#UD) in the truth", TRAP_UD);
+	CHECK(exact_stat("trap_irqs") > trap_irqs,
+	      "no irq_work queued at the ud2's trap (exact/trap_irq)");
+	CHECK(!nirq, "%d interrupts of vector %#x (the irq_work's) at the ud2",
+	      nirq, IRQ_WORK_VECTOR);
 	if (ptt_failures) {
 		/* The truth's events of the program, to tell why. */
 		char *l = truth, *e;

@@ -95,6 +95,8 @@ struct pt_exact_stats {
 	u64 arms, arm_full;	/* tasks armed; refused, table full */
 	u64 signals, execs, forks;
 	u64 step_ns;		/* time spent in the notifier (bench) */
+	u64 traps;		/* DIE_TRAP, DIE_INT3 from a stepped task */
+	u64 trap_irqs;		/* irq_works queued there (trap_irq) */
 };
 
 int pt_exact_truth_alloc(void);
@@ -102,6 +104,8 @@ void pt_exact_truth_files(struct dentry *dir);
 void pt_exact_truth_free(void);
 /* Log a line on this CPU about @t (not from NMI). */
 void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t);
+/* A kentry line: vector @vec (-1: a device interrupt's, unknown). */
+void pt_exact_truth_kentry(u64 ip, struct task_struct *t, int vec);
 struct pt_exact_stats *pt_exact_stats_this(void);
 
 #endif /* _PT_TRACE_MODEL_EXACT_H */

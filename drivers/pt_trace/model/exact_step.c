@@ -45,6 +45,7 @@
  */
 #include <linux/delay.h>
 #include <linux/interrupt.h>
+#include <linux/irq_work.h>
 #include <linux/kdebug.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -292,13 +293,52 @@ out:
 	xs->step_ns += local_clock() - t0;
 }
 
+/*
+ * Test knob trap_irq (debugfs exact/): an irq_work queued at each trap
+ * of a stepped task's user instruction (pt_exact_trap()), so that its
+ * interrupt comes inside the trap's kernel visit as soon as the kernel
+ * enables IRQs there (do_error_trap(), do_int3_user()), as a timer's
+ * would now and then (tests/vm/bts_exact_signal).
+ */
+static bool pt_exact_trap_irq;
+static DEFINE_PER_CPU(struct irq_work, pt_exact_trap_work);
+
+static void pt_exact_trap_work_fn(struct irq_work *w)
+{
+}
+
+/*
+ * DIE_TRAP (#DE, #OF, #BR, #UD, #TS, #NP, #SS, #AC) or DIE_INT3 from
+ * the user mode of a stepped task, IRQs off: its pending instruction
+ * entered the kernel by that exception.
+ */
+static void pt_exact_trap(void)
+{
+	struct pt_exact_stats *xs = pt_exact_stats_this();
+	unsigned long flags;
+
+	local_irq_save(flags);
+	xs->traps++;
+	if (READ_ONCE(pt_exact_trap_irq) &&
+	    irq_work_queue(this_cpu_ptr(&pt_exact_trap_work)))
+		xs->trap_irqs++;
+	local_irq_restore(flags);
+}
+
 static int pt_exact_die(struct notifier_block *nb, unsigned long val,
 			void *data)
 {
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
 
-	if (val != DIE_DEBUG || !regs || !user_mode(regs))
+	if (!regs || !user_mode(regs))
+		return NOTIFY_DONE;
+	if (val == DIE_TRAP || val == DIE_INT3) {
+		if (pt_exact_find(current) >= 0)
+			pt_exact_trap();
+		return NOTIFY_DONE;
+	}
+	if (val != DIE_DEBUG)
 		return NOTIFY_DONE;
 	/* Since 5.10 err points to the DR6 value of this #DB. */
 	if (!(*(unsigned long *)args->err & DR_STEP))
@@ -493,7 +533,7 @@ static void pt_exact_signal_work(struct callback_head *w)
 static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault)
 {
 	if (pt_model_bts_exact_kentry(st, vec, fault))
-		pt_exact_truth(PT_TRUTH_KENTRY, st->xpending, current);
+		pt_exact_truth_kentry(st->xpending, current, vec);
 }
 
 /*
@@ -711,9 +751,15 @@ void pt_model_exact_enabled(struct pt_model_cpu *st)
 
 void pt_model_exact_init(struct dentry *dir)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		init_irq_work(per_cpu_ptr(&pt_exact_trap_work, cpu),
+			      pt_exact_trap_work_fn);
 	mutex_lock(&pt_exact_lock);
 	pt_exact_closing = false;
 	pt_exact_dir = debugfs_create_dir("exact", dir);
+	debugfs_create_bool("trap_irq", 0600, pt_exact_dir, &pt_exact_trap_irq);
 	if (pt_model_exact && pt_exact_hook())
 		WRITE_ONCE(pt_model_exact, false);
 	mutex_unlock(&pt_exact_lock);
@@ -721,7 +767,7 @@ void pt_model_exact_init(struct dentry *dir)
 
 void pt_model_exact_exit(void)
 {
-	int ms = 0;
+	int cpu, ms = 0;
 
 	mutex_lock(&pt_exact_lock);
 	WRITE_ONCE(pt_exact_closing, true);
@@ -740,6 +786,9 @@ void pt_model_exact_exit(void)
 		unregister_die_notifier(&pt_exact_die_nb);
 		pt_exact_hooked = false;
 	}
+	WRITE_ONCE(pt_exact_trap_irq, false);
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&pt_exact_trap_work, cpu));
 	debugfs_remove(pt_exact_dir);
 	pt_exact_dir = NULL;
 	pt_exact_truth_free();

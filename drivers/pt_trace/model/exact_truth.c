@@ -16,6 +16,11 @@
  *                                code at IP: FUP + TIP.PGD), psb (a PSB+
  *                                was written), exec, stray (a step of a
  *                                task no longer traced: TF cleared)
+ *   # kentry TSC CPU PID TID IP VEC
+ *                                BTS: an interrupt or exception at IP,
+ *                                its vector (decimal, -1: a device
+ *                                interrupt's, not known): a test tells
+ *                                an injected interrupt by it
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -58,7 +63,9 @@ struct pt_exact_stats *pt_exact_stats_this(void)
 	return pt_exact_pc ? &this_cpu_ptr(pt_exact_pc)->stats : &sink;
 }
 
-void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t)
+/* @arg: CR3 for an instruction, the vector for a kentry. */
+static void pt_exact_truth_rec(enum pt_truth_kind kind, u64 ip,
+			       struct task_struct *t, u64 arg)
 {
 	struct pt_exact_cpu *pc;
 	struct pt_truth_rec *rec;
@@ -78,7 +85,7 @@ void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t)
 	rec = &pc->ring[head % PT_TRUTH_RECS];
 	rec->tsc = rdtsc();
 	rec->ip = ip;
-	rec->cr3 = kind == PT_TRUTH_INSN ? pt_model_ctx_cr3(true) : 0;
+	rec->cr3 = arg;
 	rec->pid = task_tgid_nr(t);
 	rec->tid = task_pid_nr(t);
 	rec->kind = kind;
@@ -86,6 +93,17 @@ void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t)
 	smp_store_release(&pc->head, head + 1);
 out:
 	local_irq_restore(flags);
+}
+
+void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t)
+{
+	pt_exact_truth_rec(kind, ip, t,
+			   kind == PT_TRUTH_INSN ? pt_model_ctx_cr3(true) : 0);
+}
+
+void pt_exact_truth_kentry(u64 ip, struct task_struct *t, int vec)
+{
+	pt_exact_truth_rec(PT_TRUTH_KENTRY, ip, t, (u64)(s64)vec);
 }
 
 static const char *const pt_truth_names[] = {
@@ -103,6 +121,10 @@ static int pt_truth_line(char *buf, size_t n, const struct pt_truth_rec *r,
 	if (r->kind == PT_TRUTH_INSN)
 		return scnprintf(buf, n, "%llu %d %u %u %llx %016llx\n",
 				 r->tsc, cpu, r->pid, r->tid, r->cr3, r->ip);
+	if (r->kind == PT_TRUTH_KENTRY)
+		return scnprintf(buf, n, "# kentry %llu %d %u %u %016llx %d\n",
+				 r->tsc, cpu, r->pid, r->tid, r->ip,
+				 (int)(s64)r->cr3);
 	return scnprintf(buf, n, "# %s %llu %d %u %u %016llx\n",
 			 r->kind < ARRAY_SIZE(pt_truth_names) &&
 			 pt_truth_names[r->kind] ? pt_truth_names[r->kind] : "?",
@@ -182,7 +204,7 @@ static const struct {
 	PT_STAT(unclassified), PT_STAT(strays), PT_STAT(desync),
 	PT_STAT(syscalls_out),
 	PT_STAT(arms), PT_STAT(arm_full), PT_STAT(signals), PT_STAT(execs),
-	PT_STAT(forks), PT_STAT(step_ns),
+	PT_STAT(forks), PT_STAT(step_ns), PT_STAT(traps), PT_STAT(trap_irqs),
 };
 
 static int pt_exact_stats_show(struct seq_file *m, void *v)
