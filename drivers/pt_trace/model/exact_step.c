@@ -31,6 +31,9 @@
  *   (the hardirq tracepoints, while the task is between our #DB and its
  *   next kernel entry, at its pending IP) and page faults from user mode
  *   (page_fault_user) each add an IRET back to the pending instruction;
+ * - a die notifier also sees the traps that report DIE_TRAP or DIE_INT3
+ *   (#UD, #DE, #BP ...) from user mode: the task is in the kernel from
+ *   there, so an interrupt before its signal is not one of user code;
  * - fork copies the parent's flags: the child's TF is cleared in the
  *   fork probe, before it runs (an untraced child would die of SIGTRAP);
  * - pt_regs are touched only in the task's own context (the notifier,
@@ -310,7 +313,13 @@ static void pt_exact_trap_work_fn(struct irq_work *w)
 /*
  * DIE_TRAP (#DE, #OF, #BR, #UD, #TS, #NP, #SS, #AC) or DIE_INT3 from
  * the user mode of a stepped task, IRQs off: its pending instruction
- * entered the kernel by that exception.
+ * entered the kernel by that exception, which has no tracepoint.  The
+ * task is in the kernel from here: the kernel enables IRQs before it
+ * raises the signal, and an interrupt then, with the saved IP still at
+ * the pending instruction, is not one of user code (pt_exact_hardirq()).
+ * The exception's BTS record is still stored when its signal is seen
+ * (pt_exact_signal()); one the kernel resolves without a signal (a
+ * uprobe's int3) leaves no record of its return (model.rst).
  */
 static void pt_exact_trap(void)
 {
@@ -318,6 +327,7 @@ static void pt_exact_trap(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	this_cpu_ptr(pt_model_cpus)->xuser = false;
 	xs->traps++;
 	if (READ_ONCE(pt_exact_trap_irq) &&
 	    irq_work_queue(this_cpu_ptr(&pt_exact_trap_work)))
