@@ -26,9 +26,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
-#include <elfutils/libdwelf.h>
-#include <gelf.h>
-
+#include "build_id.h"
 #include "perf_collect.h"
 #include "proc_maps.h"
 #include "sideband.h"
@@ -300,6 +298,8 @@ static int pcol_drain_ring(struct pcol *pc, struct pcol_ring *r)
 			memcpy(&lost, rec + sizeof(h) + 8, sizeof(lost));
 			pc->lost += lost;
 		}
+		/* Linux < 5.12 gives no build-ids: read them while fresh. */
+		bid_fill_mmap2(&pc->bids, rec, h.size);
 		err = ptt_write_all(pc->out, rec, h.size);
 		if (err)
 			break;
@@ -350,42 +350,6 @@ static void pcol_synth(struct pcol *pc, uint32_t type, uint16_t misc,
 }
 
 /*
- * The build-id of the file mapped at @m (elfutils reads its note): the
- * mapping's own file through /proc/PID/map_files where we may read it
- * (the path may name another file by now), else the path.  Its size,
- * 0 without one.
- */
-static size_t pcol_build_id(pid_t pid, const struct ptt_map *m,
-			    uint8_t id[20])
-{
-	char mf[96];
-	const void *p;
-	ssize_t n = 0;
-	/* libelf's Elf * (checkpatch refuses the CamelCase name) */
-	__typeof__(elf_begin(0, ELF_C_NULL, NULL)) elf;
-	int fd;
-
-	snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", (int)pid,
-		 (unsigned long long)m->start, (unsigned long long)m->end);
-	fd = open(mf, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf)
-		n = dwelf_elf_gnu_build_id(elf, &p);
-	if (n > 0 && n <= 20)
-		memcpy(id, p, (size_t)n);
-	else
-		n = 0;
-	elf_end(elf);
-	close(fd);
-	return (size_t)n;
-}
-
-/*
  * One executable mapping of a running process as an MMAP2 record, with
  * its file's build-id as the kernel gives it (PERF_RECORD_MISC_MMAP_BUILD_ID)
  * for mappings made while recording: decode then says when the binary
@@ -397,18 +361,19 @@ static int pcol_synth_map(const struct ptt_map *m, void *arg)
 	uint8_t body[4096 + 64] = { 0 }, id[20];
 	uint32_t ids[2] = { (uint32_t)c->pid, (uint32_t)c->pid }, prot;
 	uint64_t v[3] = { m->start, m->end - m->start, m->pgoff };
-	size_t n = strlen(m->path), idn;
+	size_t n = strlen(m->path);
 	uint16_t misc = PERF_RECORD_MISC_USER;
+	int idn;
 
 	if (n >= 4096)
 		return 0;
 	memcpy(body, ids, sizeof(ids));
 	memcpy(body + 8, v, sizeof(v));
-	idn = pcol_build_id(c->pid, m, id);
-	if (idn) {
+	idn = bid_read(c->pid, m->start, m->end, m->path, 0, id);
+	if (idn > 0) {
 		/* where maj, min, ino and ino_generation are without */
 		body[32] = (uint8_t)idn;
-		memcpy(body + 36, id, idn);
+		memcpy(body + 36, id, (size_t)idn);
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	}
 	prot = (m->perm[0] == 'r' ? PROT_READ : 0) |
@@ -511,6 +476,7 @@ int pcol_close(struct pcol *pc, const char *dir, FILE *sb)
 	pcol_close_rings(pc);
 	free(pc->ring);
 	pc->ring = NULL;
+	bid_cache_free(&pc->bids);
 	if (close(pc->out) && !err)
 		err = -errno;
 	pc->out = -1;

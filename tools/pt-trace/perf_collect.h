@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "build_id.h"
 #include "perfsb.h"
 
 struct pcol_ring;
@@ -22,6 +23,7 @@ struct pcol {
 	int out;			/* sideband.perf */
 	struct ptpsb_header hdr;
 	uint64_t records, bytes, lost;
+	struct bid_cache bids;		/* build-ids the kernel did not give */
 	/* record --no-inherit: the one process traced (0: all it names) */
 	uint32_t only_pid;
 };
