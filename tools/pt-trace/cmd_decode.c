@@ -1674,6 +1674,14 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	w->t.seg_last = s->last;
 	w->t.seg_eos = 0;
 	w->t.seg_spun = 0;
+	/*
+	 * Not the offset of this worker's last check: that was in another
+	 * segment, whose decoder's offsets count from its own start, and
+	 * the same place in a segment of the same shape looked unmoved.
+	 * One decoder's last check lies before this segment, in trace read
+	 * since.
+	 */
+	w->t.spin_off = ~0ull;
 	w->t.spin_n = 0;
 	w->t.seg_next = s->next;
 	ct_restart(&w->t.ct);
