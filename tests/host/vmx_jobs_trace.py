@@ -17,9 +17,12 @@ NR set, TSC, MODE.Exec, FUP at the loop's branch), so that decode
 With 'novmcs' the PSB+ in guests has no VMCS packet (not what a CPU
 writes): the guest is not known from the PSB+ alone, and decode --jobs
 decodes the trace in one thread.  With 'nopip' two VM entries of three
-have no PIP: decode warns for each of the first 10.
+have no PIP: decode warns for each of the first 10.  With 'tailexit'
+the guest's loop ends (its branch not taken) right before every fourth
+PSB+ in a guest: its code runs out of the guest's image there, where the
+host's code is (a VM exit without PIP, decode infers, with a warning).
 
-Usage: vmx_jobs_trace.py DIR [novmcs|nopip]
+Usage: vmx_jobs_trace.py DIR [novmcs|nopip|tailexit]
 """
 import sys
 
@@ -29,14 +32,17 @@ from pt_packets import (MODE64, PGD0, PSB, PSBEND, fup, pge, pip, tip, tsc,
 d = sys.argv[1]
 novmcs = sys.argv[2:] == ['novmcs']
 nopip = sys.argv[2:] == ['nopip']
+tailexit = sys.argv[2:] == ['tailexit']
 CR3 = 0x12345000
 GUESTS = ((0x0abcd000, 0x401002), (0x0dcba000, 0x401003))
 VMCS_NONE = 0x000ffffffffff000
 tnt = bytes([2, 0xa3]) + (1 << 48 | (1 << 47) - 1).to_bytes(7, 'little')[:6]
+tnt0 = bytes([2, 0xa3]) + ((1 << 47) - 2).to_bytes(6, 'little')  # last: not taken
 t = 1000
 out = bytearray(PSB + vmcs(VMCS_NONE) + pip(CR3, 0) + tsc(t) + PSBEND +
                 MODE64 + pge(0x401000))
 since_psb = 0
+npsb = 0
 sizes = (2000, 40000, 9000, 23000, 3000, 31000, 17000, 5000, 12000)
 r = 0
 while len(out) < 300000:
@@ -49,7 +55,9 @@ while len(out) < 300000:
             out += (PSB + (b'' if novmcs else vmcs(base)) + pip(CR3, 1) +
                     tsc(t) + MODE64 + fup(branch) + PSBEND)
             since_psb = 0
-        out += tnt
+        last = since_psb + len(tnt) >= 4096
+        out += tnt0 if tailexit and last and npsb % 4 == 3 else tnt
+        npsb += last
         since_psb += len(tnt)
     out += fup(branch) + pip(CR3, 0) + tip(0x401006)
     r += 1

@@ -143,7 +143,14 @@ struct decode_trace {
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
 	int in_seg, seg_last;
 	int seg_eos;		/* its decoder has used up its packets */
-	int seg_spun;		/* 64 Ki instructions without trace read */
+	/*
+	 * What one decoder does next only decoding on shows: a walk of
+	 * 64 Ki instructions on no trace, or a tail (decode_seg_tail())
+	 * that ran out of packets or hit code the VMX code would look for
+	 * on the other side.  The rest of the stretch is decoded in one
+	 * piece from this segment (decode_seg_stands()).
+	 */
+	int seg_rest;
 	struct dpar_psb seg_next;	/* what the next segment's PSB+ holds */
 };
 
@@ -1036,19 +1043,36 @@ static int decode_vmx_nomap(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
- * decode --jobs: an error at @ip past the segment's last packet.  One
- * decoder reading on would have read the next PSB+ by then (libipt reads
- * ahead to the next packet that decides a branch), so it names the
- * offset after it, and its resync looks for a PSB from there: the next
- * segment's is skipped.  The next segment does both (decode_walk()).
- * Running out of packets is no error here: one decoder would have them.
+ * decode --jobs: an error @err past the segment's last packet, at
+ * @insn's IP.  One decoder reading on would have read the next PSB+ by
+ * then (libipt reads ahead to the next packet that decides a branch), so
+ * it names the offset after it, and its resync looks for a PSB from
+ * there: the next segment's is skipped.  The next segment does both
+ * (decode_walk()).  Where one decoder would go on instead, the rest is
+ * decoded in one piece: having run out of packets before the next
+ * segment's IP, it takes the next segment's packets for this code; at
+ * code missing in a VMX context it tries the other side
+ * (decode_vmx_nomap()), whose warning names its offset after the PSB+
+ * and whose code goes on in those packets too.
  */
-static void decode_tail_error(struct decode_trace *t, uint64_t ip, int err)
+static void decode_tail_error(struct decode_ctx *c, struct decode_trace *t,
+			      const struct pt_insn *insn, int err)
 {
-	if (err >= 0 || err == -pte_eos)
+	if (err >= 0)
 		return;
+	if (err == -pte_eos) {
+		t->seg_rest = 1;
+		return;
+	}
+	if (err == -pte_nomap && insn->iclass == ptic_error &&
+	    dvmx_other_side(&c->vmx)) {
+		/* back: this decoder tries nothing */
+		dvmx_other_done(&c->vmx, 0, insn->ip, 0);
+		t->seg_rest = 1;
+		return;
+	}
 	t->st.tail_err = err;
-	t->st.tail_ip = ip;
+	t->st.tail_ip = insn->ip;
 }
 
 /*
@@ -1071,11 +1095,11 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 		status = pt_insn_next(dec, &insn, sizeof(insn));
 		t->seg_eos = 1;
 		if (n == 0xffff)
-			t->seg_spun = 1;	/* see decode_segment() */
+			t->seg_rest = 1;	/* a walk on no trace */
 		if (insn.ip == t->seg_next.ip)
 			return;
 		if (insn.iclass == ptic_error) {
-			decode_tail_error(t, insn.ip, status);
+			decode_tail_error(c, t, &insn, status);
 			return;
 		}
 		/*
@@ -1089,7 +1113,7 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 			decode_follow(c, t, dec);
 		decode_insn(c, t, dec, &insn);
 		if (status < 0) {
-			decode_tail_error(t, insn.ip, status);
+			decode_tail_error(c, t, &insn, status);
 			return;
 		}
 	}
@@ -1268,7 +1292,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				 * instructions before (decode_segment())
 				 */
 				if (status >= 0 && t->spin_n)
-					t->seg_spun = 1;
+					t->seg_rest = 1;
 				if (status >= 0 && decode_spinning(t, dec)) {
 					decode_error(c, t, dec, spin_msg,
 						     insn.ip, 0);
@@ -1276,13 +1300,21 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 					break;
 				}
 				if (t->spin_n)
-					t->seg_spun = 1;
+					t->seg_rest = 1;
 			}
 			if (status < 0)
 				break;
 		}
-		if (status == -pte_eos)
+		if (status == -pte_eos) {
+			/*
+			 * A segment's decoder out of packets amid code, not
+			 * at pts_eos (decode_seg_tail()): one decoder would
+			 * read the next segment's for it.
+			 */
+			if (t->in_seg && !t->seg_last)
+				t->seg_rest = 1;
 			return;
+		}
 		if (status >= 0)
 			continue;	/* decode_spinning(): reported */
 		decode_error(c, t, dec, "error", insn.ip, status);
@@ -1536,7 +1568,7 @@ struct decode_seginfo {
 	size_t nlearned;
 	struct decode_stats stats;
 	struct decode_vmx_counts vmx;	/* at its start, then its part */
-	int spun;		/* it walked 64 Ki instructions on no trace */
+	int rest;		/* decode the rest from it in one piece */
 	unsigned int nctx;	/* the VMX contexts known when it started */
 	struct vmx_ctx *ctxs;	/* and those it made */
 	unsigned int nctxs;
@@ -1673,7 +1705,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	decode_vmx_counts(&w->c.vmx, &vc);
 	w->t.seg_last = s->last;
 	w->t.seg_eos = 0;
-	w->t.seg_spun = 0;
+	w->t.seg_rest = 0;
 	/*
 	 * Not the offset of this worker's last check: that was in another
 	 * segment, whose decoder's offsets count from its own start, and
@@ -1688,7 +1720,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
 	decode_state_get(&w->c, &w->t, &si->end);
 	si->stats = w->t.stats;
-	si->spun = w->t.seg_spun;
+	si->rest = w->t.seg_rest;
 	decode_vmx_counts(&w->c.vmx, &si->vmx);
 	si->vmx.unknown -= vc.unknown;
 	si->vmx.shown -= vc.shown;
@@ -1723,10 +1755,12 @@ static int decode_seg_stands(void *arg, const struct dpar_seg *s)
 	 * decode_spinning() calls it a loop (an error, and a resync that
 	 * skips the next PSB) depends on the count of all instructions
 	 * before, every 64 Ki of them, which a segment's decoder does not
-	 * know, and on that decoder reading on past the segment's end.  The
-	 * rest of the stretch is decoded in one piece from here.
+	 * know, and on that decoder reading on past the segment's end.  Or
+	 * a tail that one decoder would go on from into the next segment's
+	 * packets (decode_tail_error()).  The rest of the stretch is
+	 * decoded in one piece from here.
 	 */
-	if (si->spun)
+	if (si->rest)
 		return DPAR_REST;
 	pthread_mutex_lock(&par->lock);
 	ok = si->ncr3 == par->c->ncr3 &&
