@@ -17,6 +17,7 @@
 #include <linux/io.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/pt_trace.h>
@@ -117,10 +118,19 @@ static int pt_buffer_largest_order(int node, unsigned int order)
 	return -1;
 }
 
+/*
+ * Rate limited, probe included: any user allowed to open /dev/ptN can ask
+ * for a contiguous buffer that does not exist, as often as they like.
+ */
 static void pt_buffer_report_contig(int node, unsigned int order)
 {
-	int got = pt_buffer_largest_order(node, order);
+	static DEFINE_RATELIMIT_STATE(rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
+	int got;
 
+	if (!__ratelimit(&rs))
+		return;
+	got = pt_buffer_largest_order(node, order);
 	pr_warn("node %d has no free contiguous %lu KiB (single-range or single-entry ToPA output needs one chunk); the largest available now is %lu KiB: ask for buffer_size <= that, or compact memory (echo 1 > /proc/sys/vm/compact_memory) and retry\n",
 		node, (PAGE_SIZE << order) >> 10,
 		got < 0 ? 0 : (PAGE_SIZE << got) >> 10);
