@@ -27,6 +27,19 @@ boot_limit=${PTT_VM_BOOT_TIMEOUT:-300}
 stall_limit=${PTT_VM_STALL:-420}
 rm -f "$dir.boot1.log"
 
+# QEMU's TCG has no invariant TSC to offer (+invtsc is refused: "TCG
+# doesn't support requested feature"), so a guest that sees an AMD CPU
+# (6.1's plain "max") marks its TSC "unsynchronized" at boot (Intel ones
+# it takes as synchronized): sched_clock is then unstable and perf's mmap
+# page has no cap_user_time_zero, so the recorder's sideband has no exact
+# TSC (tests/vm/follow_switch.c needs it).  TCG's TSC is one host clock
+# for all vCPUs: say so with tsc=reliable there.
+tsc_param=""
+case $cpu in
+*vendor=GenuineIntel*) ;;
+*) tsc_param=" tsc=reliable" ;;
+esac
+
 # started: a test began (the runner's first PTT-START).
 started() { grep -q '^PTT-START ' "$dir/console.log" 2>/dev/null; }
 
@@ -68,7 +81,7 @@ stall_watch() {
 qemu_args() {
 	QEMU=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2 -m 1G
 		-kernel "$kernel" -initrd "$initrd"
-		-append "console=ttyS0 panic=-1 loglevel=5 $1"
+		-append "console=ttyS0 panic=-1 loglevel=5$tsc_param $1"
 		-display none -no-reboot -nic none
 		-serial "$2" -serial "$3"
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04)

@@ -1,31 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ptt-timeout: 60
- * perf's context-switch records agree with the trace: 'record -u -- PROG
- * nap' where PROG works and sleeps in turns for half a second, so it is
- * switched in and out many times, on whichever CPU.  sideband.perf's
- * switch records of PROG give, per CPU, the TSC intervals it ran there
- * (exact TSC from the mmap page's time_zero: skipped without it).  Each
- * TIP.PGE in that CPU's trace (tracing turned on for PROG) lies between
- * the TSC packets around it; that window must overlap an interval in
- * which PROG was switched in on that CPU: the trace never starts on a
- * CPU where the sideband says PROG was not running.  There must be
- * switch records and checked TIP.PGEs on at least one CPU.
+ * perf's context-switch records agree with the trace: 'record -- PROG
+ * nap' (user and kernel) where PROG works and sleeps in turns for half a
+ * second, so it is switched in and out many times, on whichever CPU.
+ * sideband.perf's switch records of PROG give, per CPU, the TSC
+ * intervals it ran there (exact TSC from the mmap page's time_zero;
+ * every boot of the VM runner has it, see scripts/vm-run.sh for 6.1's).
+ * The driver turns tracing on at the sched_switch tracepoint into PROG
+ * and off at the one out of it, both with IRQs off, so on each CPU:
+ *  - each TIP.PGE lies between the TSC packets around it; that window
+ *    must overlap an interval in which PROG was switched in there (the
+ *    trace never starts where the sideband says PROG was not running);
+ *  - every TSC packet (the model sends them from its timer tick, so
+ *    with IRQs on, after perf's switch-in record and before its
+ *    switch-out record) lies inside such an interval: nothing is traced
+ *    on a CPU while PROG is switched out of it;
+ *  - each switch-out record of a run that has packets (a TSC packet in
+ *    it) lies within the TSC window of a TIP.PGD: with the kernel traced
+ *    PacketEn is 1 at the switch, so turning tracing off there sends
+ *    TIP.PGD (and no TSC comes before the next switch-in's enable).
+ *    Skipped on a CPU whose stream has loss records (the TIP.PGD may lie
+ *    in the gap).
+ * There must be switch records, checked TIP.PGEs and checked switch-outs.
  */
 #include <intel-pt.h>
 
 #include "follow_record.h"
 
 #define MAXIV	4096
+#define MAXPGD	8192
 #define TSC_MASK	((1ULL << 56) - 1)	/* TSC packets carry 56 bits */
 
 struct iv {
 	__u32 cpu;
 	__u64 in, out;
+	int closed;	/* out is a switch-out record's, not the end */
+	int traced;	/* a TSC packet of that CPU lies in it */
 };
 
 static struct iv ivs[MAXIV];
 static int nivs;
+
+/* The TSC windows of one CPU's TIP.PGDs. */
+static struct { __u64 lo, hi; } pgds[MAXPGD];
+static int npgds;
 
 /* The runs of @pid from its switch records (a run open at the end lasts). */
 static void intervals(const struct ptpsb_file *f, __u32 pid)
@@ -43,13 +62,15 @@ static void intervals(const struct ptpsb_file *f, __u32 pid)
 		if (!(ev.misc & 0x2000)) {	/* PERF_RECORD_MISC_SWITCH_OUT */
 			open_at[ev.cpu] = tsc;
 		} else if (open_at[ev.cpu] && nivs < MAXIV) {
-			ivs[nivs++] = (struct iv){ ev.cpu, open_at[ev.cpu], tsc };
+			ivs[nivs++] = (struct iv){ ev.cpu, open_at[ev.cpu], tsc,
+						   1, 0 };
 			open_at[ev.cpu] = 0;
 		}
 	}
 	for (pos = 0; pos < 64; pos++)
 		if (open_at[pos] && nivs < MAXIV)
-			ivs[nivs++] = (struct iv){ (__u32)pos, open_at[pos], TSC_MASK };
+			ivs[nivs++] = (struct iv){ (__u32)pos, open_at[pos],
+						   TSC_MASK, 0, 0 };
 }
 
 static int overlaps(__u32 cpu, __u64 lo, __u64 hi)
@@ -62,47 +83,120 @@ static int overlaps(__u32 cpu, __u64 lo, __u64 hi)
 	return 0;
 }
 
-/* Check each TIP.PGE of one CPU's trace; the number checked. */
-static int check_cpu(__u32 cpu, const __u8 *buf, size_t len)
+/* The interval of @cpu holding @tsc (marked traced), or 0. */
+static int inside(__u32 cpu, __u64 tsc)
+{
+	int i;
+
+	for (i = 0; i < nivs; i++)
+		if (ivs[i].cpu == cpu && ivs[i].in <= tsc && tsc <= ivs[i].out) {
+			ivs[i].traced = 1;
+			return 1;
+		}
+	return 0;
+}
+
+static void add_pgd(__u64 lo, __u64 hi)
+{
+	if (npgds < MAXPGD) {
+		pgds[npgds].lo = lo;
+		pgds[npgds++].hi = hi;
+	}
+}
+
+/*
+ * Check the TIP.PGEs and TSC packets of one CPU's trace (their numbers
+ * added to *@pges and *@tscs) and collect its TIP.PGD windows.
+ */
+static void walk_cpu(__u32 cpu, const __u8 *buf, size_t len, int *pges,
+		     int *tscs)
 {
 	struct pt_packet_decoder *d;
 	struct pt_config cfg;
 	struct pt_packet p;
 	__u64 last = 0, pending[256];
-	int npend = 0, checked = 0, i;
+	int npend = 0, npgd = 0, i;
 
 	pt_config_init(&cfg);
 	cfg.begin = (__u8 *)buf;
 	cfg.end = (__u8 *)buf + len;
 	d = pt_pkt_alloc_decoder(&cfg);
 	REQUIRE(d, "libipt decoder");
+	npgds = 0;
 	if (pt_pkt_sync_forward(d) >= 0)
 		while (pt_pkt_next(d, &p, sizeof(p)) >= 0) {
 			if (p.type == ppt_tip_pge && last && npend < 256)
 				pending[npend++] = last;
+			if (p.type == ppt_tip_pgd)
+				npgd++;
 			if (p.type != ppt_tsc)
 				continue;
-			for (i = 0; i < npend; i++, checked++)
+			for (i = 0; i < npend; i++, (*pges)++)
 				CHECK(overlaps(cpu, pending[i], p.payload.tsc.tsc),
 				      "cpu%u: TIP.PGE between TSC %#llx and %#llx, PROG not switched in there",
 				      cpu, (unsigned long long)pending[i],
 				      (unsigned long long)p.payload.tsc.tsc);
+			for (i = 0; i < npgd; i++)
+				add_pgd(last, p.payload.tsc.tsc);
+			CHECK(inside(cpu, p.payload.tsc.tsc),
+			      "cpu%u: TSC packet %#llx while PROG was not switched in there (traced after a switch-out)",
+			      cpu, (unsigned long long)p.payload.tsc.tsc);
+			(*tscs)++;
 			npend = 0;
+			npgd = 0;
 			last = p.payload.tsc.tsc;
 		}
-	for (i = 0; i < npend; i++, checked++)
+	for (i = 0; i < npend; i++, (*pges)++)
 		CHECK(overlaps(cpu, pending[i], TSC_MASK),
 		      "cpu%u: TIP.PGE after TSC %#llx, PROG not switched in since",
 		      cpu, (unsigned long long)pending[i]);
+	for (i = 0; i < npgd; i++)
+		add_pgd(last, TSC_MASK);
 	pt_pkt_free_decoder(d);
+}
+
+/* Each switch-out of a traced run of @cpu within a TIP.PGD's window. */
+static int check_outs(__u32 cpu)
+{
+	int i, j, checked = 0;
+
+	for (i = 0; i < nivs; i++) {
+		if (ivs[i].cpu != cpu || !ivs[i].closed || !ivs[i].traced)
+			continue;
+		for (j = 0; j < npgds; j++)
+			if (pgds[j].lo <= ivs[i].out && ivs[i].out <= pgds[j].hi)
+				break;
+		CHECK(j < npgds,
+		      "cpu%u: PROG switched out at TSC %#llx (in since %#llx) with no TIP.PGD between the TSC packets around it",
+		      cpu, (unsigned long long)ivs[i].out,
+		      (unsigned long long)ivs[i].in);
+		checked++;
+	}
 	return checked;
+}
+
+/* sideband.txt's cpu.loss_records for @cpu (0 when not there). */
+static unsigned long long cpu_losses(const char *sbpath, int cpu)
+{
+	unsigned long long n = 0, v;
+	char line[256];
+	FILE *f = fopen(sbpath, "r");
+	int c;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu.loss_records=%d %llu", &c, &v) == 2 &&
+		    c == cpu)
+			n = v;
+	if (f)
+		fclose(f);
+	return n;
 }
 
 int main(int argc, char **argv)
 {
 	const char *out = "/tmp/follow_switch", *err = "/tmp/follow_switch.err";
-	char path[256], *av[16];
-	int rc, cpu, checked = 0, i;
+	char path[256], sbpath[256], *av[16];
+	int rc, cpu, pges = 0, outs = 0, i;
 	struct ptpsb_file f;
 	__u32 pid = 0;
 	FILE *sb;
@@ -115,14 +209,19 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fw_child_modes(argc, argv);
-	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "-o", out, "--",
+	sb = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+	if (sb && fgets(path, sizeof(path), sb))
+		fprintf(stderr, "PTT-INFO clocksource %s", path);
+	if (sb)
+		fclose(sb);
+	fw_args(av, (int)ARRAY_SIZE(av), "record", "-o", out, "--",
 		fw_self, "nap", NULL);
 	rc = fw_run(av, err);
 	fw_show(err, "record: ");
 	REQUIRE(rc == 0, "record exited %d", rc);
-	snprintf(path, sizeof(path), "%s/sideband.txt", out);
-	sb = fopen(path, "r");
-	REQUIRE(sb, "%s", path);
+	snprintf(sbpath, sizeof(sbpath), "%s/sideband.txt", out);
+	sb = fopen(sbpath, "r");
+	REQUIRE(sb, "%s", sbpath);
 	while (fgets(path, sizeof(path), sb))
 		if (sscanf(path, "pid=%u", &pid) == 1)
 			break;
@@ -131,16 +230,18 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/%s", out, PTPSB_FILE_NAME);
 	rc = ptpsb_load(path, &f);
 	REQUIRE(rc == 0, "%s: %s", path, strerror(-rc));
-	if (!(f.hdr.flags & PTPSB_TIME_ZERO))
-		SKIP("no cap_user_time_zero on this kernel: perf times are not TSC");
+	/* Every VM boot has it: a kernel without it is a finding here. */
+	REQUIRE(f.hdr.flags & PTPSB_TIME_ZERO,
+		"no cap_user_time_zero: perf times are not TSC (sched_clock not stable: see scripts/vm-run.sh)");
 	intervals(&f, pid);
 	fprintf(stderr, "PTT-INFO %d switched-in intervals of pid %u\n", nivs, pid);
 	CHECK(nivs > 1, "no switch records for pid %u", pid);
 	for (cpu = 0; cpu < 64; cpu++) {
+		int pge = 0, tsc = 0, o = 0;
+		unsigned long long loss;
 		long long n;
 		__u8 *buf;
 		FILE *t;
-		int c;
 
 		snprintf(path, sizeof(path), "%s/cpu%d.pt", out, cpu);
 		n = fw_size(path);
@@ -151,12 +252,20 @@ int main(int argc, char **argv)
 		REQUIRE(buf && t && fread(buf, 1, (size_t)n, t) == (size_t)n,
 			"read %s", path);
 		fclose(t);
-		c = check_cpu((__u32)cpu, buf, (size_t)n);
-		fprintf(stderr, "PTT-INFO cpu%d: %d TIP.PGE checked\n", cpu, c);
-		checked += c;
+		walk_cpu((__u32)cpu, buf, (size_t)n, &pge, &tsc);
+		loss = cpu_losses(sbpath, cpu);
+		if (!loss)
+			o = check_outs((__u32)cpu);
+		fprintf(stderr,
+			"PTT-INFO cpu%d: %d TIP.PGE, %d TSC packets, %d TIP.PGD, %d switch-outs checked%s\n",
+			cpu, pge, tsc, npgds, o,
+			loss ? " (loss records: switch-outs not checked)" : "");
+		pges += pge;
+		outs += o;
 		free(buf);
 	}
-	CHECK(checked > 0, "no TIP.PGE with TSC packets around it to check");
+	CHECK(pges > 0, "no TIP.PGE with TSC packets around it to check");
+	CHECK(outs > 0, "no switch-out of a traced run to check");
 	ptpsb_free(&f);
 	if (!ptt_failures &&
 	    system("rm -rf /tmp/follow_switch /tmp/follow_switch.err"))
