@@ -137,7 +137,9 @@ static void rec_usage(FILE *f)
 	      "      --no-inherit        follow COMMAND's or PID's threads only, not\n"
 	      "                          the processes it forks (perf's --no-inherit;\n"
 	      "                          threads are always followed)\n"
-	      "      --cr3 VALUE         trace only this CR3\n"
+	      "      --cr3 VALUE         trace only this CR3, on every task (with a\n"
+	      "                          COMMAND only with -a: COMMAND never runs\n"
+	      "                          in VALUE's address space)\n"
 	      "      --cr3-filter        COMMAND or -p PID by its CR3 (the hardware's\n"
 	      "                          CR3 filter) instead of following its tasks:\n"
 	      "                          its address space on the CPUs of -C, all\n"
@@ -1058,6 +1060,20 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 	}
 	if (o->pid && o->cmd) {
 		ptt_err("use either --pid or a COMMAND, not both");
+		return -1;
+	}
+	/*
+	 * Following COMMAND with a CR3 filter of VALUE on top would trace
+	 * nothing: its tasks run in the address spaces its exec and forks
+	 * make, whose CR3s nobody can name before they exist.  Without -a a
+	 * COMMAND means "trace it" (as perf record's), so refuse rather than
+	 * trace VALUE system-wide behind the user's back; -a -- COMMAND keeps
+	 * COMMAND as what sets the duration.
+	 */
+	if (o->have_cr3 && o->cmd && !o->all) {
+		ptt_err("--cr3 0x%llx -- COMMAND: COMMAND never runs in that address space (its exec and forks make its own), so following it with that CR3 filter would trace nothing",
+			(unsigned long long)o->cr3);
+		ptt_err("use -a --cr3 VALUE -- COMMAND to trace that address space on every CPU while COMMAND runs, or --cr3-filter -- COMMAND to trace COMMAND by its own CR3");
 		return -1;
 	}
 	if (o->by_cr3 && ((!o->pid && !o->cmd) || o->all)) {
