@@ -466,7 +466,11 @@ void bts_src_switch(struct task_struct *next)
 /*
  * A threshold PMI's work: BTS off (not our own branches while copying),
  * drain, BTS on.  In its NMI, or late, after a bracket of ours the NMI
- * found held (bts_src_owed()).  @sched as for __bts_drain().
+ * found held (bts_src_owed()).  @sched as for __bts_drain().  The two
+ * DEBUGCTL writes are no BTM and change nothing of what the interrupted
+ * code stores next (SDM Vol. 3B 18.7.8.3: TR and BTS store each BTM as
+ * it happens); the model's exact mode keeps the task's pending return
+ * across them (model.rst, tests/vm/bts_exact in stream mode).
  */
 static void bts_serve(struct pt_cpu *pc, bool sched)
 {

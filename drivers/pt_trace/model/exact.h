@@ -70,8 +70,12 @@ void pt_exact_truth_insn(u64 ip, struct task_struct *t);
 /* exact_step.c: the stepping machinery. */
 void pt_model_exact_init(struct dentry *dir);
 void pt_model_exact_exit(void);
-/* After a TraceEn 0->1 was published on this CPU. */
-void pt_model_exact_enabled(struct pt_model_cpu *st);
+/*
+ * After a TraceEn 0->1 or a BTS 0->1 (@bts_only: BTS alone) was
+ * published on this CPU; after a BTS 1->0, pt_model_exact_bts_off().
+ */
+void pt_model_exact_enabled(struct pt_model_cpu *st, bool bts_only);
+void pt_model_exact_bts_off(struct pt_model_cpu *st);
 
 /* exact_truth.c: the ground truth, per CPU. */
 enum pt_truth_kind {

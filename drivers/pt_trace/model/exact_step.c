@@ -203,12 +203,43 @@ static bool pt_exact_traced(struct pt_model_cpu *st)
 	return pt_model_exact_active(st) && pt_exact_cr3_ok(st, current);
 }
 
-/* IRQs off; @t is current or next (sched_switch). */
-static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t)
+/*
+ * The stepped task crossed between user and kernel mode here (a step,
+ * a kernel entry, a switch): the next BTS 0 -> 1 is no longer a pause
+ * of the same kernel visit (pt_exact_arm()).
+ */
+static void pt_exact_crossed(struct pt_model_cpu *st)
+{
+	st->xuser = false;
+	st->xbts_off = NULL;
+}
+
+/*
+ * IRQs off (or NMI: a threshold PMI's BTS 0 -> 1); @t is current or
+ * next (sched_switch).  @bts_on: BTS alone was switched on.
+ */
+static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t,
+			 bool bts_on)
 {
 	struct pt_exact_stats *xs = pt_exact_stats_this();
 	bool armed = pt_exact_find(t) >= 0;
 	struct pt_regs *regs;
+
+	/*
+	 * BTS off and on again inside one kernel visit of @t: a threshold
+	 * PMI's drain in its NMI (source_bts.c, bts_serve()) or the
+	 * driver's switch record.  The CPU stores a BTM (a taken branch,
+	 * interrupt or exception) as it happens while TR and BTS are set
+	 * (SDM Vol. 3B 18.7.8.3, Table 18-8): DEBUGCTL writes between two
+	 * BTMs are no transfer and make no return due, and the task
+	 * returns as its kernel entry said.  Made due here, a return was stored at the
+	 * next step as an IRET the task never made (the PMI's NMI comes
+	 * right after the step whose record reached the threshold; it came
+	 * from the kernel), and in NMI context the resume moved xpending
+	 * under the code it interrupted.
+	 */
+	if (bts_on && armed && st->xbts_off == t)
+		return;
 
 	if (READ_ONCE(pt_exact_closing) || !t->mm ||
 	    (t->flags & (PF_KTHREAD | PF_EXITING | PF_IO_WORKER)))
@@ -267,7 +298,7 @@ static void pt_exact_step(struct pt_regs *regs)
 	u64 t0 = local_clock(), ip, iip;
 	struct pt_insn in;
 
-	st->xuser = false;
+	pt_exact_crossed(st);
 	if (!pt_exact_traced(st)) {
 		pt_exact_stray(xs);
 		return;
@@ -327,7 +358,7 @@ static void pt_exact_trap(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	this_cpu_ptr(pt_model_cpus)->xuser = false;
+	pt_exact_crossed(this_cpu_ptr(pt_model_cpus));
 	xs->traps++;
 	if (READ_ONCE(pt_exact_trap_irq) &&
 	    irq_work_queue(this_cpu_ptr(&pt_exact_trap_work)))
@@ -379,7 +410,7 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 		return;
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
-	st->xuser = false;
+	pt_exact_crossed(st);
 	/* Retired when it was switched out before this probe. */
 	if (pt_exact_mark_take(pt_exact_sysdone, current))
 		goto out;
@@ -459,7 +490,7 @@ static void pt_exact_switch(void *data, bool preempt,
 {
 	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 
-	st->xuser = false;
+	pt_exact_crossed(st);
 	if (pt_exact_find(prev) >= 0) {
 		pt_exact_syscall_out(st, prev);
 		if (pt_model_bts_exact_out(st))
@@ -468,7 +499,7 @@ static void pt_exact_switch(void *data, bool preempt,
 		pt_exact_disarm(prev);
 	}
 	if (pt_model_exact_active(st))
-		pt_exact_arm(st, next);
+		pt_exact_arm(st, next, false);
 }
 
 static void pt_exact_fork(void *data, struct task_struct *parent,
@@ -576,7 +607,7 @@ static void pt_exact_entered(int vec, const struct pt_regs *regs, int sig,
 
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
-	st->xuser = false;
+	pt_exact_crossed(st);
 	if (regs ? regs->ip == st->xpending && pt_exact_traced(st) :
 		   pt_exact_fault_signal(st, sig, info))
 		pt_exact_kentry(st, vec, !regs);
@@ -619,8 +650,10 @@ static void pt_exact_hardirq(int vec)
 	if (pt_exact_find(current) < 0)
 		return;
 	st = this_cpu_ptr(pt_model_cpus);
-	if (st->xuser && task_pt_regs(current)->ip == st->xpending &&
-	    pt_exact_traced(st))
+	if (!st->xuser)
+		return;
+	st->xbts_off = NULL;
+	if (task_pt_regs(current)->ip == st->xpending && pt_exact_traced(st))
 		pt_exact_kentry(st, vec, false);
 }
 
@@ -753,10 +786,16 @@ module_param_cb(model_exact, &pt_exact_param_ops, &pt_model_exact, 0644);
 MODULE_PARM_DESC(model_exact,
 		 "single-step user code traced with User=1, OS=0 and encode it exactly (default 0; Documentation/model.rst, Exact mode)");
 
-void pt_model_exact_enabled(struct pt_model_cpu *st)
+void pt_model_exact_enabled(struct pt_model_cpu *st, bool bts_only)
 {
 	if (READ_ONCE(pt_exact_hooked) && pt_model_exact_active(st))
-		pt_exact_arm(st, current);
+		pt_exact_arm(st, current, bts_only);
+}
+
+void pt_model_exact_bts_off(struct pt_model_cpu *st)
+{
+	if (READ_ONCE(pt_exact_hooked) && pt_exact_find(current) >= 0)
+		st->xbts_off = current;
 }
 
 void pt_model_exact_init(struct dentry *dir)

@@ -315,6 +315,7 @@ struct pt_wr_arg {
 	bool disabled;			/* TraceEn 1 -> 0 */
 	bool bts_on;			/* DEBUGCTL starts BTS: run the tick */
 	bool bts_started;		/* BTS 0 -> 1: exact mode arms */
+	bool bts_stopped;		/* BTS 1 -> 0 */
 	struct pt_model_out_result out;	/* of a TraceEn 1->0 flush */
 	u32 packets;
 };
@@ -338,6 +339,7 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	a->disabled = false;
 	a->bts_on = false;
 	a->bts_started = false;
+	a->bts_stopped = false;
 	a->operr = PT_OPERR_NONE;
 	memset(&a->out, 0, sizeof(a->out));
 	a->packets = 0;
@@ -393,9 +395,11 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		break;
 	case BTS_MSR_DEBUGCTL:
 		a->bts_started = !pt_model_bts_on(r);
+		a->bts_stopped = !a->bts_started;
 		r->debugctl = store;
 		a->bts_on = pt_model_bts_on(r);
 		a->bts_started &= a->bts_on;
+		a->bts_stopped &= !a->bts_on;
 		break;
 	case BTS_MSR_DS_AREA:
 		r->ds_area = store;
@@ -448,8 +452,10 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		pt_model_agents_on_disable(st);
 	if (a.enabled && !test)
 		pt_model_agents_on_enable(st);
+	if (a.bts_stopped && !test)
+		pt_model_exact_bts_off(st);
 	if ((a.enabled || a.bts_started) && !test)
-		pt_model_exact_enabled(st);
+		pt_model_exact_enabled(st, !a.enabled);
 	if (a.bts_started && !test)
 		pt_model_bts_started(st);
 	return 0;

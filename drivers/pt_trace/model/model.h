@@ -389,6 +389,13 @@ struct pt_model_cpu {
 	 * signal seen then (a ptrace stop came first) was raised before it.
 	 */
 	bool xkswitched;
+	/*
+	 * The stepped task that was current when BTS went 1 -> 0 here
+	 * (compared only), until its next step, kernel entry or switch: BTS
+	 * on again before that (a threshold PMI's drain, a switch record)
+	 * finds its return state as it was (pt_exact_arm()).
+	 */
+	const void *xbts_off;
 	struct pt_model_stats stats;
 };
 
