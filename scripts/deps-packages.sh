@@ -17,8 +17,9 @@ pkgs=(
 	# the timeline test only: speedscope (from npm) in headless chromium
 	chromium
 	# decode: elfutils (ELF, symbols, separate debug info, DWARF lines),
-	# libiberty (C++ demangling), capstone (disassembly)
-	libdw-dev libelf-dev libiberty-dev libcapstone-dev
+	# libiberty (C++ demangling), capstone (disassembly); zstd makes the
+	# .ko.zst of decode-kmod-xz
+	libdw-dev libelf-dev libiberty-dev libcapstone-dev zstd
 	# the VM
 	qemu-system-x86 busybox-static cpio gzip
 	# install and packaging: make install/deb, DKMS, man pages, the udev

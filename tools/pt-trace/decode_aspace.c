@@ -574,7 +574,7 @@ static void das_load_kmods(struct decode_aspaces *a, const struct ptsb *sb)
 			continue;
 		}
 		if (err == -ENOEXEC) {
-			ptt_warn("%s is no ELF file elfutils can read (a .ko.zst needs elfutils 0.189 or later built with zstd; .ko.xz and .ko.gz are read): module %s has no source lines (unpack it into a --symfs DIR)",
+			ptt_warn("%s is no ELF file, nor one compressed with xz, gzip, bzip2 or zstd: module %s has no source lines (unpack it into a --symfs DIR)",
 				 path, name);
 			continue;
 		}

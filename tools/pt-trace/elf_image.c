@@ -28,6 +28,7 @@
 #include "elf_image.h"
 #include "kernel_syms.h"
 #include "tool.h"
+#include "zstd_unpack.h"
 
 #define EI_CACHE_SLOTS	65536u
 #define EI_SYMS_MIN	1024u
@@ -51,6 +52,7 @@
 struct ei_file {
 	int fd;
 	ei_elf elf;
+	void *mem;		/* the unpacked bytes of a .ko.zst, or NULL */
 	size_t phnum;
 	uint64_t size;
 };
@@ -103,11 +105,32 @@ struct ei_tls_slot {
 static __thread struct ei_tls_slot ei_tls[EI_TLS_SLOTS];
 
 /*
+ * The zstd-compressed ELF file open on @fd, unpacked into *@mem (NULL
+ * when it is not one): for elfutils older than 0.189, which cannot.
+ */
+static ei_elf ei_elf_zstd(int fd, void **mem)
+{
+	ei_elf e = NULL;
+	size_t len;
+
+	*mem = NULL;
+	if (zstd_unpack(fd, mem, &len))
+		return NULL;
+	e = elf_memory(*mem, len);
+	if (!e) {
+		free(*mem);
+		*mem = NULL;
+	}
+	return e;
+}
+
+/*
  * @path's ELF.  With @unpack a compressed file too (Debian's modules are
- * .ko.xz): elfutils' dwelf_elf_begin() unpacks it into memory, with the
- * formats its build supports (Debian's 0.188: gzip, bzip2, xz; zstd from
- * 0.189 when built with it).  Then f->fd and f->size are the compressed
- * file's: for its sections only, not for offsets into the file.
+ * .ko.xz, Ubuntu's .ko.zst): elfutils' dwelf_elf_begin() unpacks it into
+ * memory, with the formats its build supports (Debian's 0.188: gzip,
+ * bzip2, xz), and zstd_unpack() what is left.  Then f->fd and f->size
+ * are the compressed file's: for its sections only, not for offsets
+ * into the file.
  */
 static int ei_open_elf(struct ei_file *f, const char *path, int unpack)
 {
@@ -129,6 +152,10 @@ static int ei_open_elf(struct ei_file *f, const char *path, int unpack)
 	if (unpack && f->elf && elf_kind(f->elf) != ELF_K_ELF) {
 		elf_end(f->elf);
 		f->elf = dwelf_elf_begin(f->fd);
+		if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+			elf_end(f->elf);
+			f->elf = ei_elf_zstd(f->fd, &f->mem);
+		}
 	}
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -146,6 +173,7 @@ static int ei_open(struct ei_file *f, const char *path)
 static void ei_close(struct ei_file *f)
 {
 	elf_end(f->elf);
+	free(f->mem);
 	if (f->fd >= 0)
 		close(f->fd);
 }
@@ -243,13 +271,20 @@ static int ei_find_elf(ei_module mod, void **user, const char *name,
 		       uint64_t base, char **file_name, ei_elf *elfp)
 {
 	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	void *mem;
 
 	(void)mod;
 	(void)user;
 	(void)base;
 	*elfp = NULL;
-	if (fd >= 0)
-		*file_name = strdup(name);
+	if (fd < 0)
+		return fd;
+	*file_name = strdup(name);
+	/*
+	 * A .ko.zst: libdwfl takes the Elf of its unpacked bytes and ends
+	 * it with the session; the bytes stay until exit (a few modules).
+	 */
+	*elfp = ei_elf_zstd(fd, &mem);
 	return fd;
 }
 
