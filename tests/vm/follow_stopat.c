@@ -10,9 +10,16 @@
  * IP inside the function (its first instruction on silicon and the exact
  * model; where the sampled model's tick saw it otherwise); the command
  * still runs to its end (exit status 0 in the sideband).
+ * Then a shared library's function: 'record -p PID --stop-at random_r
+ * -u' of a child (forked, not exec'd) that calls libc's random_r in a
+ * loop: the recorder finds it in the libc the process has mapped
+ * (stop_at= names that file), and the trace of the CPU it names ends
+ * the same way, inside random_r (a COMMAND's libraries are not mapped
+ * at its exec, where its symbols are looked up: -p is the way).
  * Skips on profiles without address ranges.
  */
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/time.h>
 #include <intel-pt.h>
 
@@ -118,14 +125,101 @@ static void check_end(const __u8 *buf, size_t len)
 	}
 }
 
-int main(int argc, char **argv)
+/*
+ * The recording in @out (stderr in @err) stopped at @sym: the stopped
+ * CPU's trace ends inside the function's range, which lies in a file
+ * whose path contains @file.
+ */
+static void check_recording(const char *out, const char *err,
+			    const char *sym, const char *file)
 {
-	const char *out = "/tmp/follow_stopat", *err = "/tmp/follow_stopat.err";
-	char path[256], line[512], *av[16];
-	int rc, cpu = -1;
+	char path[256], line[512], fmt[64], where[256] = "";
+	int cpu = -1;
 	__u8 *buf;
 	long long n;
 	FILE *f;
+
+	snprintf(line, sizeof(line), "the trace stopped at %s on cpu", sym);
+	CHECK(fw_grep(err, line), "the recorder did not say the trace stopped");
+	snprintf(path, sizeof(path), "%s/sideband.txt", out);
+	f = fopen(path, "r");
+	REQUIRE(f, "%s: %s", path, strerror(errno));
+	snprintf(fmt, sizeof(fmt), "stop_at=%s %%llx %%llx %%255s", sym);
+	stop_start = 0;
+	stop_end = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, fmt, &stop_start, &stop_end, where) == 3)
+			continue;
+		if (sscanf(line, "stop_at.cpu=%d", &cpu) == 1)
+			continue;
+	}
+	fclose(f);
+	REQUIRE(stop_start && stop_end >= stop_start, "no stop_at= range in the sideband");
+	CHECK(strstr(where, file), "%s was found in %s, not in %s", sym,
+	      where, file);
+	REQUIRE(cpu >= 0, "no stop_at.cpu= in the sideband");
+	fprintf(stderr, "PTT-INFO %s: stop range %#llx-%#llx in %s, stopped on cpu %d\n",
+		sym, stop_start, stop_end, where, cpu);
+	snprintf(path, sizeof(path), "%s/cpu%d.pt", out, cpu);
+	n = fw_size(path);
+	REQUIRE(n > 0, "%s is empty", path);
+	buf = malloc((size_t)n);
+	f = fopen(path, "r");
+	REQUIRE(buf && f && fread(buf, 1, (size_t)n, f) == (size_t)n, "read %s", path);
+	fclose(f);
+	check_end(buf, (size_t)n);
+	free(buf);
+}
+
+static int go_random;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&go_random, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * -p's target: a child that works in its own code until SIGUSR1 (so
+ * the trace is on when the stop comes, and TIP.PGD names the IP), then
+ * calls libc's random_r in a loop (most of its time inside it, where
+ * the sampled model's tick sees it), for at most 30 s in all.
+ */
+static pid_t start_random_r(void)
+{
+	pid_t pid;
+
+	signal(SIGUSR1, on_usr1);
+	pid = fork();
+	if (pid == 0) {
+		struct random_data rd = { 0 };
+		char state[64] = { 0 };
+		double end = fw_now() + 30;
+		__s32 r;
+		int i;
+
+		initstate_r(1, state, sizeof(state), &rd);
+		while (!__atomic_load_n(&go_random, __ATOMIC_RELAXED) &&
+		       fw_now() < end)
+			fw_work(0.001);
+		while (fw_now() < end)
+			for (i = 0; i < 100000; i++) {
+				random_r(&rd, &r);
+				fw_sink += (unsigned long)r;
+			}
+		_exit(0);
+	}
+	return pid;
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = "/tmp/follow_stopat", *err = "/tmp/follow_stopat.err";
+	const char *out_lib = "/tmp/follow_stopat_lib";
+	const char *err_lib = "/tmp/follow_stopat_lib.err";
+	char path[256], pidarg[16], *av[20];
+	pid_t child, rec;
+	int rc, st;
 
 	if (argc >= 2 && !strcmp(argv[1], "stopper")) {
 		struct itimerval it = { .it_value = { .tv_usec = 300000 } };
@@ -145,35 +239,30 @@ int main(int argc, char **argv)
 	rc = fw_run(av, err);
 	fw_show(err, "record: ");
 	REQUIRE(rc == 0, "record --stop-at exited %d", rc);
-	CHECK(fw_grep(err, "the trace stopped at ptt_stop_here on cpu"),
-	      "the recorder did not say the trace stopped");
 	snprintf(path, sizeof(path), "%s/sideband.txt", out);
-	f = fopen(path, "r");
-	REQUIRE(f, "%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "stop_at=ptt_stop_here %llx %llx",
-			   &stop_start, &stop_end) == 2)
-			continue;
-		if (sscanf(line, "stop_at.cpu=%d", &cpu) == 1)
-			continue;
-	}
-	fclose(f);
 	CHECK(fw_grep(path, "exit_status=0"), "the command did not run to its end");
-	REQUIRE(stop_start && stop_end >= stop_start, "no stop_at= range in the sideband");
-	REQUIRE(cpu >= 0, "no stop_at.cpu= in the sideband");
-	fprintf(stderr, "PTT-INFO stop range %#llx-%#llx, stopped on cpu %d\n",
-		stop_start, stop_end, cpu);
-	snprintf(path, sizeof(path), "%s/cpu%d.pt", out, cpu);
-	n = fw_size(path);
-	REQUIRE(n > 0, "%s is empty", path);
-	buf = malloc((size_t)n);
-	f = fopen(path, "r");
-	REQUIRE(buf && f && fread(buf, 1, (size_t)n, f) == (size_t)n, "read %s", path);
-	fclose(f);
-	check_end(buf, (size_t)n);
-	free(buf);
+	check_recording(out, err, "ptt_stop_here", fw_self);
+
+	/* A shared library's function, in a process traced by -p. */
+	child = start_random_r();
+	REQUIRE(child > 0, "fork: %s", strerror(errno));
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
+	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "-p", pidarg,
+		"--stop-at", "random_r", "-d", "20", "-o", out_lib, NULL);
+	rec = fw_start(av, err_lib);
+	REQUIRE(rec > 0, "fork: %s", strerror(errno));
+	/* Resolved, then started: give it a moment to trace the child. */
+	if (fw_wait_grep(err_lib, "stop at random_r:", rec, 20))
+		usleep(300000);
+	kill(child, SIGUSR1);
+	rc = waitpid(rec, &st, 0) == rec ? fw_status(st) : -1;
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	fw_show(err_lib, "record -p: ");
+	REQUIRE(rc == 0, "record -p --stop-at random_r exited %d", rc);
+	check_recording(out_lib, err_lib, "random_r", "libc");
 	if (!ptt_failures &&
-	    system("rm -rf /tmp/follow_stopat /tmp/follow_stopat.err"))
+	    system("rm -rf /tmp/follow_stopat /tmp/follow_stopat*.err /tmp/follow_stopat_lib"))
 		fprintf(stderr, "cleanup failed\n");
 	return ptt_done();
 }
