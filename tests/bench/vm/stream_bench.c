@@ -609,6 +609,14 @@ int main(void)
 			ll.hns, ll.drv_ns);
 		fprintf(f, "of which the model's generator %llu ns (with it: %.2f%%)\n",
 			ll.model_ns, pct_raw);
+		/*
+		 * Under TCG the rates are a few MB/s: the line below then
+		 * reads "0.00" even when nothing was lost.  The same rate
+		 * with its digits, and what the search found, first.
+		 */
+		fprintf(f, "lossless rate: %.1f MB/s/cpu read (%s)\n",
+			ll.gbps * 1e3, ll.bytes ? "no loss at that rate" :
+			"no rate asked was lossless");
 		fprintf(f, "streaming: lossless up to %.2f GB/s/cpu = %.2f of ",
 			ll.gbps, bb->gbps > 0 ? ll.gbps / bb->gbps : 0.0);
 		fprintf(f, "the drain ceiling, driver %.2f%% of a memcpy per GB\n",
