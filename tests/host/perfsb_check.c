@@ -25,20 +25,9 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
+#include "expect.h"
 #include "perf_collect.h"
 #include "perfsb.h"
-
-static int fails;
-
-#define EXPECT(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s: ", #cond);		\
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			fails++;					\
-		}							\
-	} while (0)
 
 /* Walk every record; the count, or -1 on a malformed one. */
 static int walk(const struct ptpsb_file *f)

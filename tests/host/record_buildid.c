@@ -33,20 +33,11 @@
 #include <linux/types.h>
 
 #include "build_id.h"
+#include "expect.h"
 #include "perf_collect.h"
 #include "perfsb.h"
 
-static int fails, refused;
-
-#define EXPECT(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s: ", #cond);		\
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			fails++;					\
-		}							\
-	} while (0)
+static int refused;
 
 /*
  * The kernel before 5.12: an event asking for build-ids is EINVAL.
