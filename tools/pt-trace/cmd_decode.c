@@ -36,6 +36,7 @@
 #include "elf_image.h"
 #include "lossfile.h"
 #include "outbuf.h"
+#include "proc_maps.h"
 #include "sideband.h"
 #include "tool.h"
 #include "trace_config.h"
@@ -444,22 +445,19 @@ static void decode_usage(FILE *f)
  * The recorded process's executable mappings from sideband.txt (map=
  * lines): the default address space, where a task without mmap records
  * in sideband.perf (or every task, without sideband.perf) is decoded.
+ * With the build-ids of their map.build_id= lines: a file that is not
+ * the recorded one is named (das_same_build()) and not used.
  */
 static void decode_add_maps(struct das_proc *p, const struct ptsb *sb)
 {
-	size_t pos = 0;
-	const char *v;
+	struct ptt_map_rec m;
+	size_t i;
 
-	while ((v = ptsb_next(sb, "map", &pos))) {
-		unsigned long long start, end, pgoff;
-		int n = 0;
-
-		if (sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
-			   &n) != 3 || !n)
-			continue;
-		if (das_add_map(p, v + n, start, end, pgoff, NULL, 0))
+	for (i = 0; i < sb->n; i++)
+		if (ptt_map_parse(sb, i, &m) &&
+		    das_add_map(p, m.path, m.start, m.end, m.pgoff,
+				m.build_id, m.build_id_size))
 			break;
-	}
 }
 
 /*

@@ -26,6 +26,7 @@
 #include "decode_aspace.h"
 #include "kernel_debug.h"
 #include "perfsb.h"
+#include "proc_maps.h"
 #include "sideband.h"
 #include "tool.h"
 #include "vdso_image.h"
@@ -206,17 +207,13 @@ static int das_start_prog(struct decode_aspaces *a, const struct ptsb *sb,
 	snprintf(p->comm, sizeof(p->comm), "%s", name);
 	p->started = 1;
 	for (i = exe + 1; i < sb->n && !err; i++) {
-		unsigned long long start, end, pgoff;
-		const char *v = sb->ent[i].val;
-		int n = 0;
+		struct ptt_map_rec m;
 
 		if (!strcmp(sb->ent[i].key, "exe"))
 			break;
-		if (strcmp(sb->ent[i].key, "map") ||
-		    sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
-			   &n) != 3 || !n)
-			continue;
-		err = das_add_map(p, v + n, start, end, pgoff, NULL, 0);
+		if (ptt_map_parse(sb, i, &m))
+			err = das_add_map(p, m.path, m.start, m.end, m.pgoff,
+					  m.build_id, m.build_id_size);
 	}
 	return err;
 }
