@@ -8,11 +8,13 @@
 # kernel's recorded kernel.build_id as [kernel.kallsyms]
 # (export-perf-buildid); with a sideband.perf whose libc mapping carries
 # a build-id (as Linux 5.12+ records it), that recorded one, not the
-# file's (export-perf-buildid-recorded); and perf script must find a
-# binary that was replaced after the recording in its build-id cache
-# (~/.debug, 'perf buildid-cache -a'), decoding exactly what pt-trace
-# decode does with the original (export-perf-buildid-cache).  Prints
-# PTT-RESULT lines; skipped when perf does not run here.
+# file's (export-perf-buildid-recorded), and so with a map.build_id=
+# line after libc's map= line (export-perf-map-build-id); and perf
+# script must find a binary that was replaced after the recording in its
+# build-id cache (~/.debug, 'perf buildid-cache -a'), decoding exactly
+# what pt-trace decode does with the original
+# (export-perf-buildid-cache).  Prints PTT-RESULT lines; skipped when
+# perf does not run here.
 #
 # usage: export_buildid.sh PT-TRACE TMPDIR MAPS
 
@@ -27,7 +29,8 @@ if ! perf version >/dev/null 2>&1; then
 		[ -x "$p" ] && "$p" version >/dev/null 2>&1 && perf=$p
 	done
 fi
-for name in export-perf-buildid export-perf-buildid-recorded export-perf-buildid-cache; do
+for name in export-perf-buildid export-perf-buildid-recorded \
+	    export-perf-map-build-id export-perf-buildid-cache; do
 	if ! "$perf" version >/dev/null 2>&1; then
 		echo "PTT-RESULT SKIP $name perf does not run here; install linux-perf"
 	elif [ ! -f "$MAPS/cpu0.pt" ]; then
@@ -97,6 +100,19 @@ grep -qxF "$(file_id "$S/map_probe")" "$S/ids" || why+=" file"
 [ "$(wc -l <"$S/ids")" = 4 ] ||
 	why+=" listed($(tr '\n' '|' <"$S/ids") $(head -c 200 "$S/ids.err"))"
 result export-perf-buildid-recorded "$why" "libc listed with the build-id its mmap record carries"
+
+# sideband.txt's map.build_id= wins over the file's too
+S=$(setup export-bid-map)
+sed -i "/^map=.* \/usr\/lib\/x86_64-linux-gnu\/libc\.so\.6\$/{n;s/^\(map\.build_id=[^ ]*\) .*/\1 $LID/}" "$S/sideband.txt"
+why=
+grep -q "^map\.build_id=.* $LID\$" "$S/sideband.txt" || why+=" setup"
+"$PT" export --perf "$S" >"$S/export.out" 2>&1 || why+=" export-exit-$?:$(head -c 200 "$S/export.out")"
+"$perf" buildid-list -i "$S/perf.data" >"$S/ids" 2>"$S/ids.err"
+grep -qxF "$LID /usr/lib/x86_64-linux-gnu/libc.so.6" "$S/ids" || why+=" recorded"
+grep -qxF "$(file_id "$S/map_probe")" "$S/ids" || why+=" file"
+[ "$(wc -l <"$S/ids")" = 4 ] ||
+	why+=" listed($(tr '\n' '|' <"$S/ids") $(head -c 200 "$S/ids.err"))"
+result export-perf-map-build-id "$why" "libc listed with the build-id of its map.build_id= line"
 
 # perf script reads a binary that changed since from its build-id cache
 why=

@@ -25,6 +25,7 @@
 #include "elf_image.h"
 #include "perf_data.h"
 #include "perfsb.h"
+#include "proc_maps.h"
 #include "sideband.h"
 #include "tool.h"
 #include "trace_config.h"
@@ -331,25 +332,21 @@ static void exp_mmap2(struct pdw *w, const struct pdw_who *who,
 	exp_build_id(w, path, id, id_size);
 }
 
-/* One MMAP2 per map= line. */
+/* One MMAP2 per map= line, with its map.build_id= if recorded. */
 static void exp_mmaps(struct pdw *w, const struct ptsb *sb, const char *dir,
 		      const struct pdw_who *who)
 {
-	size_t pos = 0;
-	const char *v;
+	struct ptt_map_rec m;
+	char buf[PATH_MAX];
+	size_t i;
 
-	while ((v = ptsb_next(sb, "map", &pos))) {
-		unsigned long long start, end, pgoff;
-		char buf[PATH_MAX];
-		int n = 0;
-
-		if (sscanf(v, "%lli %lli %lli %n", &start, &end, &pgoff,
-			   &n) != 3 || !n || end <= start)
+	for (i = 0; i < sb->n; i++) {
+		if (!ptt_map_parse(sb, i, &m) || m.end <= m.start)
 			continue;
-		exp_mmap2(w, who, who->pid, who->tid, start, end - start, pgoff,
-			  PROT_READ | PROT_EXEC, MAP_PRIVATE,
-			  exp_map_path(sb, dir, v + n, buf, sizeof(buf)),
-			  NULL, 0);
+		exp_mmap2(w, who, who->pid, who->tid, m.start, m.end - m.start,
+			  m.pgoff, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			  exp_map_path(sb, dir, m.path, buf, sizeof(buf)),
+			  m.build_id, m.build_id_size);
 	}
 }
 
