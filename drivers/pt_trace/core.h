@@ -91,6 +91,7 @@ struct pt_stream {
 	u64 lost_bytes;			/* sum over the records */
 	u64 watchdog;			/* services the watchdog had to run */
 	u64 laps;			/* flight: wraps of the buffer */
+	bool hw_stopped;		/* flight: a pause saw Stopped (poll) */
 	/* A PMI raised before our last halt may come after it (stream.c). */
 	u64 owed_until;			/* pt_now_ns() deadline, 0: none */
 	bool owed_nobit;		/* owed NMI's bit 55 acked by us */

@@ -582,6 +582,7 @@ void pt_stream_clear(struct pt_cpu *pc)
 	s->gap_bytes = 0;
 	s->watchdog = 0;
 	s->laps = 0;
+	WRITE_ONCE(s->hw_stopped, false);
 }
 
 /* A new streaming session: positions, counters and the control page. */
@@ -1078,6 +1079,25 @@ MODULE_PARM_DESC(flight_pmi_min,
 		 "flight recorder: ToPA buffers of at least this many bytes count laps with one PMI per lap (default 1 MiB; smaller values mean more NMIs per second on a busy CPU)");
 
 /*
+ * The driver sees RTIT_STATUS.Stopped (a TraceStop range: no flight ring
+ * has STOP) only where it reads the status: a pause at a followed task's
+ * switch-out, a lap PMI, GET_STATUS or STOP.  TraceStop raises no
+ * interrupt, so the first of these to see it wakes the pollers (poll(2)
+ * then reports EPOLLPRI).  Traced CPU, IRQs off, possibly under the
+ * runqueue lock (the sched_switch probe) or in NMI: woken from irq_work.
+ */
+static void pt_flight_note_stop(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	if (READ_ONCE(s->hw_stopped))
+		return;
+	/* Seen by pt_core_poll() once woken (the wake-up orders it). */
+	WRITE_ONCE(s->hw_stopped, true);
+	irq_work_queue(&s->wake_work);
+}
+
+/*
  * Stop and flush (if on); read STATUS and the pointers.  0, an MSR
  * error, or 1 when the hardware reports Error.
  */
@@ -1094,6 +1114,8 @@ static int pt_flight_halt(struct pt_cpu *pc, u64 *st, u64 *base, u64 *mask)
 	}
 	s->hw_on = false;
 	ret = ret ?: pt_hw_read_output(st, base, mask);
+	if (!ret && (*st & PT_STATUS_STOPPED))
+		pt_flight_note_stop(pc);
 	if (!ret && (*st & PT_STATUS_ERROR))
 		ret = 1;
 	return ret;
@@ -1248,6 +1270,7 @@ void pt_flight_prepare(struct pt_cpu *pc)
 	s->pmi_pending = false;
 	s->rtit_status = 0;
 	s->laps = 0;
+	WRITE_ONCE(s->hw_stopped, false);
 	s->pmis = 0;
 	s->nmis_foreign = 0;
 	s->pad_bytes = 0;
@@ -1382,6 +1405,7 @@ void pt_stream_follow(struct pt_cpu *pc, bool in)
 {
 	struct pt_stream *s = &pc->stream;
 	u64 head = s->head;
+	bool stalled;
 
 	if (s->flight) {
 		pt_flight_follow(pc, in);
@@ -1398,9 +1422,14 @@ void pt_stream_follow(struct pt_cpu *pc, bool in)
 		irq_work_queue(&s->wake_work);
 		return;
 	}
+	stalled = s->stalled;
 	pt_stream_ipi_service(pc, in);
-	/* The runqueue is locked here: readers are woken from irq_work. */
-	if (s->head != head)
+	/*
+	 * The runqueue is locked here: readers are woken from irq_work, for
+	 * new data and for a gap this switch opened (the hardware stopped:
+	 * poll() reports EPOLLPRI).
+	 */
+	if (s->head != head || (s->stalled && !stalled))
 		irq_work_queue(&s->wake_work);
 }
 
@@ -1683,6 +1712,17 @@ __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
 			mask |= EPOLLIN | EPOLLRDNORM | EPOLLERR;
 		if (!pc->running && pc->started_since_open)
 			mask |= EPOLLHUP;
+		/* In a gap: what GET_STATUS reports as PT_STATUS_HW_STOPPED. */
+		if (pc->running && READ_ONCE(pc->stream.stalled))
+			mask |= EPOLLPRI;
+	} else if (pc->buf && pc->started_since_open &&
+		   ((pc->running && READ_ONCE(pc->stream.hw_stopped)) ||
+		    (pc->status_flags & PT_STATUS_HW_STOPPED))) {
+		/*
+		 * Flight: the hardware stopped (a TraceStop range), as far as
+		 * the driver has read RTIT_STATUS (pt_flight_note_stop()).
+		 */
+		mask |= EPOLLPRI;
 	}
 	mutex_unlock(&pc->lock);
 	return mask;

@@ -227,6 +227,16 @@ struct pt_trace_addr {
 /* Another agent stopped or replaced our trace (abi.rst, "Taken over"). */
 #define PT_STATUS_TAKEN_OVER		(1U << 6)
 
+/*
+ * poll(2) on /dev/ptN reports POLLPRI (EPOLLPRI) while the status says
+ * PT_STATUS_HW_STOPPED as far as the driver has read RTIT_STATUS, and
+ * wakes its pollers when it first reads Stopped (a TraceStop range): see
+ * abi.rst, "poll(2)/epoll".  An addition to ABI version 1: a driver from
+ * before it never reports POLLPRI in flight mode, so poll with a timeout
+ * and look at GET_STATUS then.
+ */
+#define PT_TRACE_POLL_STOPPED		0x0002	/* POLLPRI */
+
 struct pt_trace_status {
 	__u32 size;
 	__u32 flags;			/* PT_STATUS_* */
