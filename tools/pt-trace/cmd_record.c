@@ -1294,12 +1294,100 @@ static int rec_stopped_cpu(struct rec_cpu *rcs, int n)
 	return -1;
 }
 
-/* Wait for the end: command exit, duration, or a signal; drain meanwhile. */
-static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
-		    struct rec_run *run)
+/*
+ * --stop-at: each status look pauses a flight recorder.  Following, the
+ * driver reads RTIT_STATUS at every switch-out of the task and raises
+ * POLLPRI at a stop, so a look once a second is only a safety net (a
+ * driver from before that POLLPRI); a whole CPU traced has no switch-out
+ * to see it at, so there the recorder looks ten times a second.
+ */
+#define REC_STOP_CHECK_S	1.0
+#define REC_STOP_CHECK_CPU_S	0.1
+
+/*
+ * --stop-at (flight): the signals the wait sleeps on, blocked outside
+ * ppoll() so none is lost between a look and the sleep.  SIGCHLD: the
+ * command stopped under ptrace (exec, exit, a signal) or ended.
+ */
+struct rec_stop_wait {
+	struct pollfd *pfd;
+	sigset_t old_mask, sleep_mask;
+	struct sigaction old_chld;
+};
+
+static void rec_on_chld(int sig)
 {
+	(void)sig;
+}
+
+static int rec_stop_wait_begin(struct rec_stop_wait *w, int n)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	w->pfd = calloc((size_t)(unsigned int)n, sizeof(*w->pfd));
+	if (!w->pfd)
+		return -ENOMEM;
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR2);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rec_on_chld;
+	sigaction(SIGCHLD, &sa, &w->old_chld);
+	sigprocmask(SIG_BLOCK, &block, &w->old_mask);
+	w->sleep_mask = w->old_mask;
+	sigdelset(&w->sleep_mask, SIGCHLD);
+	return 0;
+}
+
+static void rec_stop_wait_end(struct rec_stop_wait *w)
+{
+	sigaction(SIGCHLD, &w->old_chld, NULL);
+	sigprocmask(SIG_SETMASK, &w->old_mask, NULL);
+	free(w->pfd);
+}
+
+/*
+ * --stop-at (flight): sleep until a device says its trace stopped
+ * (POLLPRI: the driver read RTIT_STATUS.Stopped, Documentation/abi.rst),
+ * a signal comes, or @ms pass.  The CPU that stopped, or -1.
+ */
+static int rec_stop_sleep(struct rec_stop_wait *w, struct rec_cpu *rcs,
+			  int n, double ms)
+{
+	struct timespec ts;
+	int i;
+
+	if (ms < 0)
+		ms = 0;
+	ts.tv_sec = (time_t)(ms / 1e3);
+	ts.tv_nsec = (long)((ms - ts.tv_sec * 1e3) * 1e6);
+	for (i = 0; i < n; i++) {
+		w->pfd[i].fd = rcs[i].hup ? -1 : rcs[i].fd;
+		w->pfd[i].events = POLLPRI;
+		w->pfd[i].revents = 0;
+	}
+	if (ppoll(w->pfd, (nfds_t)n, &ts, &w->sleep_mask) <= 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (w->pfd[i].revents & POLLPRI)
+			return rcs[i].cpu;
+		/* Not to be woken by it again (the status checks go on). */
+		if (w->pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			rcs[i].hup = 1;
+	}
+	return -1;
+}
+
+/* Wait for the end: command exit, duration, or a signal; drain meanwhile. */
+static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
+			 struct rec_run *run, struct rec_stop_wait *sw)
+{
+	double check_s = o->following ? REC_STOP_CHECK_S : REC_STOP_CHECK_CPU_S;
 	double t0 = rec_now(), next_status = t0 + 0.5, next_drain = t0;
-	double next_check = t0 + 0.1, next_gone = t0 + 0.1;
+	double next_check = t0 + check_s, next_gone = t0 + 0.1;
 	int tty = isatty(STDERR_FILENO), i, st;
 	int stream = o->mode == PT_MODE_STREAM;
 	pid_t child = run->child;
@@ -1341,12 +1429,12 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			}
 			next_gone = now + 0.1;
 		}
-		/* Each look pauses a flight recorder: ten a second. */
-		if (o->stop_armed && !stream && now >= next_check) {
+		/* The safety net: the driver did not say (POLLPRI). */
+		if (sw && now >= next_check) {
 			run->stop_cpu = rec_stopped_cpu(rcs, n);
 			if (run->stop_cpu >= 0)
 				break;
-			next_check = now + 0.1;
+			next_check = now + check_s;
 		}
 		if (o->duration > 0 && now - t0 >= o->duration)
 			break;
@@ -1389,16 +1477,49 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		/* BTS's wakeups are not polled: look at least 100 times a second. */
 		if (run->nbts && wait_ms > 10)
 			wait_ms = 10;
-		if (stream && !o->drain_ms)
+		if (sw) {
+			/*
+			 * Asleep until the stop, a signal (SIGCHLD when the
+			 * command needs us) or the next thing due.
+			 */
+			wait_ms = (next_check - now) * 1e3;
+			if (o->duration > 0 &&
+			    (t0 + o->duration - now) * 1e3 < wait_ms)
+				wait_ms = (t0 + o->duration - now) * 1e3;
+			if (run->end.pid > 0 && (next_gone - now) * 1e3 < wait_ms)
+				wait_ms = (next_gone - now) * 1e3;
+			if (tty && (next_status - now) * 1e3 < wait_ms)
+				wait_ms = (next_status - now) * 1e3;
+			run->stop_cpu = rec_stop_sleep(sw, rcs, n, wait_ms);
+			if (run->stop_cpu >= 0)
+				break;
+		} else if (stream && !o->drain_ms) {
 			rec_poll(rcs, n, (int)wait_ms + 1);
-		else
+		} else {
 			usleep((useconds_t)(wait_ms * 1e3) + 100);
+		}
 	}
 	if (tty) {
 		rec_status_line(rcs, n, t0, o);
 		fputc('\n', stderr);
 	}
 	return 0;
+}
+
+static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
+		    struct rec_run *run)
+{
+	struct rec_stop_wait sw;
+	int ret;
+
+	/* --stop-at: the flight recorder ends where the driver says. */
+	if (!o->stop_armed || o->mode == PT_MODE_STREAM)
+		return rec_wait_loop(rcs, n, o, run, NULL);
+	if (rec_stop_wait_begin(&sw, n))
+		return -ENOMEM;
+	ret = rec_wait_loop(rcs, n, o, run, &sw);
+	rec_stop_wait_end(&sw);
+	return ret;
 }
 
 static void rec_cpu_sideband(FILE *sb, const struct rec_cpu *rc, int stream)
