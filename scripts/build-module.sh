@@ -20,7 +20,7 @@ tar -C "$ROOT" -c --exclude='*.o' --exclude='*.cmd' --exclude='*.ko' \
 
 log=$dir/build.log
 rc=0
-make -C "$kdir" M="$dir" W=1 C=2 modules >"$log" 2>&1 || rc=$?
+make -j"$(nproc)" -C "$kdir" M="$dir" W=1 C=2 modules >"$log" 2>&1 || rc=$?
 # Relative paths make the messages readable.
 sed -i "s|$dir/||g" "$log"
 if [ $rc != 0 ] || grep -qiE 'warning|error' "$log"; then

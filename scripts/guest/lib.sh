@@ -131,8 +131,12 @@ scan_dmesg() {
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # Forget what the kernel leaked before we started (boot-time objects).
+# No automatic scans (every 10 minutes, each tens of seconds of a CPU
+# under TCG with KASAN, in the middle of some test): kmemleak_check()
+# scans when it needs to.
 kmemleak_start() {
 	[ -w $KMEMLEAK ] || return 0
+	echo scan=off >$KMEMLEAK
 	echo scan >$KMEMLEAK
 	echo clear >$KMEMLEAK
 }
