@@ -36,6 +36,11 @@ kernels=(6.1 6.12 debug)
 declare -A KDIR=([6.1]=$KDIR_6_1 [6.12]=$KDIR_6_12 [debug]=$KDIR_DEBUG)
 declare -A IMG=([6.1]=$VMLINUZ_6_1 [6.12]=$VMLINUZ_6_12 [debug]=$VMLINUZ_DEBUG)
 declare -A CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel [debug]=max,vendor=GenuineIntel)
+# The model profiles each kernel runs: every profile on the debug kernel
+# (lockdep, KASAN), icl (every feature) on all three, and bdw (single
+# range, single-entry ToPA) and min (the least a PT CPU has) each on one
+# Debian kernel besides: make check's 30-minute budget.
+declare -A PROFILES=([6.1]=icl,min [6.12]=icl,bdw [debug]=icl,bdw,min)
 
 # 1. Static stages.
 for k in "${kernels[@]}"; do
@@ -44,7 +49,7 @@ done
 stage checkpatch host "$S/checkpatch.sh" "$CHECKPATCH"
 if [ -f "$ROOT/tools/Makefile" ]; then
 	# -B: every warning shows on every run, not only on a first build.
-	stage tools host make -B -C "$ROOT/tools" CFLAGS="-O2 -g -Wall -Wextra -Werror"
+	stage tools host make -B -j"$(nproc)" -C "$ROOT/tools" CFLAGS="-O2 -g -Wall -Wextra -Werror"
 fi
 # Installing: make install's layout, DKMS for both Debian kernels, the
 # Debian packages (lintian, the tool unpacked and run).  About 2 minutes.
@@ -54,7 +59,7 @@ stage dkms-6.12 6.12 "$S/check-dkms.sh" 6.12 "$KDIR_6_12"
 stage deb host "$S/check-deb.sh"
 # The VM benchmarks are built too (so they keep compiling), not run.
 rm -rf "$WORK/vm-tests" "$WORK/vm-bench"
-stage vm-tests host make -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" \
+stage vm-tests host make -j"$(nproc)" -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" \
 	CFLAGS="-O2 -g -Wall -Wextra -Werror"
 
 # 2. The VM runs, one kernel after the other (2 cores: TCG uses both).
@@ -67,7 +72,8 @@ for k in "${kernels[@]}"; do
 		echo "FAIL $k initramfs (mkinitramfs.sh failed)" | tee -a "$R"
 		continue
 	fi
-	"$S/vm-run.sh" "$k" "${IMG[$k]}" "$WORK/initramfs-$k.cpio.gz" "${CPU[$k]}" \
+	PTT_APPEND="ptt.profiles=${PROFILES[$k]}" \
+		"$S/vm-run.sh" "$k" "${IMG[$k]}" "$WORK/initramfs-$k.cpio.gz" "${CPU[$k]}" \
 		check "$res/vm-$k" | tee -a "$R"
 done
 
