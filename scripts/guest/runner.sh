@@ -59,17 +59,6 @@ echo "PTT-INFO kernel text held: $(cat /tmp/ptt-hold.ready 2>/dev/null || echo "
 dmesg -c >/dev/null
 kmemleak_start
 
-# The debug kernel has CONFIG_COMPACTION (coexist_alloc_retry asks for
-# /proc/sys/vm/compact_memory, the driver's advice).  Its direct
-# compaction, run at each of the driver's high-order buffer allocation
-# attempts, costs so much under KASAN and TCG that it doubled the debug
-# run (capture_wrap 5.6 -> 13.6 s, model_burst 5.8 -> 12.2 s, exact_cr3
-# 22.5 -> 38 s; 5.4, 5.5 and 18.6 s with this): there the allocator does
-# not compact by itself.  compact_memory still does.
-if [ -e /proc/lockdep ] && [ -w /proc/sys/vm/extfrag_threshold ]; then
-	echo 1000 >/proc/sys/vm/extfrag_threshold
-fi
-
 # The KTAP of the KUnit suites that ran at a load, from its log (LOG).
 report_ktap() {
 	local res
