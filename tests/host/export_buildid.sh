@@ -86,6 +86,18 @@ grep -qxF "$KID [kernel.kallsyms]" "$B/ids" || why+=" missing-kernel"
 	why+=" listed($(tr '\n' '|' <"$B/ids") $(head -c 200 "$B/ids.err"))"
 result export-perf-buildid "$why" "perf buildid-list lists the kernel's and the 4 mapped files' build-ids"
 
+# export_recorded_ids: export $S and add to $why what perf's build-id
+# list lacks: libc with the recorded $LID, the probe with its file's id,
+# and exactly 4 entries.
+export_recorded_ids() {
+	"$PT" export --perf "$S" >"$S/export.out" 2>&1 || why+=" export-exit-$?:$(head -c 200 "$S/export.out")"
+	"$perf" buildid-list -i "$S/perf.data" >"$S/ids" 2>"$S/ids.err"
+	grep -qxF "$LID /usr/lib/x86_64-linux-gnu/libc.so.6" "$S/ids" || why+=" recorded"
+	grep -qxF "$(file_id "$S/map_probe")" "$S/ids" || why+=" file"
+	[ "$(wc -l <"$S/ids")" = 4 ] ||
+		why+=" listed($(tr '\n' '|' <"$S/ids") $(head -c 200 "$S/ids.err"))"
+}
+
 # a recorded build-id wins over the file's
 S=$(setup export-bid-rec)
 LID=feedfacecafef00d0123456789abcdef00112233
@@ -93,12 +105,7 @@ grep -v '^map=' "$S/sideband.txt" >"$S/sb.txt"
 python3 "$HERE/export_sideband.py" "$S" "/usr/lib/x86_64-linux-gnu/libc.so.6=$LID"
 mv "$S/sb.txt" "$S/sideband.txt"
 why=
-"$PT" export --perf "$S" >"$S/export.out" 2>&1 || why+=" export-exit-$?:$(head -c 200 "$S/export.out")"
-"$perf" buildid-list -i "$S/perf.data" >"$S/ids" 2>"$S/ids.err"
-grep -qxF "$LID /usr/lib/x86_64-linux-gnu/libc.so.6" "$S/ids" || why+=" recorded"
-grep -qxF "$(file_id "$S/map_probe")" "$S/ids" || why+=" file"
-[ "$(wc -l <"$S/ids")" = 4 ] ||
-	why+=" listed($(tr '\n' '|' <"$S/ids") $(head -c 200 "$S/ids.err"))"
+export_recorded_ids
 result export-perf-buildid-recorded "$why" "libc listed with the build-id its mmap record carries"
 
 # sideband.txt's map.build_id= wins over the file's too
@@ -106,12 +113,7 @@ S=$(setup export-bid-map)
 sed -i "/^map=.* \/usr\/lib\/x86_64-linux-gnu\/libc\.so\.6\$/{n;s/^\(map\.build_id=[^ ]*\) .*/\1 $LID/}" "$S/sideband.txt"
 why=
 grep -q "^map\.build_id=.* $LID\$" "$S/sideband.txt" || why+=" setup"
-"$PT" export --perf "$S" >"$S/export.out" 2>&1 || why+=" export-exit-$?:$(head -c 200 "$S/export.out")"
-"$perf" buildid-list -i "$S/perf.data" >"$S/ids" 2>"$S/ids.err"
-grep -qxF "$LID /usr/lib/x86_64-linux-gnu/libc.so.6" "$S/ids" || why+=" recorded"
-grep -qxF "$(file_id "$S/map_probe")" "$S/ids" || why+=" file"
-[ "$(wc -l <"$S/ids")" = 4 ] ||
-	why+=" listed($(tr '\n' '|' <"$S/ids") $(head -c 200 "$S/ids.err"))"
+export_recorded_ids
 result export-perf-map-build-id "$why" "libc listed with the build-id of its map.build_id= line"
 
 # perf script reads a binary that changed since from its build-id cache
