@@ -24,7 +24,7 @@ set -euo pipefail
 name=$1 kernel=$2 initrd=$3 cpu=$4 mode=$5 dir=$6
 timeout=${PTT_VM_TIMEOUT:-1500}
 boot_limit=${PTT_VM_BOOT_TIMEOUT:-300}
-stall_limit=${PTT_VM_STALL:-420}
+stall_limit=${PTT_VM_STALL:-960}
 rm -f "$dir.boot1.log"
 
 # QEMU's TCG has no invariant TSC to offer (+invtsc is refused: "TCG
@@ -46,7 +46,7 @@ started() { grep -q '^PTT-START ' "$dir/console.log" 2>/dev/null; }
 # stall_watch: end a check run whose guest hung.  Every test has its own
 # time limit and ptt-run prints when it kills one, so a console silent
 # for stall_limit seconds (more than the longest limit a test may ask,
-# see mkinitramfs.sh) means the whole guest stopped.  Before killing
+# see mkinitramfs.sh, times the runner's TIMEOUT_SCALE) means the whole guest stopped.  Before killing
 # qemu, vm-stall.py asks its monitor what the vCPUs were doing; after it
 # a short boot of the same kernel (ptt.mode=kallsyms) gives the symbols
 # to name it with, into $dir/stall.txt: a hang then costs minutes, not

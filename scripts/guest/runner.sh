@@ -21,6 +21,7 @@
 
 PROFILES=${PTT_PROFILES:-icl bdw min}
 TEST_TIMEOUT=${PTT_TEST_TIMEOUT:-30}
+TIMEOUT_SCALE=${PTT_TIMEOUT_SCALE:-3}
 KO=/ptt/pt_trace.ko
 MODEL_KO=/ptt/pt_trace_model.ko
 
