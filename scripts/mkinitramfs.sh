@@ -54,7 +54,7 @@ for f in "$ROOT"/tests/vm/*.c "$ROOT"/tests/vm/*.sh; do
 	[ -z "$s" ] || echo "$n $s" >>ptt/timeouts
 done
 # Traced programs of tests (tests/vm/work/NAME.c -> /ptt/work/NAME):
-# exact_static* statically linked, bts_*, exact_nolibc* and follow_nolibc* static without
+# exact_static*, exact_threads* and exact_signal statically linked, bts_*, exact_nolibc* and follow_nolibc* static without
 # libc (their own _start), the others PIEs with libc; and the
 # tests' shell libraries (tests/vm/work/*.sh, sourced, not tests).
 mkdir -p ptt/work
@@ -62,7 +62,7 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	[ -f "$f" ] || continue
 	n=$(basename "$f" .c)
 	case $n in
-	exact_static*|exact_threads*) gcc -static -pthread -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
+	exact_static* | exact_threads* | exact_signal) gcc -static -pthread -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
 	bts_* | exact_nolibc* | follow_nolibc*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
 		-Werror -o "ptt/work/$n" "$f" ;;
 	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -I"$ROOT/include/uapi" -o "ptt/work/$n" "$f" ;;
