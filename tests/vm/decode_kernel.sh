@@ -21,6 +21,7 @@
 # debug kernel has no CONFIG_PROC_KCORE) kernel code cannot decode.
 [ -e /proc/kcore ] || { echo "SKIP: no /proc/kcore, so no kernel text in the recording"; exit 77; }
 . /ptt/work/exact_lib.sh
+exact_sampled_small
 
 d=$OUT/decode_kernel
 mkdir -p "$d"

@@ -5,7 +5,7 @@
 # decode --lines names a kernel module's code with the module's own
 # source lines (issue 14): /ptt/work/decode_kmod
 # (tests/vm/work/decode_kmod.c: the driver's GET_CAPS and GET_CONFIG
-# ioctls for 60 ms) recorded with 'pt-trace record' (OS=1) on cpu0, so
+# ioctls for 150 ms) recorded with 'pt-trace record' (OS=1) on cpu0, so
 # that the sampled generator (Documentation/model.rst) reports IPs in
 # pt_trace.ko's code, which the recording saved.  Decoded with --lines
 # and --symfs /ptt (where the VM's pt_trace.ko and pt_trace_model.ko
@@ -24,6 +24,7 @@
 # debug kernel has no CONFIG_PROC_KCORE) module code cannot decode.
 [ -e /proc/kcore ] || { echo "SKIP: no /proc/kcore, so no module code in the recording"; exit 77; }
 . /ptt/work/exact_lib.sh
+exact_sampled_small
 
 d=$OUT/decode_kmod
 mkdir -p "$d"
@@ -49,7 +50,7 @@ kmod_try() {
 	[ "$rc" = 0 ] || exact_fail "decode exited $rc: $(head -n 3 "$d/err")"
 	n=$(wc -l <"$d/lines")
 	nl=$(grep -c 'drivers/pt_trace/[a-z_/]*\.[ch]:[0-9][0-9]*$' "$d/lines")
-	echo "PTT-INFO decode_kmod: $n instructions in modules, $nl with a line of the driver's sources"
+	echo "PTT-INFO decode_kmod: $(wc -c <"$d/rec/cpu0.pt") bytes, $n instructions in modules, $nl with a line of the driver's sources"
 }
 t0=$(date +%s)
 kmod_try
