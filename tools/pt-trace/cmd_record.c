@@ -1159,32 +1159,6 @@ static void rec_child_stop(pid_t child, int st, FILE *sb,
 	ptrace(PTRACE_CONT, child, NULL, (void *)(long)sig);
 }
 
-/*
- * Stream mode without --drain-interval: sleep in poll() until a CPU has
- * a watermark's worth of data (or its trace stopped), at most @ms.
- */
-static void rec_poll(struct rec_cpu *rcs, int n, int ms)
-{
-	struct pollfd pfd[64];
-	int i, at = 0;
-
-	while (at < n) {
-		int k = 0, m;
-
-		for (i = at; i < n && k < (int)ARRAY_SIZE(pfd); i++, k++) {
-			pfd[k].fd = rcs[i].hup ? -1 : rcs[i].fd;
-			pfd[k].events = POLLIN;
-			pfd[k].revents = 0;
-		}
-		/* Only the first batch waits; CPUs past 64 are rare. */
-		m = poll(pfd, (nfds_t)k, at ? 0 : ms);
-		for (i = 0; m > 0 && i < k; i++)
-			if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
-				rcs[at + i].hup = 1;
-		at += k;
-	}
-}
-
 /* What the recording loop follows besides the CPUs. */
 struct rec_run {
 	pid_t child;		/* the command, or -1 */
@@ -1305,12 +1279,20 @@ static int rec_stopped_cpu(struct rec_cpu *rcs, int n)
 #define REC_STOP_CHECK_CPU_S	0.1
 
 /*
- * --stop-at (flight): the signals the wait sleeps on, blocked outside
- * ppoll() so none is lost between a look and the sleep.  SIGCHLD: the
- * command stopped under ptrace (exec, exit, a signal) or ended.
+ * How the recording loop sleeps: in ppoll() on what can end the sleep
+ * early, with the signals that can blocked outside it so none is lost
+ * between a look and the sleep.  SIGCHLD: the command stopped under
+ * ptrace (exec, exit, a signal: it waits until we look) or ended; it
+ * used to be looked for every 2 ms, and those wakeups of the recorder
+ * (often on the command's CPU) preempted the traced command hundreds
+ * of times a second.  Descriptors: each device's POLLPRI with --stop-at
+ * (flight: the driver read RTIT_STATUS.Stopped, Documentation/abi.rst),
+ * its POLLIN in stream mode without --drain-interval (a watermark's
+ * worth of data), and the perf sideband's rings (half full).
  */
-struct rec_stop_wait {
+struct rec_sleep {
 	struct pollfd *pfd;
+	int npfd;
 	sigset_t old_mask, sleep_mask;
 	struct sigaction old_chld;
 };
@@ -1320,12 +1302,13 @@ static void rec_on_chld(int sig)
 	(void)sig;
 }
 
-static int rec_stop_wait_begin(struct rec_stop_wait *w, int n)
+static int rec_sleep_begin(struct rec_sleep *w, int n, const struct pcol *perf)
 {
 	struct sigaction sa;
 	sigset_t block;
 
-	w->pfd = calloc((size_t)(unsigned int)n, sizeof(*w->pfd));
+	w->npfd = n + (perf->ring ? perf->n : 0);
+	w->pfd = calloc((size_t)(unsigned int)w->npfd, sizeof(*w->pfd));
 	if (!w->pfd)
 		return -ENOMEM;
 	sigemptyset(&block);
@@ -1342,7 +1325,7 @@ static int rec_stop_wait_begin(struct rec_stop_wait *w, int n)
 	return 0;
 }
 
-static void rec_stop_wait_end(struct rec_stop_wait *w)
+static void rec_sleep_end(struct rec_sleep *w)
 {
 	sigaction(SIGCHLD, &w->old_chld, NULL);
 	sigprocmask(SIG_SETMASK, &w->old_mask, NULL);
@@ -1350,13 +1333,16 @@ static void rec_stop_wait_end(struct rec_stop_wait *w)
 }
 
 /*
- * --stop-at (flight): sleep until a device says its trace stopped
- * (POLLPRI: the driver read RTIT_STATUS.Stopped, Documentation/abi.rst),
- * a signal comes, or @ms pass.  The CPU that stopped, or -1.
+ * Sleep until one of @w's events, a signal, or @ms pass.  With @stop
+ * (--stop-at, flight), the CPU whose trace stopped, else -1.
  */
-static int rec_stop_sleep(struct rec_stop_wait *w, struct rec_cpu *rcs,
-			  int n, double ms)
+static int rec_sleep(struct rec_sleep *w, struct rec_cpu *rcs, int n,
+		     const struct rec_opts *o, struct pcol *perf, int stop,
+		     double ms)
 {
+	short ev = (short)((stop ? POLLPRI : 0) |
+			   (o->mode == PT_MODE_STREAM && !o->drain_ms ?
+			    POLLIN : 0));
 	struct timespec ts;
 	int i;
 
@@ -1365,14 +1351,15 @@ static int rec_stop_sleep(struct rec_stop_wait *w, struct rec_cpu *rcs,
 	ts.tv_sec = (time_t)(ms / 1e3);
 	ts.tv_nsec = (long)((ms - ts.tv_sec * 1e3) * 1e6);
 	for (i = 0; i < n; i++) {
-		w->pfd[i].fd = rcs[i].hup ? -1 : rcs[i].fd;
-		w->pfd[i].events = POLLPRI;
+		w->pfd[i].fd = rcs[i].hup || !ev ? -1 : rcs[i].fd;
+		w->pfd[i].events = ev;
 		w->pfd[i].revents = 0;
 	}
-	if (ppoll(w->pfd, (nfds_t)n, &ts, &w->sleep_mask) <= 0)
+	pcol_pollfds(perf, w->pfd + n, w->npfd - n);
+	if (ppoll(w->pfd, (nfds_t)w->npfd, &ts, &w->sleep_mask) <= 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (w->pfd[i].revents & POLLPRI)
+		if (stop && (w->pfd[i].revents & POLLPRI))
 			return rcs[i].cpu;
 		/* Not to be woken by it again (the status checks go on). */
 		if (w->pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -1383,7 +1370,7 @@ static int rec_stop_sleep(struct rec_stop_wait *w, struct rec_cpu *rcs,
 
 /* Wait for the end: command exit, duration, or a signal; drain meanwhile. */
 static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
-			 struct rec_run *run, struct rec_stop_wait *sw)
+			 struct rec_run *run, struct rec_sleep *w, int stop)
 {
 	double check_s = o->following ? REC_STOP_CHECK_S : REC_STOP_CHECK_CPU_S;
 	double t0 = rec_now(), next_status = t0 + 0.5, next_drain = t0;
@@ -1405,11 +1392,11 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		fflush(run->sb);
 
 		if (child > 0) {
-			pid_t w = waitpid(child, &st, WNOHANG);
+			pid_t got = waitpid(child, &st, WNOHANG);
 
-			if (w == child && WIFSTOPPED(st)) {
+			if (got == child && WIFSTOPPED(st)) {
 				rec_child_stop(child, st, run->sb, &run->maps);
-			} else if (w == child) {
+			} else if (got == child) {
 				run->child_status = st;
 				run->exited = 1;
 				break;
@@ -1430,7 +1417,7 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			next_gone = now + 0.1;
 		}
 		/* The safety net: the driver did not say (POLLPRI). */
-		if (sw && now >= next_check) {
+		if (stop && now >= next_check) {
 			run->stop_cpu = rec_stopped_cpu(rcs, n);
 			if (run->stop_cpu >= 0)
 				break;
@@ -1466,38 +1453,29 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			rec_status_line(rcs, n, t0, o);
 			next_status = now + 0.5;
 		}
-		/* The command is stopped at exec/exit until we look. */
-		wait_ms = child > 0 ? 2 : 100;
+		/*
+		 * Asleep until the next thing due, or a signal (SIGCHLD when
+		 * the command needs us), or a device or the sideband says
+		 * so (rec_sleep()).
+		 */
+		wait_ms = 100;
 		if (o->duration > 0 && (t0 + o->duration - now) * 1e3 < wait_ms)
 			wait_ms = (t0 + o->duration - now) * 1e3;
 		if (o->drain_ms && (next_drain - now) * 1e3 < wait_ms)
 			wait_ms = (next_drain - now) * 1e3;
-		if (wait_ms < 0)
-			wait_ms = 0;
+		if (run->end.pid > 0 && (next_gone - now) * 1e3 < wait_ms)
+			wait_ms = (next_gone - now) * 1e3;
+		if (tty && (next_status - now) * 1e3 < wait_ms)
+			wait_ms = (next_status - now) * 1e3;
+		if (stop && (next_check - now) * 1e3 < wait_ms)
+			wait_ms = (next_check - now) * 1e3;
 		/* BTS's wakeups are not polled: look at least 100 times a second. */
 		if (run->nbts && wait_ms > 10)
 			wait_ms = 10;
-		if (sw) {
-			/*
-			 * Asleep until the stop, a signal (SIGCHLD when the
-			 * command needs us) or the next thing due.
-			 */
-			wait_ms = (next_check - now) * 1e3;
-			if (o->duration > 0 &&
-			    (t0 + o->duration - now) * 1e3 < wait_ms)
-				wait_ms = (t0 + o->duration - now) * 1e3;
-			if (run->end.pid > 0 && (next_gone - now) * 1e3 < wait_ms)
-				wait_ms = (next_gone - now) * 1e3;
-			if (tty && (next_status - now) * 1e3 < wait_ms)
-				wait_ms = (next_status - now) * 1e3;
-			run->stop_cpu = rec_stop_sleep(sw, rcs, n, wait_ms);
-			if (run->stop_cpu >= 0)
-				break;
-		} else if (stream && !o->drain_ms) {
-			rec_poll(rcs, n, (int)wait_ms + 1);
-		} else {
-			usleep((useconds_t)(wait_ms * 1e3) + 100);
-		}
+		run->stop_cpu = rec_sleep(w, rcs, n, o, &run->perf, stop,
+					  wait_ms);
+		if (run->stop_cpu >= 0)
+			break;
 	}
 	if (tty) {
 		rec_status_line(rcs, n, t0, o);
@@ -1509,16 +1487,15 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		    struct rec_run *run)
 {
-	struct rec_stop_wait sw;
+	struct rec_sleep w;
 	int ret;
 
-	/* --stop-at: the flight recorder ends where the driver says. */
-	if (!o->stop_armed || o->mode == PT_MODE_STREAM)
-		return rec_wait_loop(rcs, n, o, run, NULL);
-	if (rec_stop_wait_begin(&sw, n))
+	if (rec_sleep_begin(&w, n, &run->perf))
 		return -ENOMEM;
-	ret = rec_wait_loop(rcs, n, o, run, &sw);
-	rec_stop_wait_end(&sw);
+	/* --stop-at: the flight recorder ends where the driver says. */
+	ret = rec_wait_loop(rcs, n, o, run, &w,
+			    o->stop_armed && o->mode != PT_MODE_STREAM);
+	rec_sleep_end(&w);
 	return ret;
 }
 

@@ -311,6 +311,18 @@ static int pcol_drain_ring(struct pcol *pc, struct pcol_ring *r)
 	return err;
 }
 
+int pcol_pollfds(const struct pcol *pc, struct pollfd *pfd, int max)
+{
+	int i, k = 0;
+
+	for (i = 0; pc->ring && i < pc->n && k < max; i++, k++) {
+		pfd[k].fd = pc->ring[i].fd;
+		pfd[k].events = POLLIN;
+		pfd[k].revents = 0;
+	}
+	return k;
+}
+
 int pcol_drain(struct pcol *pc)
 {
 	int i, err = 0;

@@ -8,6 +8,7 @@
 #ifndef PT_TRACE_PERF_COLLECT_H
 #define PT_TRACE_PERF_COLLECT_H
 
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -38,6 +39,12 @@ int pcol_open(struct pcol *pc, const int *cpus, int n, pid_t pid,
 
 /* Append a record the recorder made (a synthesized mmap2 or comm). */
 void pcol_synth_maps(struct pcol *pc, pid_t pid);
+
+/*
+ * The rings' descriptors for poll(), POLLIN (half a ring unread:
+ * wakeup_watermark): at most @max into @pfd; how many.
+ */
+int pcol_pollfds(const struct pcol *pc, struct pollfd *pfd, int max);
 
 /* Copy every new record of every ring to the file. */
 int pcol_drain(struct pcol *pc);
