@@ -1293,6 +1293,7 @@ static int rec_stopped_cpu(struct rec_cpu *rcs, int n)
 struct rec_sleep {
 	struct pollfd *pfd;
 	int npfd;
+	char *perf_hup;		/* a sideband ring said POLLHUP: not polled */
 	sigset_t old_mask, sleep_mask;
 	struct sigaction old_chld;
 };
@@ -1309,8 +1310,12 @@ static int rec_sleep_begin(struct rec_sleep *w, int n, const struct pcol *perf)
 
 	w->npfd = n + (perf->ring ? perf->n : 0);
 	w->pfd = calloc((size_t)(unsigned int)w->npfd, sizeof(*w->pfd));
-	if (!w->pfd)
+	w->perf_hup = calloc((size_t)(unsigned int)(w->npfd - n + 1), 1);
+	if (!w->pfd || !w->perf_hup) {
+		free(w->pfd);
+		free(w->perf_hup);
 		return -ENOMEM;
+	}
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGINT);
@@ -1330,6 +1335,7 @@ static void rec_sleep_end(struct rec_sleep *w)
 	sigaction(SIGCHLD, &w->old_chld, NULL);
 	sigprocmask(SIG_SETMASK, &w->old_mask, NULL);
 	free(w->pfd);
+	free(w->perf_hup);
 }
 
 /*
@@ -1356,8 +1362,18 @@ static int rec_sleep(struct rec_sleep *w, struct rec_cpu *rcs, int n,
 		w->pfd[i].revents = 0;
 	}
 	pcol_pollfds(perf, w->pfd + n, w->npfd - n);
+	for (i = n; i < w->npfd; i++)
+		if (w->perf_hup[i - n])
+			w->pfd[i].fd = -1;
 	if (ppoll(w->pfd, (nfds_t)w->npfd, &ts, &w->sleep_mask) <= 0)
 		return -1;
+	/*
+	 * A task's event whose task exited (-p: the main thread gone,
+	 * its other threads still traced) says POLLHUP at every poll.
+	 */
+	for (i = n; i < w->npfd; i++)
+		if (w->pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			w->perf_hup[i - n] = 1;
 	for (i = 0; i < n; i++) {
 		if (stop && (w->pfd[i].revents & POLLPRI))
 			return rcs[i].cpu;
