@@ -7,7 +7,10 @@
 # through function pointers (a dense trace: DisRETC=1, so each RET is a
 # TIP too) with 0.8 s of sleep between them, recorded with 'pt-trace
 # record -u -m stream' into an 8 KiB ring (the smallest that streams)
-# drained every 0.7 s (a slow reader), with a PSB every 2 KiB.  When the
+# drained every 0.7 s (a slow reader), with a PSB every 2 KiB, and the
+# recorder stopped (SIGSTOP) from the program's first step until the
+# model has lost bytes: a reader slow only by its period lost nothing
+# where stepping was slow (a loaded machine, the debug kernel).  When the
 # ring fills, the driver holds the trace off until the reader drains
 # and the program runs unstepped meanwhile; after its sleep (longer than
 # the reader's period) it is stepped again.  The recorder writes loss
@@ -31,6 +34,24 @@ EXACT_ARGS="3 1000 800"
 EXACT_NODECODE=1
 LOST=/sys/kernel/debug/pt_trace/model/lost_bytes
 l0=$(cat $LOST)
+# exact_pause_reader PID: stop the recorder PID once the program is
+# stepped, until the model lost bytes (the ring full), at most 60 s.
+exact_pause_reader() {
+	s0=$(exact_stat steps) i=0
+	while [ "$(exact_stat steps)" = "$s0" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -STOP "$1"
+	i=0
+	while [ "$(cat $LOST)" = "$l0" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -CONT "$1"
+	echo "PTT-INFO stream: recorder stopped for $((i / 10)).$((i % 10)) s, until the model lost bytes"
+}
+EXACT_DURING=exact_pause_reader
 if exact_rec $prog stream -m stream -b 8K --drain-interval 700 --psb-period 0 --no-ret-compression; then
 	l1=$(cat $LOST)
 	grep -q "^$prog " "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"

@@ -160,7 +160,12 @@ exact_rec() {
 	exact_drain
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
-	if ! taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "/ptt/work/$prog" $EXACT_ARGS >"$d/rec.out" 2>&1; then
+	taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "/ptt/work/$prog" $EXACT_ARGS >"$d/rec.out" 2>&1 &
+	# EXACT_DURING: what the test does while it records ($1: the
+	# recorder's pid).
+	xr_pid=$!
+	[ -z "$EXACT_DURING" ] || $EXACT_DURING $xr_pid
+	if ! wait $xr_pid; then
 		cat "$d/rec.out"
 		exact_fail "$prog ($*): record exited non-zero"
 	fi
