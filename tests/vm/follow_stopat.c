@@ -171,6 +171,14 @@ static void check_recording(const char *out, const char *err,
 	free(buf);
 }
 
+/* The model's count of trace bytes written, on every CPU. */
+#define MODEL_WRITTEN	"/sys/kernel/debug/pt_trace/model/bytes_written"
+
+static int model_wrote(const void *arg)
+{
+	return ptt_read_ll(MODEL_WRITTEN) > *(const long long *)arg;
+}
+
 static int go_random;
 
 static void on_usr1(int sig)
@@ -218,6 +226,7 @@ int main(int argc, char **argv)
 	const char *out_lib = "/tmp/follow_stopat_lib";
 	const char *err_lib = "/tmp/follow_stopat_lib.err";
 	char path[256], pidarg[16], *av[20];
+	long long written0;
 	pid_t child, rec;
 	int rc, st;
 
@@ -249,11 +258,23 @@ int main(int argc, char **argv)
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
 	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "-p", pidarg,
 		"--stop-at", "random_r", "-d", "20", "-o", out_lib, NULL);
+	written0 = ptt_read_ll(MODEL_WRITTEN);
 	rec = fw_start(av, err_lib);
 	REQUIRE(rec > 0, "fork: %s", strerror(errno));
-	/* Resolved, then started: give it a moment to trace the child. */
-	if (fw_wait_grep(err_lib, "stop at random_r:", rec, 20))
-		usleep(300000);
+	/*
+	 * Resolved, then started: wait until the trace is on before the
+	 * child enters random_r.  Nothing else traces here, so the model
+	 * writing a byte (a followed task's enable) means the recorder
+	 * traces the child.  Polled, however slow the guest (without the
+	 * model's counter, a fixed wait).
+	 */
+	if (fw_wait_grep(err_lib, "stop at random_r:", rec, 20)) {
+		if (written0 < 0)
+			usleep(300000);
+		else
+			CHECK(fw_poll(rec, 15, 5000, model_wrote, &written0),
+			      "no trace byte from the recorder within 15 s of 'stop at random_r:' (or it exited)");
+	}
 	kill(child, SIGUSR1);
 	rc = waitpid(rec, &st, 0) == rec ? fw_status(st) : -1;
 	kill(child, SIGKILL);
