@@ -6,9 +6,11 @@
  * debuginfod when the user allows it), libiberty for C++ names.
  *
  * Every decoded instruction asks for its symbol, so lookups are cached:
- * an exact-IP cache in front of libdwfl (hot code repeats its IPs), and
- * each symbol is made once (demangled) and kept until the table is freed,
- * so names may be kept by callers (the timeline's call stack).
+ * an exact-IP cache in front of libdwfl (hot code repeats its IPs), then
+ * libdwfl's answer by span of addresses where it cannot change (struct
+ * ei_spans: it reads all the module's symbols each time), and each
+ * symbol is made once (demangled) and kept until the table is freed, so
+ * names may be kept by callers (the timeline's call stack).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +49,8 @@
 #define ei_die		__typeof__(*dwfl_module_addrdie(NULL, 0, (void *)1))
 #define ei_data		__typeof__(*elf_getdata_rawchunk(NULL, 0, 0, ELF_T_BYTE))
 #define ei_attr		__typeof__(*dwarf_attr_integrate((void *)1, 0, (void *)1))
+#define ei_shdr		__typeof__(*gelf_getshdr(NULL, NULL))
+#define ei_scn		__typeof__(elf_nextscn(NULL, NULL))
 
 /* One ELF file open with libelf, with its size for range checks. */
 struct ei_file {
@@ -77,12 +81,36 @@ struct ei_line_slot {
 	int used;
 };
 
+/*
+ * A module's answers by span.  dwfl_module_addrinfo() reads every symbol
+ * of the module each time (1500 symbols of a static libc program: ~0.5 M
+ * instructions a call, ~25 ms a call under QEMU TCG), and a trace meets
+ * thousands of IPs.  Its answer for an address depends only on which
+ * symbols start at or below it, which of those still cover it
+ * (st_size), whether it is some symbol's own address (SHN_ABS and
+ * sizeless ones may match only there), and which section it lies in: it
+ * changes only at a symbol's address, its end, a sizeless or SHN_ABS
+ * (etc.) symbol's address plus 1, or a section's start or end.
+ * Between two such points (a span) it is the same, and it is asked once
+ * per span.  @at: the points, sorted and distinct; @sym[i]: the answer
+ * for [@at[i], @at[i + 1]) once asked (NULL: not yet; &ei_nosym: none).
+ */
+struct ei_spans {
+	ei_module mod;
+	uint64_t *at;
+	const struct elf_sym **sym;
+	size_t n;
+	int usable;		/* 0: ET_REL or no memory, ask libdwfl */
+	struct ei_spans *next;
+};
+
 struct elf_symcache {
 	struct ei_cache_slot slot[EI_CACHE_SLOTS];
 	struct ei_line_slot lines[EI_LINE_SLOTS];
 	/* symbols made so far, open addressing by start address */
 	struct elf_sym **syms;
 	size_t nsyms, cap;
+	struct ei_spans *spans;	/* one per module asked about */
 };
 
 static const struct elf_sym ei_nosym;
@@ -641,11 +669,148 @@ static const struct elf_sym *ei_sym_get(struct elf_symcache *c,
 	return s;
 }
 
+static int ei_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Append @v to @sp->at (its capacity in *@cap); -ENOMEM. */
+static int ei_spans_add(struct ei_spans *sp, size_t *cap, uint64_t v)
+{
+	uint64_t *n;
+
+	if (sp->n == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		n = realloc(sp->at, *cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		sp->at = n;
+	}
+	sp->at[sp->n++] = v;
+	return 0;
+}
+
+/*
+ * Every section's start and end in @elf, at the addresses libdwfl gives
+ * its symbols (@bias added), where dwfl_module_addrinfo()'s section
+ * test changes.
+ */
+static int ei_spans_sections(struct ei_spans *sp, size_t *cap, ei_elf elf,
+			     uint64_t bias)
+{
+	ei_scn scn = NULL;
+	ei_shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) &&
+		    (ei_spans_add(sp, cap, sh.sh_addr + bias) ||
+		     ei_spans_add(sp, cap, sh.sh_addr + sh.sh_size + bias)))
+			return -ENOMEM;
+	return 0;
+}
+
+/* @sp's points, from every symbol and section of @mod. */
+static void ei_spans_build(struct ei_spans *sp, ei_module mod)
+{
+	ei_elf elfs[4] = { NULL };
+	uint64_t biases[4] = { 0 }, bias, addr, b;
+	int i, j, nsyms, nelfs = 0;
+	size_t cap = 0, k, n;
+	ei_elf elf, main_elf;
+	uint32_t shndx;
+	ei_ehdr eh;
+	ei_sym sym;
+
+	main_elf = dwfl_module_getelf(mod, &b);
+	nsyms = dwfl_module_getsymtab(mod);
+	/*
+	 * An ET_REL file's symbols are matched to sections another way
+	 * (dwfl_module_relocate_address()): asked every time.
+	 */
+	if (!main_elf || !gelf_getehdr(main_elf, &eh) || eh.e_type == ET_REL ||
+	    nsyms < 0)
+		return;
+	for (i = 0; i < nsyms; i++) {
+		elf = NULL;
+		b = 0;
+		if (!dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf,
+					     &b))
+			continue;
+		bias = b;
+		if (ei_spans_add(sp, &cap, addr) ||
+		    ((!sym.st_size || shndx >= SHN_LORESERVE) &&
+		     ei_spans_add(sp, &cap, addr + 1)) ||
+		    ei_spans_add(sp, &cap, addr + sym.st_size))
+			return;
+		for (j = 0; j < nelfs; j++)
+			if (elfs[j] == elf && biases[j] == bias)
+				break;
+		if (j < nelfs)
+			continue;
+		if (nelfs == 4)	/* a module has at most two symbol files */
+			return;
+		elfs[nelfs] = elf;
+		biases[nelfs++] = bias;
+		if (elf && ei_spans_sections(sp, &cap, elf, bias))
+			return;
+	}
+	if (ei_spans_sections(sp, &cap, main_elf, b))
+		return;
+	if (!sp->n)
+		return;
+	qsort(sp->at, sp->n, sizeof(*sp->at), ei_u64_cmp);
+	for (k = 1, n = 1; k < sp->n; k++)
+		if (sp->at[k] != sp->at[n - 1])
+			sp->at[n++] = sp->at[k];
+	sp->n = n;
+	sp->sym = calloc(n, sizeof(*sp->sym));
+	sp->usable = !!sp->sym;
+}
+
+/* @mod's spans, made the first time (NULL: out of memory). */
+static struct ei_spans *ei_spans_get(struct elf_symcache *c, ei_module mod)
+{
+	struct ei_spans *sp;
+
+	for (sp = c->spans; sp; sp = sp->next)
+		if (sp->mod == mod)
+			return sp;
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return NULL;
+	sp->mod = mod;
+	ei_spans_build(sp, mod);
+	sp->next = c->spans;
+	c->spans = sp;
+	return sp;
+}
+
+/* The slot of @sp->sym for @addr's span, or NULL when none. */
+static const struct elf_sym **ei_span_slot(struct ei_spans *sp, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!sp || !sp->usable || addr < sp->at[0])
+		return NULL;
+	hi = sp->n;
+	while (hi - lo > 1) {	/* the last point at or below @addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp->at[mid] <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &sp->sym[lo];
+}
+
 static const struct elf_sym *ei_lookup(const struct elf_symtab *st,
 				       uint64_t addr)
 {
 	struct elf_symcache *c = st->cache;
-	const struct elf_sym *s = &ei_nosym;
+	const struct elf_sym *s = &ei_nosym, **span = NULL;
 	struct ei_cache_slot *slot;
 	ei_module mod;
 	const char *name;
@@ -658,12 +823,20 @@ static const struct elf_sym *ei_lookup(const struct elf_symtab *st,
 	if (slot->ip == addr)
 		return slot->sym == &ei_nosym ? NULL : slot->sym;
 	mod = dwfl_addrmodule(st->dwfl, addr);
-	name = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL,
-					  NULL) : NULL;
-	if (name && name[0])
-		s = ei_sym_get(c, mod, addr - off, sym.st_size, name);
-	if (!s)
-		return NULL;	/* out of memory: not cached */
+	if (mod)
+		span = ei_span_slot(ei_spans_get(c, mod), addr);
+	if (span && *span) {
+		s = *span;
+	} else {
+		name = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL,
+						  NULL, NULL) : NULL;
+		if (name && name[0])
+			s = ei_sym_get(c, mod, addr - off, sym.st_size, name);
+		if (!s)
+			return NULL;	/* out of memory: not cached */
+		if (span)
+			*span = s;
+	}
 	slot->ip = addr;
 	slot->sym = s;
 	return s == &ei_nosym ? NULL : s;
@@ -879,6 +1052,14 @@ void elf_symtab_free(struct elf_symtab *st)
 	}
 	for (i = 0; c && i < EI_LINE_SLOTS; i++)
 		free(c->lines[i].inlined);
+	while (c && c->spans) {
+		struct ei_spans *sp = c->spans;
+
+		c->spans = sp->next;
+		free(sp->at);
+		free(sp->sym);
+		free(sp);
+	}
 	if (c)
 		free(c->syms);
 	free(c);
