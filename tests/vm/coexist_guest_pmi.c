@@ -51,9 +51,10 @@ static unsigned long long flight_mid_lap(int fd)
 {
 	struct pt_trace_status st;
 	unsigned long long off = 0;
-	int i;
+	double t0;
 
-	for (i = 0; i < 600; i++) {
+	/* Half a lap (512 KiB): well under a second here; up to 10 s. */
+	for (t0 = st_now(); st_now() - t0 < 10; usleep(5000)) {
 		st_status(fd, &st);
 		off = st.head % RING;
 		if (off >= RING / 2 && off < RING * 3 / 4) {
@@ -64,10 +65,9 @@ static unsigned long long flight_mid_lap(int fd)
 				return st.head;
 			model_walk();
 		}
-		usleep(5000);
 	}
-	REQUIRE(0, "the middle of a lap was missed (head %llu)",
-		(unsigned long long)st.head);
+	REQUIRE(0, "the middle of a lap was missed in %.0f s (head %llu)",
+		st_now() - t0, (unsigned long long)st.head);
 	return 0;
 }
 
@@ -76,7 +76,8 @@ static void flight_laps(void)
 	struct pt_trace_status st;
 	unsigned long long head0, target;
 	long long laps0, w0;
-	int fd, i;
+	double t0;
+	int fd;
 
 	fd = cx_open_flight(cpu, RING);
 	cx_agent("vmx", cpu, "on");
@@ -98,11 +99,11 @@ static void flight_laps(void)
 	/* Its own laps still count, each PMI asked with the trace halted. */
 	model_walk();
 	target = (head0 / RING + 2) * RING + RING / 4;
-	for (i = 0; i < 400; i++) {
+	/* Under 2.5 MiB at 2 MB/s: about a second; up to 10 s. */
+	for (t0 = st_now(); st_now() - t0 < 10; usleep(5000)) {
 		st_status(fd, &st);
 		if (st.head >= target)
 			break;
-		usleep(5000);
 	}
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	st_status(fd, &st);
@@ -110,8 +111,8 @@ static void flight_laps(void)
 	       (unsigned long long)st.head, st_stream_counter(cpu, "laps"),
 	       st_model("bytes_written") - w0);
 	CHECK(st.head >= target && (st.flags & PT_STATUS_WRAPPED),
-	      "the laps of our own PMIs were not counted (head %llu)",
-	      (unsigned long long)st.head);
+	      "the laps of our own PMIs were not counted (head %llu, waited %.0f s for %llu)",
+	      (unsigned long long)st.head, st_now() - t0, target);
 	CHECK(st_stream_counter(cpu, "laps") == (long long)(st.head / RING),
 	      "laps %lld for head %llu", st_stream_counter(cpu, "laps"),
 	      (unsigned long long)st.head);
@@ -129,7 +130,7 @@ static void stream_service(void)
 	long long p0;
 	ssize_t n, total = 0;
 	char buf[65536];
-	int i;
+	double t0;
 
 	cx_agent("vmx", cpu, "on");
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START in VMX operation: %s",
@@ -141,8 +142,9 @@ static void stream_service(void)
 	CHECK(st_stream_counter(cpu, "pmis") == p0,
 	      "the guest's PMI was taken as the stream's");
 	model_walk();
-	/* Its own PMIs (INT regions reached) are still its own. */
-	for (i = 0; i < 300 && st_stream_counter(cpu, "pmis") < p0 + 2; i++) {
+	/* Its own PMIs (INT regions reached) are still its own: up to 10 s. */
+	t0 = st_now();
+	while (st_now() - t0 < 10 && st_stream_counter(cpu, "pmis") < p0 + 2) {
 		usleep(10000);
 		while ((n = read(fd, buf, sizeof(buf))) > 0)
 			total += n;
@@ -150,7 +152,8 @@ static void stream_service(void)
 	printf("PTT-INFO stream in VMX operation: %zd bytes, pmis %lld\n",
 	       total, st_stream_counter(cpu, "pmis") - p0);
 	CHECK(st_stream_counter(cpu, "pmis") >= p0 + 2,
-	      "the stream's own PMIs were not taken");
+	      "the stream's own PMIs were not taken (waited %.0f s for two)",
+	      st_now() - t0);
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	cx_agent("vmx", cpu, "off");
 	close(fd);
