@@ -86,31 +86,45 @@ static void cleared(int use_vmx)
 {
 	struct pt_trace_status st;
 	struct pt_trace_mmap_page *pg;
-	int fd = start_stream(WM, &pg), i, seen = 0;
+	int fd = start_stream(WM, &pg), seen = 0;
 	size_t before;
+	double t0;
 
 	if (use_vmx)
 		cx_agent("vmx", cpu, "on");
 	else
 		cx_agent("foreign", cpu, "clear");
-	for (i = 0; i < 30 && !use_vmx; i++) {
-		usleep(20000);
+	/* The record: at the next PMI or watchdog (50 ms); up to 3 s. */
+	for (t0 = st_now(); !use_vmx && st_now() - t0 < 3; usleep(20000))
 		if (taken_records(pg))
 			break;
-	}
 	if (use_vmx) {
-		usleep(300000);
-		st_status(fd, &st);
+		/* The 50 ms stream watchdog notices: up to 3 s. */
+		for (t0 = st_now(); st_now() - t0 < 3; usleep(20000)) {
+			st_status(fd, &st);
+			if (st.flags & PT_STATUS_TAKEN_OVER)
+				break;
+		}
 		seen = !!(st.flags & PT_STATUS_TAKEN_OVER);
-		printf("PTT-INFO vmx on: status %#x\n", st.flags);
-		CHECK(seen, "VMXON stopped the trace: status must say taken over");
+		printf("PTT-INFO vmx on: status %#x after %.2f s\n", st.flags,
+		       st_now() - t0);
+		CHECK(seen, "VMXON stopped the trace: status must say taken over (waited %.1f s)",
+		      st_now() - t0);
 		cx_agent("vmx", cpu, "off");
-		usleep(300000);
+		/* Resumed by the watchdog: up to 3 s. */
+		for (t0 = st_now(); st_now() - t0 < 3; usleep(20000)) {
+			st_status(fd, &st);
+			if (!(st.flags & PT_STATUS_TAKEN_OVER))
+				break;
+		}
 	}
 	drain(fd);
 	before = total;
-	/* Data is published per ToPA region: a whole one on single-entry. */
-	for (i = 0; i < 60 && total == before; i++) {
+	/*
+	 * Data is published per ToPA region: a whole one on single-entry
+	 * (at 2 MB/s a few ms; up to 5 s).
+	 */
+	for (t0 = st_now(); total == before && st_now() - t0 < 5; ) {
 		usleep(50000);
 		drain(fd);
 	}
@@ -121,7 +135,8 @@ static void cleared(int use_vmx)
 	CHECK(taken_records(pg) == 1, "one loss record flagged taken over");
 	CHECK(!(st.flags & PT_STATUS_TAKEN_OVER), "resumed, status still taken over");
 	CHECK(st.flags & PT_STATUS_RUNNING, "the stream ended");
-	CHECK(total > before, "no data after the CPU was ours again");
+	CHECK(total > before, "no data after the CPU was ours again (waited %.1f s)",
+	      st_now() - t0);
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	munmap(pg, 4096);
 	close(fd);
@@ -199,18 +214,26 @@ static int flight_open(void)
 	return fd;
 }
 
-/* A flight trace running 20 ms, its first live status checked. */
+/*
+ * A flight trace running until it wrote something (20 ms normally; up
+ * to 2 s), its first live statuses checked.
+ */
 static void flight_run(int fd, const char *what)
 {
 	struct pt_trace_status st;
+	double t0;
 
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "%s: START: %s", what,
 		strerror(errno));
-	usleep(20000);
-	st_status(fd, &st);
+	t0 = st_now();
+	do {
+		usleep(20000);
+		st_status(fd, &st);
+	} while (!st.head && !(st.flags & PT_STATUS_TAKEN_OVER) &&
+		 st_now() - t0 < 2);
 	CHECK(!(st.flags & PT_STATUS_TAKEN_OVER) && st.head > 0,
-	      "%s: before the takeover: status %#x head %llu", what, st.flags,
-	      (unsigned long long)st.head);
+	      "%s: before the takeover: status %#x head %llu after %.1f s",
+	      what, st.flags, (unsigned long long)st.head, st_now() - t0);
 }
 
 static void flight_taken(void)
