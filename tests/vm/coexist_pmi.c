@@ -143,6 +143,8 @@ static void stop_then_foreign(unsigned int mode)
 
 int main(void)
 {
+	/* Line by line: a run killed at its timeout shows how far it got. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	cpu = cx_cpu();
 	if (st_model("foreign_pmis") < 0)
 		SKIP("the model has no foreign agent");
