@@ -21,7 +21,12 @@
 # Not on the debug kernel (about 1 ms a single step there under TCG):
 # what it checks is the decoder's symbols and lines, the same on every
 # kernel.
-[ ! -e /proc/lockdep ] || { echo "SKIP: not on the debug kernel (time budget; the decoder is checked on 6.1 and 6.12)"; exit 77; }
+# And on 6.1 only of the two Debian kernels: the decoder is the same on
+# both, and 6.12 is the slower guest (make check's 30-minute budget).
+case $(uname -r) in
+6.1.0-*) ;;
+*) echo "SKIP: on Debian's 6.1 only (time budget; the decoder is the same on every kernel)"; exit 77 ;;
+esac
 . /ptt/work/exact_lib.sh
 
 exact_run decode_cpp

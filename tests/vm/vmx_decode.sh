@@ -30,7 +30,12 @@ OUT=/tmp/vmx_decode.$$
 # Not on the debug kernel (lockdep, KASAN): what it checks is the
 # decoder, the same on every kernel (29 s there of make check's budget; the
 # model's guests run there in vmx_contexts, vmx_nopip and vmx_host_only).
-[ ! -e /proc/lockdep ] || { echo "SKIP: not on the debug kernel (time budget; the decoder is checked on 6.1 and 6.12)"; exit 77; }
+# And on 6.1 only of the two Debian kernels: the decoder is the same on
+# both, and 6.12 is the slower guest (make check's 30-minute budget).
+case $(uname -r) in
+6.1.0-*) ;;
+*) echo "SKIP: on Debian's 6.1 only (time budget; the decoder is the same on every kernel)"; exit 77 ;;
+esac
 . /ptt/work/vmx_lib.sh
 vmx_icl_only
 vmx_require
