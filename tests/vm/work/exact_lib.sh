@@ -122,9 +122,11 @@ exact_run() {
 
 # exact_sampled_small: the sampled generator (OS=1 recordings of the
 # decode_kernel/kmod tests) writes 256 bytes a tick, not 2048: as many
-# sampled IPs, an eighth of the invented loop around each, so an eighth
-# of the decode (41 s on 6.1 here, over 90 s on CI's machine).  Put back
-# when the test exits.
+# sampled IPs, an eighth of the trace around them (decode_kmod: 215 KB
+# to 26-50 KB).  Measured on 6.1, a decode took about half as long, not
+# an eighth (its start-up stays): decode_kmod 41 s here and over 90 s on
+# CI's machine before, 11-15 s a recording after.  Put back when the
+# test exits.
 TICK=/sys/module/pt_trace_model/parameters/model_tick_bytes
 exact_sampled_small() {
 	exact_tick=$(cat "$TICK")
