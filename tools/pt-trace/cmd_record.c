@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/auxv.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -155,10 +156,12 @@ static void rec_usage(FILE *f)
 	      "                          start anywhere on the call stack)\n"
 	      "      --power-events      power event trace (PWRE/PWRX/EXSTOP/MWAIT)\n"
 	      "      --filter A-B|SYMBOL trace only inside [A,B] (repeatable) or the\n"
-	      "                          function SYMBOL (looked up as --stop-at's)\n"
+	      "                          function SYMBOL (looked up as --stop-at's;\n"
+	      "                          of COMMAND: not in its libraries)\n"
 	      "      --stop-at A-B|SYMBOL  stop tracing on entering [A,B] or the\n"
 	      "                          function SYMBOL of COMMAND (its executable,\n"
-	      "                          ld.so) or of -p PID (any mapped library);\n"
+	      "                          ld.so, the libraries its loader maps at\n"
+	      "                          start) or of -p PID (any mapped library);\n"
 	      "                          flight mode: the trace ends exactly there\n"
 	      "  -S, --snapshot          flight recorders; each SIGUSR2 and the end\n"
 	      "                          write the newest data to DIR/snapshot.N/\n"
@@ -1721,7 +1724,7 @@ static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
 			opt, sym, err == -ENOENT ? "no such function" :
 			strerror(-err), (int)o->target);
 		if (o->cmd)
-			ptt_err("a COMMAND's functions are looked up at its exec, in its executable and ld.so; for a library's use -p PID once it is loaded, or an address range");
+			ptt_err("a COMMAND's functions are looked up in its executable, ld.so and (--stop-at) the libraries its loader maps at start; for a library it dlopens use -p PID once it is loaded, or an address range");
 		return PTT_EXIT_USAGE;
 	}
 	o->range[o->nranges].a = a;
@@ -1740,6 +1743,175 @@ static int rec_resolve_syms(struct rec_opts *o, FILE *sb)
 {
 	return rec_resolve_sym(o, sb, o->filter_sym, PT_ADDR_CFG_FILTER) ?:
 	       rec_resolve_sym(o, sb, o->stop_sym, PT_ADDR_CFG_STOP);
+}
+
+/* AT_ENTRY of @pid's auxiliary vector, or 0. */
+static uint64_t rec_at_entry(pid_t pid)
+{
+	unsigned long v[2], entry = 0;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fread(v, sizeof(v), 1, f) == 1 && v[0] != AT_NULL)
+		if (v[0] == AT_ENTRY)
+			entry = v[1];
+	fclose(f);
+	return entry;
+}
+
+struct rec_xmap_look {
+	uint64_t ip, start, end;	/* in: ip; out: its mapping */
+	uint64_t hash;			/* FNV-1a of every mapping's line */
+};
+
+static int rec_xmap_look(const struct ptt_map *m, void *arg)
+{
+	struct rec_xmap_look *l = arg;
+	const char *c;
+
+	if (l->ip >= m->start && l->ip < m->end) {
+		l->start = m->start;
+		l->end = m->end;
+	}
+	for (c = m->line; *c; c++)
+		l->hash = (l->hash ^ (unsigned char)*c) * 0x100000001b3ULL;
+	l->hash = (l->hash ^ '\n') * 0x100000001b3ULL;
+	return 0;
+}
+
+/* @pid's executable mappings: their hash, and the one holding @ip. */
+static int rec_xmaps(pid_t pid, struct rec_xmap_look *l, uint64_t ip)
+{
+	l->ip = ip;
+	l->start = 0;
+	l->end = 0;
+	l->hash = 0xcbf29ce484222325ULL;
+	return ptt_maps_each(pid, rec_xmap_look, l);
+}
+
+/*
+ * --stop-at SYMBOL -- COMMAND, SYMBOL not in the executable or ld.so at
+ * the exec stop: it may be in a library the loader maps at start
+ * (DT_NEEDED, LD_PRELOAD).  The command goes on under PTRACE_SYSCALL
+ * through the loader's start-up, and at each syscall exit that changed
+ * its executable mappings the symbol is looked up again.  The loader
+ * maps every start-up library before any code of theirs runs (IFUNC
+ * resolvers at relocation, constructors after it, and the program's
+ * own code last), so the first syscall made from outside the loader's
+ * text (at its entry: the command stands there at the exec stop) says
+ * the start-up mapping is over: no library of it has the symbol.  No
+ * breakpoint, and PTRACE_SYSCALL only until one of the two.
+ *
+ * 0: found, the command stopped at the exit of the syscall that mapped
+ * it; -ENOENT: not there (the command stopped at that syscall's entry,
+ * or no loader: a static program); -ECHILD: the command ended (in
+ * run->child_status); another -errno: ptrace failed.
+ */
+static int rec_await_startup_lib(struct rec_run *run, const char *sym,
+				 int *nsys)
+{
+	struct __ptrace_syscall_info si;
+	struct rec_xmap_look l;
+	uint64_t lo, hi, hash, a, b;
+	pid_t child = run->child;
+	char file[4096];
+	int st, sig = 0;
+
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, child, sizeof(si), &si) <= 0)
+		return -errno;
+	if (si.instruction_pointer == rec_at_entry(child) ||
+	    rec_xmaps(child, &l, si.instruction_pointer) || !l.end)
+		return -ENOENT;	/* no loader: all it has is mapped */
+	lo = l.start;
+	hi = l.end;
+	hash = l.hash;
+	if (ptrace(PTRACE_SETOPTIONS, child, NULL,
+		   PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))
+		return -errno;
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, child, NULL, (void *)(long)sig))
+			return -errno;
+		while (waitpid(child, &st, 0) < 0)
+			if (errno != EINTR)
+				return -errno;
+		if (!WIFSTOPPED(st)) {
+			run->child_status = st;
+			run->exited = 1;
+			return -ECHILD;
+		}
+		sig = WSTOPSIG(st);
+		if (sig == SIGTRAP)	/* not a signal (an exec) */
+			sig = 0;
+		if (sig != (SIGTRAP | 0x80))
+			continue;	/* a signal: passed on */
+		sig = 0;
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, child, sizeof(si),
+			   &si) <= 0)
+			return -errno;
+		(*nsys)++;
+		if (si.op == PTRACE_SYSCALL_INFO_ENTRY &&
+		    (si.instruction_pointer < lo || si.instruction_pointer >= hi))
+			return -ENOENT;
+		if (si.op != PTRACE_SYSCALL_INFO_EXIT ||
+		    rec_xmaps(child, &l, 0) || l.hash == hash)
+			continue;
+		hash = l.hash;
+		if (!rec_symbol_resolve(child, sym, &a, &b, file,
+					sizeof(file)))
+			return 0;
+	}
+}
+
+/*
+ * A command's --filter and --stop-at symbols, at its exec stop; a
+ * --stop-at function in none of the files mapped there is looked for
+ * in the libraries the loader maps at start (rec_await_startup_lib()),
+ * and the trace starts where the one that has it was mapped.
+ */
+static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
+{
+	uint64_t a, b;
+	char file[4096];
+	int err, nsys = 0;
+
+	err = rec_resolve_sym(o, run->sb, o->filter_sym, PT_ADDR_CFG_FILTER);
+	if (err || !o->stop_sym ||
+	    rec_symbol_resolve(run->child, o->stop_sym, &a, &b, file,
+			       sizeof(file)) != -ENOENT)
+		return err ?: rec_resolve_sym(o, run->sb, o->stop_sym,
+					      PT_ADDR_CFG_STOP);
+	err = rec_await_startup_lib(run, o->stop_sym, &nsys);
+	if (err == -ECHILD && __atomic_load_n(&rec_stop, __ATOMIC_RELAXED))
+		return PTT_EXIT_INTERRUPTED;
+	if (err == -ECHILD) {
+		ptt_err("--stop-at %s: %s ended before its loader mapped a library with that function",
+			o->stop_sym, o->cmd[0]);
+		return PTT_EXIT_USAGE;
+	}
+	if (err == -ENOENT) {
+		if (nsys)
+			ptt_err("--stop-at %s: no such function in %s's executable, ld.so or the libraries its loader mapped at start (looked for until its first syscall from outside ld.so)",
+				o->stop_sym, o->cmd[0]);
+		else
+			ptt_err("--stop-at %s: no such function in the executable mappings of %s (no loader: a static program has nothing more mapped at start)",
+				o->stop_sym, o->cmd[0]);
+		ptt_err("for a library it dlopens, use -p PID once it is loaded, or an address range");
+		return PTT_EXIT_USAGE;
+	}
+	if (err) {
+		ptt_err("--stop-at %s: following %s's loader under ptrace: %s",
+			o->stop_sym, o->cmd[0], strerror(-err));
+		return PTT_EXIT_INTERNAL;
+	}
+	fprintf(stderr,
+		"stop at %s: in a library the loader mapped at start: tracing starts there\n",
+		o->stop_sym);
+	ptt_maps_write(run->sb, run->child, &run->maps);
+	return rec_resolve_sym(o, run->sb, o->stop_sym, PT_ADDR_CFG_STOP);
 }
 
 /*
@@ -1808,17 +1980,19 @@ static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 		return PTT_EXIT_USAGE;
 	}
 	ptt_maps_write(run->sb, run->child, &run->maps);
-	ret = rec_resolve_syms(o, run->sb);
+	ret = rec_resolve_cmd_syms(o, run);
 	if (!ret)
 		ret = rec_start_all(rcs, n, o, caps, run->sb);
 	/* BTS too before the command's first instruction. */
 	for (i = 0; bts && i < n && !ret; i++)
 		ret = rec_bts_start(&bts[i]);
 	if (ret) {
-		kill(run->child, SIGKILL);
-		ptrace(PTRACE_CONT, run->child, NULL, NULL);
-		waitpid(run->child, &run->child_status, 0);
-		run->exited = 1;
+		if (!run->exited) {
+			kill(run->child, SIGKILL);
+			ptrace(PTRACE_CONT, run->child, NULL, NULL);
+			waitpid(run->child, &run->child_status, 0);
+			run->exited = 1;
+		}
 		return ret;
 	}
 	ptrace(PTRACE_SETOPTIONS, run->child, NULL,
