@@ -10,12 +10,16 @@
  * IP inside the function (its first instruction on silicon and the exact
  * model; where the sampled model's tick saw it otherwise); the command
  * still runs to its end (exit status 0 in the sideband).
- * Then a shared library's function: 'record -p PID --stop-at random_r
- * -u' of a child (forked, not exec'd) that calls libc's random_r in a
- * loop: the recorder finds it in the libc the process has mapped
- * (stop_at= names that file), and the trace of the CPU it names ends
- * the same way, inside random_r (a COMMAND's libraries are not mapped
- * at its exec, where its symbols are looked up: -p is the way).
+ * Then a shared library's function: 'record -u --stop-at random_r --
+ * PROG randomr', which calls libc's random_r in a loop: libc is not
+ * mapped at PROG's exec stop, so the recorder follows the loader's
+ * start-up (ptrace, syscall stops) until it maps libc, finds the
+ * function there (stop_at= names that file), starts tracing, and the
+ * trace of the CPU it names ends the same way, inside random_r; PROG
+ * runs to its end.  A function in no file mapped at start fails with
+ * the message that says so, PROG killed.  Last 'record -p PID
+ * --stop-at random_r -u' of a child (forked, not exec'd) doing the
+ * same: found in the libc the process has mapped, the trace ends there.
  * Skips on profiles without address ranges.
  */
 #include <signal.h>
@@ -188,6 +192,26 @@ static void on_usr1(int sig)
 }
 
 /*
+ * Calls random_r in a loop for @seconds (most of its time inside it,
+ * where the sampled model's tick sees it).
+ */
+static void call_random_r(double seconds)
+{
+	struct random_data rd = { 0 };
+	char state[64] = { 0 };
+	double end = fw_now() + seconds;
+	__s32 r;
+	int i;
+
+	initstate_r(1, state, sizeof(state), &rd);
+	while (fw_now() < end)
+		for (i = 0; i < 100000; i++) {
+			random_r(&rd, &r);
+			fw_sink += (unsigned long)r;
+		}
+}
+
+/*
  * -p's target: a child that works in its own code until SIGUSR1 (so
  * the trace is on when the stop comes, and TIP.PGD names the IP), then
  * calls libc's random_r in a loop (most of its time inside it, where
@@ -200,21 +224,12 @@ static pid_t start_random_r(void)
 	signal(SIGUSR1, on_usr1);
 	pid = fork();
 	if (pid == 0) {
-		struct random_data rd = { 0 };
-		char state[64] = { 0 };
 		double end = fw_now() + 30;
-		__s32 r;
-		int i;
 
-		initstate_r(1, state, sizeof(state), &rd);
 		while (!__atomic_load_n(&go_random, __ATOMIC_RELAXED) &&
 		       fw_now() < end)
 			fw_work(0.001);
-		while (fw_now() < end)
-			for (i = 0; i < 100000; i++) {
-				random_r(&rd, &r);
-				fw_sink += (unsigned long)r;
-			}
+		call_random_r(end - fw_now());
 		_exit(0);
 	}
 	return pid;
@@ -223,6 +238,8 @@ static pid_t start_random_r(void)
 int main(int argc, char **argv)
 {
 	const char *out = "/tmp/follow_stopat", *err = "/tmp/follow_stopat.err";
+	const char *out_cmdlib = "/tmp/follow_stopat_cmdlib";
+	const char *err_cmdlib = "/tmp/follow_stopat_cmdlib.err";
 	const char *out_lib = "/tmp/follow_stopat_lib";
 	const char *err_lib = "/tmp/follow_stopat_lib.err";
 	char path[256], pidarg[16], *av[20];
@@ -240,6 +257,11 @@ int main(int argc, char **argv)
 		fw_work(0.3);	/* traced code that must not be in the trace */
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "randomr")) {
+		fw_work(0.2);	/* the trace on, in PROG's code */
+		call_random_r(0.5);
+		return 0;
+	}
 	fw_child_modes(argc, argv);
 	if (ptt_read_ll("/sys/kernel/pt_trace/caps/num_address_ranges") < 1)
 		SKIP("no address ranges in this profile");
@@ -251,6 +273,31 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/sideband.txt", out);
 	CHECK(fw_grep(path, "exit_status=0"), "the command did not run to its end");
 	check_recording(out, err, "ptt_stop_here", fw_self);
+
+	/*
+	 * A function of a library COMMAND's loader maps at start (libc):
+	 * found there, the trace started before it runs, and stopped in it.
+	 */
+	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "--stop-at",
+		"random_r", "-o", out_cmdlib, "--", fw_self, "randomr", NULL);
+	rc = fw_run(av, err_cmdlib);
+	fw_show(err_cmdlib, "record (lib): ");
+	REQUIRE(rc == 0, "record --stop-at random_r -- PROG exited %d", rc);
+	CHECK(fw_grep(err_cmdlib, "loader mapped at start: tracing starts there"),
+	      "the recorder did not say it found random_r as the loader mapped it");
+	snprintf(path, sizeof(path), "%s/sideband.txt", out_cmdlib);
+	CHECK(fw_grep(path, "exit_status=0"), "the command did not run to its end");
+	check_recording(out_cmdlib, err_cmdlib, "random_r", "libc");
+
+	/* In no file mapped at start: a usage error, which says so. */
+	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "--stop-at",
+		"ptt_no_such_function", "-o", out_cmdlib, "--", fw_self,
+		"stopper", NULL);
+	rc = fw_run(av, err_cmdlib);
+	fw_show(err_cmdlib, "record (none): ");
+	CHECK(rc == 1, "record --stop-at ptt_no_such_function exited %d, not 1", rc);
+	CHECK(fw_grep(err_cmdlib, "the libraries its loader mapped at start"),
+	      "the recorder did not say where it looked for the function");
 
 	/* A shared library's function, in a process traced by -p. */
 	child = start_random_r();
@@ -283,7 +330,7 @@ int main(int argc, char **argv)
 	REQUIRE(rc == 0, "record -p --stop-at random_r exited %d", rc);
 	check_recording(out_lib, err_lib, "random_r", "libc");
 	if (!ptt_failures &&
-	    system("rm -rf /tmp/follow_stopat /tmp/follow_stopat*.err /tmp/follow_stopat_lib"))
+	    system("rm -rf /tmp/follow_stopat /tmp/follow_stopat*.err /tmp/follow_stopat_*lib"))
 		fprintf(stderr, "cleanup failed\n");
 	return ptt_done();
 }
