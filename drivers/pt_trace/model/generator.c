@@ -667,9 +667,16 @@ static u64 pt_tick_period_ns(void)
  * silicon a stalled CPU writes nothing).  Owed, that gap came out as
  * one 64 KiB burst at the next tick, which filled stream_rate's 64 KiB
  * ring before its reader (in the same stalled VM) could run.  The
- * timer's usual lateness stays owed: the mean is still the rate.
+ * timer's usual lateness stays owed: the mean is still the rate.  And
+ * "usual" is not a period at high rates: under TCG the guest's hrtimer
+ * fires about once a millisecond whatever it asks, so a 30 MB/s rate
+ * (a 136 us period) owed at most 272 us per tick and made ~10 MB/s,
+ * which the bench's lossless-rate search took for the recorder's limit
+ * (issue 10).  So a tick owes up to PT_MODEL_RATE_LATE_NS too, short
+ * against the host stalls this guards against.
  */
 #define PT_MODEL_RATE_LATE	2
+#define PT_MODEL_RATE_LATE_NS	(5 * NSEC_PER_MSEC)
 
 static u32 pt_tick_budget(struct pt_model_cpu *st)
 {
@@ -686,8 +693,9 @@ static u32 pt_tick_budget(struct pt_model_cpu *st)
 	}
 	if (!st->rate_last_ns)
 		st->rate_last_ns = now - pt_tick_period_ns();
-	gap = min(now - st->rate_last_ns,
-		  PT_MODEL_RATE_LATE * pt_tick_period_ns());
+	gap = min_t(u64, now - st->rate_last_ns,
+		    max_t(u64, PT_MODEL_RATE_LATE * pt_tick_period_ns(),
+			  PT_MODEL_RATE_LATE_NS));
 	owed = st->rate_carry + (s64)mul_u64_u64_div_u64(rate, gap,
 							 NSEC_PER_SEC);
 	st->rate_last_ns = now;
