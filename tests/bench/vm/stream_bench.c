@@ -29,8 +29,10 @@
  * the drain ceiling (what that recorder sustained from the unbounded
  * burst generator above) finds the highest rate with no byte lost; a
  * run that lost prints the first loss records of its first CPU with any
- * (stream position, bytes, flags, when from START), so a loss says where
- * and when it was (issue 10: HW_STOP|NO_SPACE at a lap while the mmap
+ * (stream position, bytes, flags, when from START) and that reader's
+ * longest time away from the driver with data pending (a loss beside a
+ * long one is a reader the VM did not run), so a loss says where and
+ * when it was and whose it was (issue 10: HW_STOP|NO_SPACE at a lap while the mmap
  * recorder sat in one write(2) of half the ring; it now releases at most
  * CHUNK at a time, as read(2) does).  The
  * driver's cost there is its PMI handler time (debugfs handler_ns) plus
@@ -87,6 +89,11 @@ struct rec {
 	int tick_fd;			/* model/tick_ns_ktask_cpu */
 	struct pt_trace_status st;
 	double secs;
+	/*
+	 * The reader's longest stretch outside the driver with data to
+	 * release (write(2) to tmpfs, or not running at all).
+	 */
+	double last, pause, pause_at;	/* CLOCK_MONOTONIC s */
 };
 
 struct result {
@@ -99,6 +106,7 @@ struct result {
 	struct pt_trace_loss loss[4];
 	unsigned int nloss;
 	int loss_cpu;
+	double pause, pause_at;		/* that CPU's reader (struct rec) */
 	double t_start, t_stop;		/* CLOCK_MONOTONIC ns */
 };
 
@@ -175,6 +183,24 @@ static void drv_account(struct rec *r, unsigned long long c0,
 	r->model_ns += m < c1 - c0 ? m : c1 - c0;
 }
 
+/*
+ * The reader released data (after its write(2); data_tail moved): how
+ * long since it last came back from the driver (r->last), the longest
+ * kept.  A loss at the same moment as a long pause is the reader's (a
+ * VM stall under TCG); a loss while the reader kept up would be the
+ * driver's.
+ */
+static void reader_progress(struct rec *r)
+{
+	double t = now();
+
+	if (t - r->last > r->pause) {
+		r->pause = t - r->last;
+		r->pause_at = r->last;
+	}
+	r->last = t;
+}
+
 /* The cat-like recorder: read(2), then write(2). */
 static void drain_read(struct rec *r)
 {
@@ -186,11 +212,13 @@ static void drain_read(struct rec *r)
 
 		n = read(r->fd, buf, CHUNK);
 		c1 = cpu_ns();
+		r->last = now();
 		drv_account(r, c0, c1, m0, model_ktask_ns(r));
 		if (n > 0) {
 			if (write(r->out, buf, n) != n)
 				break;
 			r->bytes += n;
+			reader_progress(r);
 		} else if (n == 0 || errno != EINTR) {
 			break;	/* EOF after STOP */
 		}
@@ -214,6 +242,7 @@ static void drain_mmap(struct rec *r)
 	data = mmap(NULL, size, PROT_READ, MAP_SHARED, r->fd, pg->data_offset);
 	if (data == MAP_FAILED)
 		goto out;
+	r->last = now();
 	for (;;) {
 		head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 		tail = pg->data_tail;
@@ -226,6 +255,7 @@ static void drain_mmap(struct rec *r)
 			c0 = cpu_ns();
 			poll(&pfd, 1, 100);
 			c1 = cpu_ns();
+			r->last = now();
 			drv_account(r, c0, c1, m0, model_ktask_ns(r));
 			continue;
 		}
@@ -244,6 +274,7 @@ static void drain_mmap(struct rec *r)
 			break;
 		r->bytes += n;
 		__atomic_store_n(&pg->data_tail, tail + n, __ATOMIC_RELEASE);
+		reader_progress(r);
 	}
 	munmap((void *)data, size);
 out:
@@ -439,8 +470,11 @@ static void run_stream_for(enum how how, double secs, struct result *res)
 		res->stops += r[i].st.stops;
 		res->recs += r[i].st.loss_records;
 		res->rec_lost += r[i].st.lost_bytes;
-		if (!res->nloss)
+		if (!res->nloss) {
 			copy_losses(r[i].fd, i, res);
+			res->pause = r[i].pause;
+			res->pause_at = r[i].pause_at;
+		}
 		close(r[i].fd);
 		close(r[i].out);
 		snprintf(path, sizeof(path), "/tmp/stream%d.pt", i);
@@ -470,6 +504,13 @@ static void print_losses(const struct result *res)
 		       (l->end_ns - res->t_start) / 1e6,
 		       (res->t_stop - res->t_start) / 1e6);
 	}
+	if (!res->nloss)
+		return;
+	printf("  cpu %d reader's longest time away from the driver ",
+	       res->loss_cpu);
+	printf("with data pending: %.1f ms from %+.1f ms of START\n",
+	       res->pause * 1e3, res->pause_at * 1e9 > res->t_start ?
+	       (res->pause_at * 1e9 - res->t_start) / 1e6 : 0.0);
 }
 
 /*
