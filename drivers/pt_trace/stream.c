@@ -1132,7 +1132,8 @@ MODULE_PARM_DESC(flight_pmi_min,
 /*
  * The driver sees RTIT_STATUS.Stopped (a TraceStop range: no flight ring
  * has STOP) only where it reads the status: a pause at a followed task's
- * switch-out, a lap PMI, GET_STATUS or STOP.  TraceStop raises no
+ * switch-out, a lap PMI that halts the trace (in VMX operation; a lap
+ * PMI elsewhere only counts), GET_STATUS or STOP.  TraceStop raises no
  * interrupt, so the first of these to see it wakes the pollers (poll(2)
  * then reports EPOLLPRI).  Traced CPU, IRQs off, possibly under the
  * runqueue lock (the sched_switch probe) or in NMI: woken from irq_work.
@@ -1238,12 +1239,24 @@ static bool pt_flight_halted_lap(struct pt_cpu *pc, bool ask)
 	u64 st = 0, base = 0, mask = 0, off;
 	bool ours;
 
-	/* Stopped: no flight ring has STOP, and single-entry no TraceStop. */
-	if (pt_flight_halt(pc, &st, &base, &mask) ||
-	    (st & PT_STATUS_STOPPED))
+	if (pt_flight_halt(pc, &st, &base, &mask))
 		goto err;
 	off = pt_buffer_offset(buf, base, mask);
 	ours = !ask || pt_topa_lap_plausible(&buf->topa, off);
+	/*
+	 * Stopped: a TraceStop range (no flight ring has STOP, and no
+	 * single-entry CPU has TraceStop).  The trace ended there for good
+	 * and stays off, as pt_flight_resume() leaves it; pt_flight_halt()
+	 * woke the pollers.  Not an error, and the PMI is judged as any
+	 * other: after the stop no lap of ours can raise one, so in VMX
+	 * operation it is usually a guest's (it used to be taken, and the
+	 * session to end in HW_ERROR).
+	 */
+	if (st & PT_STATUS_STOPPED) {
+		if (ours)
+			s->laps++;
+		return ours;
+	}
 	if (ours) {
 		if (buf->topa.single_entry)
 			off = pt_flight_se_wrap(pc, off);
