@@ -30,34 +30,13 @@
 #define RUN_SECS	0.5
 #define CAP		(64u << 20)
 
-static char old_period[32], old_tick[32];
+static struct mc_pace pace;
 
 static void restore(void)
 {
 	mc_param("model_burst", "0");
 	mc_param("model_seq", "0");
-	if (old_period[0])
-		mc_param("model_period_us", old_period);
-	if (old_tick[0])
-		mc_param("model_tick_bytes", old_tick);
-}
-
-/* The model's output while tracing, START and STOP left out. */
-struct window {
-	double t0, t1;
-	long long w0, w1;
-};
-
-/* Nothing to do on CPU 0: the ticks sample whatever runs there. */
-static void idle(void *arg)
-{
-	struct window *w = arg;
-
-	w->w0 = mc_model("bytes_written");
-	w->t0 = mc_now();
-	usleep(RUN_SECS * 1e6);
-	w->t1 = mc_now();
-	w->w1 = mc_model("bytes_written");
+	mc_pace_restore(&pace);
 }
 
 /* Does debugfs detail name this generator? */
@@ -114,12 +93,12 @@ static void run(int fd, const char *what, unsigned long period,
 	struct ptt_packet_stats ps;
 	unsigned long long lo, hi;
 	long long b0, b1, gp0, gp1;
-	struct window w;
+	struct mc_window w = { .secs = RUN_SECS };
 	struct mc_trace t;
 
 	gp0 = mc_model("gp_faults");
 	b0 = mc_model("burst_bytes");
-	mc_run(fd, idle, &w, &t);
+	mc_run(fd, mc_idle, &w, &t);
 	b1 = mc_model("burst_bytes");
 	gp1 = mc_model("gp_faults");
 	REQUIRE(w.w0 >= 0 && w.w1 >= w.w0 && w.t1 > w.t0, "%s: bytes_written",
@@ -268,10 +247,7 @@ int main(void)
 	int fd, kmsg;
 
 	fd = mc_open(&caps);
-	REQUIRE(ptt_read_str(MC_PARAM_DIR "model_period_us", old_period,
-			     sizeof(old_period)) == 0, "model_period_us");
-	REQUIRE(ptt_read_str(MC_PARAM_DIR "model_tick_bytes", old_tick,
-			     sizeof(old_tick)) == 0, "model_tick_bytes");
+	mc_pace_save(&pace);
 	REQUIRE(access(MC_PARAM_DIR "model_burst", W_OK) == 0,
 		"model_burst: %s", strerror(errno));
 	atexit(restore);

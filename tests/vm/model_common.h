@@ -76,6 +76,49 @@ static inline int mc_param(const char *name, const char *val)
 	return mc_write(path, val);
 }
 
+/* model_period_us and model_tick_bytes as a test found them. */
+struct mc_pace {
+	char period[32], tick[32];
+};
+
+static inline void mc_pace_save(struct mc_pace *p)
+{
+	REQUIRE(ptt_read_str(MC_PARAM_DIR "model_period_us", p->period,
+			     sizeof(p->period)) == 0, "model_period_us");
+	REQUIRE(ptt_read_str(MC_PARAM_DIR "model_tick_bytes", p->tick,
+			     sizeof(p->tick)) == 0, "model_tick_bytes");
+}
+
+static inline void mc_pace_restore(const struct mc_pace *p)
+{
+	if (p->period[0])
+		mc_param("model_period_us", p->period);
+	if (p->tick[0])
+		mc_param("model_tick_bytes", p->tick);
+}
+
+/*
+ * What the model wrote while a test traced CPU 0 with nothing to do
+ * there for @secs (mc_run()'s @fn: the ticks sample whatever runs),
+ * START and STOP left out.
+ */
+struct mc_window {
+	double secs;
+	double t0, t1;
+	long long w0, w1;
+};
+
+static inline void mc_idle(void *arg)
+{
+	struct mc_window *w = arg;
+
+	w->w0 = mc_model("bytes_written");
+	w->t0 = mc_now();
+	usleep(w->secs * 1e6);
+	w->t1 = mc_now();
+	w->w1 = mc_model("bytes_written");
+}
+
 /* Open /dev/pt0 from CPU 0 and read its capabilities. */
 static inline int mc_open(struct pt_trace_caps *caps)
 {

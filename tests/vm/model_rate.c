@@ -20,41 +20,22 @@
 
 #define RUN_SECS	0.5
 
-static char old_period[32], old_tick[32];
+static struct mc_pace pace;
 
 static void restore(void)
 {
 	mc_param("model_rate", "0");
 	mc_param("model_burst", "0");
-	if (old_period[0])
-		mc_param("model_period_us", old_period);
-	if (old_tick[0])
-		mc_param("model_tick_bytes", old_tick);
-}
-
-struct window {
-	double t0, t1;
-	long long w0, w1;
-};
-
-static void idle(void *arg)
-{
-	struct window *w = arg;
-
-	w->w0 = mc_model("bytes_written");
-	w->t0 = mc_now();
-	usleep(RUN_SECS * 1e6);
-	w->t1 = mc_now();
-	w->w1 = mc_model("bytes_written");
+	mc_pace_restore(&pace);
 }
 
 /* Bytes per second the model wrote while tracing CPU 0. */
 static double run(int fd, const char *what)
 {
-	struct window w;
+	struct mc_window w = { .secs = RUN_SECS };
 	struct mc_trace t;
 
-	mc_run(fd, idle, &w, &t);
+	mc_run(fd, mc_idle, &w, &t);
 	free(t.buf);
 	REQUIRE(w.w0 >= 0 && w.w1 >= w.w0 && w.t1 > w.t0, "%s: bytes_written",
 		what);
@@ -72,10 +53,7 @@ int main(void)
 
 	if (getenv("PTT_PROFILE") && strcmp(getenv("PTT_PROFILE"), "icl"))
 		SKIP("the rate path is the same on every profile: icl only");
-	REQUIRE(ptt_read_str(MC_PARAM_DIR "model_period_us", old_period,
-			     sizeof(old_period)) == 0, "model_period_us");
-	REQUIRE(ptt_read_str(MC_PARAM_DIR "model_tick_bytes", old_tick,
-			     sizeof(old_tick)) == 0, "model_tick_bytes");
+	mc_pace_save(&pace);
 	atexit(restore);
 	fd = mc_open(&caps);
 	mc_set_ctl(fd, PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS);
