@@ -20,16 +20,21 @@
  *    it) lies within the TSC window of a TIP.PGD: with the kernel traced
  *    PacketEn is 1 at the switch, so turning tracing off there sends
  *    TIP.PGD (and no TSC comes before the next switch-in's enable).
- *    Skipped on a CPU whose stream has loss records (the TIP.PGD may lie
- *    in the gap).
+ *    Skipped for a switch-out whose TSC window (the bytes between the
+ *    TSC packets around it) holds a gap of cpuN.loss, where the TIP.PGD
+ *    may have been lost, and on a CPU whose loss records were lapped
+ *    (their offsets unknown).  A streamed trace resumes after a gap at a
+ *    PSB: the walk synchronises again there.
  * There must be switch records, checked TIP.PGEs and checked switch-outs.
  */
 #include <intel-pt.h>
 
 #include "follow_record.h"
+#include "lossfile.h"
 
 #define MAXIV	4096
 #define MAXPGD	8192
+#define MAXTSC	65536
 #define TSC_MASK	((1ULL << 56) - 1)	/* TSC packets carry 56 bits */
 
 struct iv {
@@ -45,6 +50,10 @@ static int nivs;
 /* The TSC windows of one CPU's TIP.PGDs. */
 static struct { __u64 lo, hi; } pgds[MAXPGD];
 static int npgds;
+
+/* One CPU's TSC packets: value and file offset, in trace order. */
+static struct { __u64 tsc, off; } tscs_at[MAXTSC];
+static int ntscs;
 
 /* The runs of @pid from its switch records (a run open at the end lasts). */
 static void intervals(const struct ptpsb_file *f, __u32 pid)
@@ -106,24 +115,40 @@ static void add_pgd(__u64 lo, __u64 hi)
 
 /*
  * Check the TIP.PGEs and TSC packets of one CPU's trace (their numbers
- * added to *@pges and *@tscs) and collect its TIP.PGD windows.
+ * added to *@pges and *@tscs) and collect its TIP.PGD windows and TSC
+ * offsets.  The trace is walked in the pieces its gaps (@lf) cut it in,
+ * each from its first PSB: the bytes before a gap may end in the middle
+ * of a packet.  A TSC window that spans a gap is only wider.
  */
-static void walk_cpu(__u32 cpu, const __u8 *buf, size_t len, int *pges,
-		     int *tscs)
+static void walk_cpu(__u32 cpu, const __u8 *buf, size_t len,
+		     const struct ptl_file *lf, int *pges, int *tscs)
 {
 	struct pt_packet_decoder *d;
 	struct pt_config cfg;
 	struct pt_packet p;
-	__u64 last = 0, pending[256];
+	__u64 last = 0, pending[256], from = 0, to;
+	unsigned long off;	/* uint64_t, as libipt takes it */
 	int npend = 0, npgd = 0, i;
+	size_t k = 0;
 
-	pt_config_init(&cfg);
-	cfg.begin = (__u8 *)buf;
-	cfg.end = (__u8 *)buf + len;
-	d = pt_pkt_alloc_decoder(&cfg);
-	REQUIRE(d, "libipt decoder");
 	npgds = 0;
-	if (pt_pkt_sync_forward(d) >= 0)
+	ntscs = 0;
+	for (; from < len; from = to) {
+		to = len;
+		for (; k < lf->n; k++)
+			if (lf->rec[k].offset > from) {
+				to = lf->rec[k].offset < len ? lf->rec[k].offset : len;
+				break;
+			}
+		pt_config_init(&cfg);
+		cfg.begin = (__u8 *)buf + from;
+		cfg.end = (__u8 *)buf + to;
+		d = pt_pkt_alloc_decoder(&cfg);
+		REQUIRE(d, "libipt decoder");
+		if (pt_pkt_sync_forward(d) < 0) {
+			pt_pkt_free_decoder(d);
+			continue;
+		}
 		while (pt_pkt_next(d, &p, sizeof(p)) >= 0) {
 			if (p.type == ppt_tip_pge && last && npend < 256)
 				pending[npend++] = last;
@@ -141,28 +166,65 @@ static void walk_cpu(__u32 cpu, const __u8 *buf, size_t len, int *pges,
 			CHECK(inside(cpu, p.payload.tsc.tsc),
 			      "cpu%u: TSC packet %#llx while PROG was not switched in there (traced after a switch-out)",
 			      cpu, (unsigned long long)p.payload.tsc.tsc);
+			if (ntscs < MAXTSC && !pt_pkt_get_offset(d, &off)) {
+				tscs_at[ntscs].tsc = p.payload.tsc.tsc;
+				tscs_at[ntscs++].off = from + off;
+			}
 			(*tscs)++;
 			npend = 0;
 			npgd = 0;
 			last = p.payload.tsc.tsc;
 		}
+		pt_pkt_free_decoder(d);
+	}
 	for (i = 0; i < npend; i++, (*pges)++)
 		CHECK(overlaps(cpu, pending[i], TSC_MASK),
 		      "cpu%u: TIP.PGE after TSC %#llx, PROG not switched in since",
 		      cpu, (unsigned long long)pending[i]);
 	for (i = 0; i < npgd; i++)
 		add_pgd(last, TSC_MASK);
-	pt_pkt_free_decoder(d);
 }
 
-/* Each switch-out of a traced run of @cpu within a TIP.PGD's window. */
-static int check_outs(__u32 cpu)
+/*
+ * Whether a gap of @lf lies in the bytes between the TSC packets around
+ * @tsc in a trace of @len bytes (a TIP.PGD at @tsc would be there).
+ */
+static int gap_near(const struct ptl_file *lf, __u64 tsc, __u64 len)
+{
+	__u64 lo = 0, hi = len;
+	size_t k;
+	int i;
+
+	for (i = 0; i < ntscs; i++) {
+		if (tscs_at[i].tsc <= tsc) {
+			lo = tscs_at[i].off;
+		} else {
+			hi = tscs_at[i].off;
+			break;
+		}
+	}
+	for (k = 0; k < lf->n; k++)
+		if (lf->rec[k].offset >= lo && lf->rec[k].offset <= hi)
+			return 1;
+	return 0;
+}
+
+/*
+ * Each switch-out of a traced run of @cpu within a TIP.PGD's window,
+ * unless a gap of @lf may hold that TIP.PGD (counted in *@skipped).
+ */
+static int check_outs(__u32 cpu, const struct ptl_file *lf, __u64 len,
+		      int *skipped)
 {
 	int i, j, checked = 0;
 
 	for (i = 0; i < nivs; i++) {
 		if (ivs[i].cpu != cpu || !ivs[i].closed || !ivs[i].traced)
 			continue;
+		if (gap_near(lf, ivs[i].out, len)) {
+			(*skipped)++;
+			continue;
+		}
 		for (j = 0; j < npgds; j++)
 			if (pgds[j].lo <= ivs[i].out && ivs[i].out <= pgds[j].hi)
 				break;
@@ -175,21 +237,24 @@ static int check_outs(__u32 cpu)
 	return checked;
 }
 
-/* sideband.txt's cpu.loss_records for @cpu (0 when not there). */
-static unsigned long long cpu_losses(const char *sbpath, int cpu)
+/* DIR/cpuN.loss into @lf (none: no records); 0, or -1 when lapped. */
+static int cpu_losses(const char *out, int cpu, struct ptl_file *lf)
 {
-	unsigned long long n = 0, v;
-	char line[256];
-	FILE *f = fopen(sbpath, "r");
-	int c;
+	char path[256], desc[PTL_DESCRIBE_MAX];
+	int line = 0, rc;
+	size_t k;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "cpu.loss_records=%d %llu", &c, &v) == 2 &&
-		    c == cpu)
-			n = v;
-	if (f)
-		fclose(f);
-	return n;
+	memset(lf, 0, sizeof(*lf));
+	snprintf(path, sizeof(path), "%s/cpu%d%s", out, cpu, PTL_SUFFIX);
+	if (access(path, F_OK))
+		return 0;
+	rc = ptl_read(path, lf, &line);
+	REQUIRE(rc == 0, "%s line %d: %s", path, line, strerror(-rc));
+	for (k = 0; k < lf->n; k++)
+		fprintf(stderr, "PTT-INFO cpu%d: loss at offset %llu: %s\n", cpu,
+			(unsigned long long)lf->rec[k].offset,
+			ptl_describe(&lf->rec[k], desc, sizeof(desc)));
+	return lf->lapped ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -197,6 +262,7 @@ int main(int argc, char **argv)
 	const char *out = "/tmp/follow_switch", *err = "/tmp/follow_switch.err";
 	char path[256], sbpath[256], *av[16];
 	int rc, cpu, pges = 0, outs = 0, i;
+	struct ptl_file lf;
 	struct ptpsb_file f;
 	__u32 pid = 0;
 	FILE *sb;
@@ -237,8 +303,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "PTT-INFO %d switched-in intervals of pid %u\n", nivs, pid);
 	CHECK(nivs > 1, "no switch records for pid %u", pid);
 	for (cpu = 0; cpu < 64; cpu++) {
-		int pge = 0, tsc = 0, o = 0;
-		unsigned long long loss;
+		int pge = 0, tsc = 0, o = 0, skipped = 0, lapped;
 		long long n;
 		__u8 *buf;
 		FILE *t;
@@ -252,16 +317,17 @@ int main(int argc, char **argv)
 		REQUIRE(buf && t && fread(buf, 1, (size_t)n, t) == (size_t)n,
 			"read %s", path);
 		fclose(t);
-		walk_cpu((__u32)cpu, buf, (size_t)n, &pge, &tsc);
-		loss = cpu_losses(sbpath, cpu);
-		if (!loss)
-			o = check_outs((__u32)cpu);
+		lapped = cpu_losses(out, cpu, &lf);
+		walk_cpu((__u32)cpu, buf, (size_t)n, &lf, &pge, &tsc);
+		if (!lapped)
+			o = check_outs((__u32)cpu, &lf, (__u64)n, &skipped);
 		fprintf(stderr,
-			"PTT-INFO cpu%d: %d TIP.PGE, %d TSC packets, %d TIP.PGD, %d switch-outs checked%s\n",
-			cpu, pge, tsc, npgds, o,
-			loss ? " (loss records: switch-outs not checked)" : "");
+			"PTT-INFO cpu%d: %d TIP.PGE, %d TSC packets, %d TIP.PGD, %d switch-outs checked, %d next to a loss not checked%s\n",
+			cpu, pge, tsc, npgds, o, skipped,
+			lapped ? " (loss records lapped: switch-outs not checked)" : "");
 		pges += pge;
 		outs += o;
+		ptl_free(&lf);
 		free(buf);
 	}
 	CHECK(pges > 0, "no TIP.PGE with TSC packets around it to check");
