@@ -1701,30 +1701,16 @@ static void rec_perf_open(struct rec_run *run, const int *cpus, int n,
 }
 
 /*
- * --filter SYMBOL, --stop-at SYMBOL: its range in the target, as one more
+ * --filter SYMBOL, --stop-at SYMBOL found at [@a, @b) in @file: one more
  * FILTER or STOP range (sideband "filter" or "stop_at").
  */
-static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
-			   uint32_t cfg)
+static int rec_add_sym_range(struct rec_opts *o, FILE *sb, const char *sym,
+			     uint32_t cfg, uint64_t a, uint64_t b,
+			     const char *file)
 {
-	const char *opt = cfg == PT_ADDR_CFG_STOP ? "--stop-at" : "--filter";
-	uint64_t a, b;
-	char file[4096];
-	int err;
-
-	if (!sym)
-		return 0;
 	if (o->nranges == PT_TRACE_MAX_ADDR_RANGES) {
-		ptt_err("%s %s: no address range left", opt, sym);
-		return PTT_EXIT_USAGE;
-	}
-	err = rec_symbol_resolve(o->target, sym, &a, &b, file, sizeof(file));
-	if (err) {
-		ptt_err("%s %s: %s in the executable mappings of process %d",
-			opt, sym, err == -ENOENT ? "no such function" :
-			strerror(-err), (int)o->target);
-		if (o->cmd)
-			ptt_err("a COMMAND's functions are looked up in its executable, ld.so and (--stop-at) the libraries its loader maps at start; for a library it dlopens use -p PID once it is loaded, or an address range");
+		ptt_err("%s %s: no address range left",
+			cfg == PT_ADDR_CFG_STOP ? "--stop-at" : "--filter", sym);
 		return PTT_EXIT_USAGE;
 	}
 	o->range[o->nranges].a = a;
@@ -1737,6 +1723,29 @@ static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
 		cfg == PT_ADDR_CFG_STOP ? "stop at" : "filter", sym,
 		(unsigned long long)a, (unsigned long long)(b - 1), file);
 	return 0;
+}
+
+/* --filter SYMBOL, --stop-at SYMBOL: its range in the target's mappings. */
+static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
+			   uint32_t cfg)
+{
+	const char *opt = cfg == PT_ADDR_CFG_STOP ? "--stop-at" : "--filter";
+	uint64_t a, b;
+	char file[4096];
+	int err;
+
+	if (!sym)
+		return 0;
+	err = rec_symbol_resolve(o->target, sym, &a, &b, file, sizeof(file));
+	if (err) {
+		ptt_err("%s %s: %s in the executable mappings of process %d",
+			opt, sym, err == -ENOENT ? "no such function" :
+			strerror(-err), (int)o->target);
+		if (o->cmd)
+			ptt_err("a COMMAND's functions are looked up in its executable, ld.so and (--stop-at) the libraries its loader maps at start; for a library it dlopens use -p PID once it is loaded, or an address range");
+		return PTT_EXIT_USAGE;
+	}
+	return rec_add_sym_range(o, sb, sym, cfg, a, b, file);
 }
 
 static int rec_resolve_syms(struct rec_opts *o, FILE *sb)
@@ -1806,19 +1815,19 @@ static int rec_xmaps(pid_t pid, struct rec_xmap_look *l, uint64_t ip)
  * the start-up mapping is over: no library of it has the symbol.  No
  * breakpoint, and PTRACE_SYSCALL only until one of the two.
  *
- * 0: found, the command stopped at the exit of the syscall that mapped
- * it; -ENOENT: not there (the command stopped at that syscall's entry,
+ * 0: found at [*@a, *@b) in @file, the command stopped at the exit of
+ * the syscall that mapped it; -ENOENT: not there (the command stopped at that syscall's entry,
  * or no loader: a static program); -ECHILD: the command ended (in
  * run->child_status); another -errno: ptrace failed.
  */
 static int rec_await_startup_lib(struct rec_run *run, const char *sym,
-				 int *nsys)
+				 int *nsys, uint64_t *a, uint64_t *b,
+				 char *file, size_t file_len)
 {
 	struct __ptrace_syscall_info si;
 	struct rec_xmap_look l;
-	uint64_t lo, hi, hash, a, b;
+	uint64_t lo, hi, hash;
 	pid_t child = run->child;
-	char file[4096];
 	int st, sig = 0;
 
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, child, sizeof(si), &si) <= 0)
@@ -1860,8 +1869,7 @@ static int rec_await_startup_lib(struct rec_run *run, const char *sym,
 		    rec_xmaps(child, &l, 0) || l.hash == hash)
 			continue;
 		hash = l.hash;
-		if (!rec_symbol_resolve(child, sym, &a, &b, file,
-					sizeof(file)))
+		if (!rec_symbol_resolve(child, sym, a, b, file, file_len))
 			return 0;
 	}
 }
@@ -1879,12 +1887,18 @@ static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 	int err, nsys = 0;
 
 	err = rec_resolve_sym(o, run->sb, o->filter_sym, PT_ADDR_CFG_FILTER);
-	if (err || !o->stop_sym ||
-	    rec_symbol_resolve(run->child, o->stop_sym, &a, &b, file,
-			       sizeof(file)) != -ENOENT)
-		return err ?: rec_resolve_sym(o, run->sb, o->stop_sym,
-					      PT_ADDR_CFG_STOP);
-	err = rec_await_startup_lib(run, o->stop_sym, &nsys);
+	if (err || !o->stop_sym)
+		return err;
+	err = rec_symbol_resolve(run->child, o->stop_sym, &a, &b, file,
+				 sizeof(file));
+	if (!err)
+		return rec_add_sym_range(o, run->sb, o->stop_sym,
+					 PT_ADDR_CFG_STOP, a, b, file);
+	if (err != -ENOENT)	/* says why */
+		return rec_resolve_sym(o, run->sb, o->stop_sym,
+				       PT_ADDR_CFG_STOP);
+	err = rec_await_startup_lib(run, o->stop_sym, &nsys, &a, &b, file,
+				    sizeof(file));
 	if (err == -ECHILD && __atomic_load_n(&rec_stop, __ATOMIC_RELAXED))
 		return PTT_EXIT_INTERRUPTED;
 	if (err == -ECHILD) {
@@ -1911,7 +1925,8 @@ static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 		"stop at %s: in a library the loader mapped at start: tracing starts there\n",
 		o->stop_sym);
 	ptt_maps_write(run->sb, run->child, &run->maps);
-	return rec_resolve_sym(o, run->sb, o->stop_sym, PT_ADDR_CFG_STOP);
+	return rec_add_sym_range(o, run->sb, o->stop_sym, PT_ADDR_CFG_STOP, a,
+				 b, file);
 }
 
 /*
