@@ -108,19 +108,20 @@
  * stream_pmi_max / 100 PMIs are serviced per PT_STREAM_PMI_WINDOW_NS on
  * one CPU (default 10,000 a second: at ~2 us each, 2 % of a CPU, a
  * tenth of perf's default perf_event_max_sample_rate); the PMI that
- * exceeds it leaves the hardware stopped, a gap flagged
- * PT_LOSS_THROTTLED opens, and the watchdog timer (polling, every
- * PT_STREAM_WD_PERIOD_NS, not an NMI) restarts it once the window is
- * over.  Under a flood the CPU then takes at most the budget per
- * window plus one, and the trace degrades to bursts with loss records
- * instead of livelocking the CPU.
+ * uses up the budget leaves the hardware stopped, a gap flagged
+ * PT_LOSS_THROTTLED opens, and the first service after the window (a
+ * read or poll that finds room, or the watchdog timer: polling, every
+ * PT_STREAM_WD_PERIOD_NS, not an NMI) restarts it.  A window starts at
+ * the first PMI after the last one ended, so under a flood the CPU
+ * takes at most the budget per window, and the trace degrades to
+ * bursts with loss records instead of livelocking the CPU.
  */
 #define PT_STREAM_PMI_WINDOW_NS	(10 * NSEC_PER_MSEC)
 
 static unsigned int stream_pmi_max = 10000;
 module_param(stream_pmi_max, uint, 0644);
 MODULE_PARM_DESC(stream_pmi_max,
-		 "streaming: PMIs per second per CPU before the driver throttles (the trace stays stopped, with a loss record, until the 10 ms window is over and the 50 ms watchdog restarts it); default 10000, below 100 counts as 100");
+		 "streaming: PMIs per second per CPU (counted per 10 ms window); the one that uses up a window's share leaves the trace stopped, with a loss record, until the window is over (then a read, poll or the 50 ms watchdog restarts it); default 10000, below 100 counts as 100");
 
 static u64 pt_now_ns(void)
 {
@@ -933,9 +934,9 @@ static bool pt_pmi_bit(void)
 }
 
 /*
- * Count a streaming PMI against the rate limit.  Over the budget the
+ * Count a streaming PMI against the rate limit.  At the budget the
  * stream is throttled: pt_stream_restart() leaves the hardware stopped
- * (a gap flagged PT_LOSS_THROTTLED) until the watchdog restarts it.
+ * (a gap flagged PT_LOSS_THROTTLED) until a service after the window.
  */
 static void pt_stream_throttle(struct pt_stream *s, u64 now)
 {
@@ -943,7 +944,8 @@ static void pt_stream_throttle(struct pt_stream *s, u64 now)
 		s->pmi_win_ns = now;
 		s->pmi_win_count = 0;
 	}
-	if (++s->pmi_win_count <= max(READ_ONCE(stream_pmi_max) / 100, 1U))
+	/* The PMI that uses up the budget is the one that stops. */
+	if (++s->pmi_win_count < max(READ_ONCE(stream_pmi_max) / 100, 1U))
 		return;
 	s->throttled = true;
 	s->throttle_until = s->pmi_win_ns + PT_STREAM_PMI_WINDOW_NS;
@@ -1003,7 +1005,7 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	} else {
 		u64 int_end = s->marks.int_end;
 
-		/* Over the limit: the restart keeps a throttled gap open. */
+		/* At the limit: the restart keeps a throttled gap open. */
 		pt_stream_throttle(s, t0);
 		pt_stream_service(pc, true);
 		if (vmx)
