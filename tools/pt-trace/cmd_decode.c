@@ -112,6 +112,20 @@ struct decode_state {
 	 */
 	int tail_err;
 	uint64_t tail_ip;	/* the IP it names */
+	/*
+	 * decode --jobs: the decoder is reading on here (not searching for
+	 * a PSB after an error): one decoder reads through the next PSB+,
+	 * it does not synchronise there (decode_walk()).
+	 */
+	int in_sync;
+	/*
+	 * --summary: whether the last instruction had a time, and that
+	 * time (dvmx_count() counts the span to the next one); @prev_keep:
+	 * no instruction since the piece's first sync, at which one decoder
+	 * reads on, so the ones before the piece stand (decode_seg_accept()).
+	 */
+	int have_prev, prev_keep;
+	uint64_t prev_tsc;
 };
 
 /* One trace file and where its decoding is. */
@@ -153,6 +167,17 @@ struct decode_trace {
 	 */
 	int seg_rest;
 	struct dpar_psb seg_next;	/* what the next segment's PSB+ holds */
+	/*
+	 * decode --jobs: the piece starts where one decoder reads on (the
+	 * piece before ended in sync): its first sync is none of that
+	 * decoder's, not counted.  The first instruction after it (its
+	 * time and context) is noted in @first_*: that decoder counts the
+	 * time from the piece before's last instruction to it (--summary),
+	 * which decode_seg_accept() adds.
+	 */
+	int seg_cont;
+	int first_due, first_set, first_have, first_cur;
+	uint64_t first_tsc;
 };
 
 /* A process's CR3 (PCID bits cleared), as its first switch-in showed it. */
@@ -405,12 +430,13 @@ static void decode_usage(FILE *f)
 	      "                            instructions, packets, host TSC span\n"
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order, the same\n"
-	      "                            as with one (default 1; one thread with\n"
-	      "                            --calls, --timeline, -q, --summary or\n"
-	      "                            --guest-tsc, or a recording with CYCEn:\n"
-	      "                            their state at a piece's start comes\n"
-	      "                            from the pieces before it;\n"
-	      "                            see the man page)\n"
+	      "                            as with one, -q's and --summary's numbers\n"
+	      "                            too (default 1; one thread with --calls,\n"
+	      "                            --timeline or --guest-tsc, or a recording\n"
+	      "                            with CYCEn: their state at a piece's start\n"
+	      "                            comes from the pieces before it; --summary\n"
+	      "                            needs a TSC and PIP in each PSB+; see the\n"
+	      "                            man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -588,6 +614,13 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	 */
 	if (c->need_time)
 		have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
+	if (unlikely(t->first_due)) {
+		t->first_due = 0;
+		t->first_set = 1;
+		t->first_have = have_tsc;
+		t->first_tsc = tsc;
+		t->first_cur = c->vmx.cur;
+	}
 	t->stats.insns++;
 	t->st.cur_fresh = 0;
 	/* Another VMX context than --host-only etc. ask for, or filtered. */
@@ -1214,13 +1247,18 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 	static const char spin_msg[] =
 		"error: no trace read in 256 Ki instructions (a loop of direct branches?)";
 	uint64_t fails = 0, max_fails = t->len / 16 + 1;
+	int cont = t->seg_cont;
 
+	t->st.in_sync = 0;
+	t->first_set = 0;
 	for (;;) {
 		struct pt_insn insn;
-		int status, again;
+		int status, again, first = cont;
 
 		memset(&insn, 0, sizeof(insn));
 		status = pt_insn_sync_forward(dec);
+		cont = 0;
+		t->first_due = 0;
 		if (t->st.tail_err) {
 			/* the segment before's (decode_tail_error()) */
 			decode_error(c, t, dec, "error", t->st.tail_ip,
@@ -1237,7 +1275,14 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				return;
 			continue;
 		}
-		t->stats.syncs++;
+		/*
+		 * decode --jobs: one decoder that reads on into this piece
+		 * does not synchronise at its PSB (nor forget the time of the
+		 * instruction before: decode_seg_accept())
+		 */
+		if (!first)
+			t->stats.syncs++;
+		t->first_due = first;
 		dvmx_sync(&c->vmx);
 		pt_insn_set_image(dec, decode_image(c, t->st.cur));
 		for (;;) {
@@ -1247,6 +1292,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				break;
 			if (status & pts_eos && t->in_seg && !t->seg_last) {
 				decode_seg_tail(c, t, dec, status);
+				t->st.in_sync = !t->st.tail_err;
 				return;
 			}
 			if (status & pts_eos) {
@@ -1420,6 +1466,9 @@ static void decode_state_get(const struct decode_ctx *c,
 			     struct decode_carry *s)
 {
 	s->st = t->st;
+	s->st.have_prev = c->vmx.have_prev;
+	s->st.prev_tsc = c->vmx.prev_tsc;
+	s->st.prev_keep = t->first_due;
 	s->host_cr3 = c->vmx.host_cr3;
 	s->nr_no_pip = c->vmx.nr_no_pip;
 	s->nr_no_exit_pip = c->vmx.nr_no_exit_pip;
@@ -1476,7 +1525,7 @@ static int decode_state_eq(const struct decode_carry *ca,
 	       (pip || (a->last_cr3 == b->last_cr3 &&
 			a->cr3_fresh == b->cr3_fresh)) &&
 	       a->enable_timing == b->enable_timing &&
-	       a->tail_err == b->tail_err &&
+	       a->in_sync == b->in_sync && a->tail_err == b->tail_err &&
 	       (!a->tail_err || a->tail_ip == b->tail_ip) &&
 	       (!a->enable_timing ||
 		(a->enable_has_tsc == b->enable_has_tsc &&
@@ -1508,6 +1557,8 @@ static void decode_predict(struct decode_ctx *c, const struct decode_trace *t,
 	s->cur_fresh = 0;
 	/* the segment before reports no error for this one to name */
 	s->tail_err = 0;
+	/* nor a decode error that has it search for this one's PSB */
+	s->in_sync = 1;
 	if (!h->has_tsc || h->tsc <= s->sw_until)
 		return;
 	for (i = s->cur_sw < 0 ? 0 : (size_t)s->cur_sw;
@@ -1544,7 +1595,7 @@ struct decode_worker {
 /* decode --jobs: the VMX code's counts that a segment adds to. */
 struct decode_vmx_counts {
 	uint64_t unknown, shown, nr_no_vmcs, no_image, nr_no_pip;
-	uint64_t nr_no_exit_pip;
+	uint64_t nr_no_exit_pip, unknown_ticks;
 };
 
 static void decode_vmx_counts(const struct decode_vmx *v,
@@ -1556,7 +1607,39 @@ static void decode_vmx_counts(const struct decode_vmx *v,
 	n->no_image = v->no_image;
 	n->nr_no_pip = v->nr_no_pip;
 	n->nr_no_exit_pip = v->nr_no_exit_pip;
+	n->unknown_ticks = v->unknown_ticks;
 }
+
+/* @n's counts (a piece's part) added to @c's. */
+static void decode_vmx_add(struct decode_ctx *c,
+			   const struct decode_vmx_counts *n)
+{
+	c->vmx.unknown += n->unknown;
+	c->vmx.shown += n->shown;
+	c->vmx.nr_no_vmcs += n->nr_no_vmcs;
+	c->vmx.no_image += n->no_image;
+	c->vmx.nr_no_pip += n->nr_no_pip;
+	c->vmx.nr_no_exit_pip += n->nr_no_exit_pip;
+	c->vmx.unknown_ticks += n->unknown_ticks;
+}
+
+/* @b's counts minus @a's: what a piece added. */
+static void decode_vmx_sub(struct decode_vmx_counts *b,
+			   const struct decode_vmx_counts *a)
+{
+	b->unknown -= a->unknown;
+	b->shown -= a->shown;
+	b->nr_no_vmcs -= a->nr_no_vmcs;
+	b->no_image -= a->no_image;
+	b->nr_no_pip -= a->nr_no_pip;
+	b->nr_no_exit_pip -= a->nr_no_exit_pip;
+	b->unknown_ticks -= a->unknown_ticks;
+}
+
+/* --summary: a context's instructions and time, a piece's part. */
+struct decode_ctx_cnt {
+	uint64_t insns, ticks;
+};
 
 /* decode --jobs: one segment's start, end and what it added up. */
 struct decode_seginfo {
@@ -1568,8 +1651,15 @@ struct decode_seginfo {
 	struct decode_vmx_counts vmx;	/* at its start, then its part */
 	int rest;		/* decode the rest from it in one piece */
 	unsigned int nctx;	/* the VMX contexts known when it started */
-	struct vmx_ctx *ctxs;	/* and those it made */
+	struct vmx_ctx *ctxs;	/* and those it made, with its counts */
 	unsigned int nctxs;
+	struct decode_ctx_cnt *cnt;	/* its counts in the @nctx known */
+	struct dvmx_switch *sw;	/* --summary: the switches it inferred */
+	size_t nsw;
+	int ip_due;		/* the last one's IP is the next instruction's */
+	/* its first instruction after its first sync (decode_walk()) */
+	int first_set, first_have, first_cur;
+	uint64_t first_tsc;
 };
 
 /*
@@ -1583,11 +1673,17 @@ static unsigned int decode_ctx_take(struct decode_worker *w,
 				    const struct decode_ctx *c)
 {
 	const struct vmx_ctx_state *m = c->vmx.ctx;
+	unsigned int i;
 
 	if (!m)
 		return 0;
 	memcpy(w->vctx.ctx, m->ctx, m->n * sizeof(m->ctx[0]));
 	w->vctx.n = m->n;
+	/* --summary: the piece counts its own part (decode_ctx_learn()) */
+	for (i = 0; i < m->n; i++) {
+		w->vctx.ctx[i].insns = 0;
+		w->vctx.ctx[i].ticks = 0;
+	}
 	return m->n;
 }
 
@@ -1607,14 +1703,89 @@ static int decode_ctx_made(const struct decode_worker *w,
 	return 0;
 }
 
-/* They join the main table, in the order the piece made them (lock held). */
+/*
+ * They join the main table, in the order the piece made them, with the
+ * piece's counts (lock held).
+ */
 static void decode_ctx_learn(struct decode_ctx *c, const struct vmx_ctx *x,
 			     unsigned int n)
 {
 	unsigned int i;
+	int k;
 
-	for (i = 0; c->vmx.ctx && i < n; i++)
-		vmx_ctx_get(c->vmx.ctx, x[i].vmcs, x[i].nr, x[i].cr3);
+	for (i = 0; c->vmx.ctx && i < n; i++) {
+		k = vmx_ctx_get(c->vmx.ctx, x[i].vmcs, x[i].nr, x[i].cr3);
+		if (k < 0)
+			continue;
+		c->vmx.ctx->ctx[k].insns += x[i].insns;
+		c->vmx.ctx->ctx[k].ticks += x[i].ticks;
+	}
+}
+
+/* A piece's counts in the first @n contexts, which it started with. */
+static int decode_ctx_counted(const struct decode_worker *w,
+			      struct decode_seginfo *si, unsigned int n)
+{
+	unsigned int i;
+
+	free(si->cnt);
+	si->cnt = NULL;
+	if (!w->c.vmx.summary || !n)
+		return 0;
+	si->cnt = malloc(n * sizeof(*si->cnt));
+	if (!si->cnt)
+		return PTT_EXIT_INTERNAL;
+	for (i = 0; i < n; i++) {
+		si->cnt[i].insns = w->vctx.ctx[i].insns;
+		si->cnt[i].ticks = w->vctx.ctx[i].ticks;
+	}
+	return 0;
+}
+
+/* --summary: the switches a piece inferred, after those before (lock held). */
+static void decode_sw_add(struct decode_ctx *c, const struct dvmx_switch *sw,
+			  size_t n, int ip_due)
+{
+	struct decode_vmx *v = &c->vmx;
+
+	if (v->nsw + n > v->sw_cap) {
+		size_t cap = v->sw_cap ? v->sw_cap : 64;
+		struct dvmx_switch *p;
+
+		while (cap < v->nsw + n)
+			cap *= 2;
+		p = realloc(v->sw, cap * sizeof(*p));
+		if (!p)
+			return;	/* as dvmx_note_switch(): the packets by PIP */
+		v->sw = p;
+		v->sw_cap = cap;
+	}
+	if (n)
+		memcpy(v->sw + v->nsw, sw, n * sizeof(*sw));
+	v->nsw += n;
+	v->sw_ip_due = ip_due;
+}
+
+/*
+ * --summary: one decoder reading on into a piece counts the time from
+ * the last instruction before it (@before's) to the piece's first, in
+ * that one's context (dvmx_count()); the piece's decoder, synchronised
+ * at its PSB, did not (lock held).
+ */
+static void decode_first_span(struct decode_ctx *c,
+			      const struct decode_carry *before, int set,
+			      int have, uint64_t tsc, int cur)
+{
+	uint64_t d;
+
+	if (!c->vmx.summary || !set || !before->st.have_prev || !have ||
+	    tsc < before->st.prev_tsc)
+		return;
+	d = tsc - before->st.prev_tsc;
+	if (cur < 0)
+		c->vmx.unknown_ticks += d;
+	else
+		c->vmx.ctx->ctx[cur].ticks += d;
 }
 
 /*
@@ -1658,6 +1829,15 @@ static int decode_seg_prepare(void *arg, const struct dpar_seg *segs,
 	for (i = 1; par->vmx && i < n; i++)
 		if (!segs[i].psb.has_pip || !segs[i].psb.has_ip ||
 		    (segs[i].psb.pip_nr && !segs[i].psb.has_vmcs))
+			return 1;
+	/*
+	 * --summary counts each instruction's time in its context: a
+	 * segment's decoder has the time one decoder has at its first
+	 * instruction only from a TSC in its PSB+ (libipt's time before
+	 * the first TSC is none, or MTCs counted from another start).
+	 */
+	for (i = 1; par->c->vmx.summary && i < n; i++)
+		if (!segs[i].psb.has_tsc)
 			return 1;
 	par->si = calloc(n, sizeof(*par->si));
 	if (!par->si)
@@ -1704,6 +1884,9 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	w->t.seg_last = s->last;
 	w->t.seg_eos = 0;
 	w->t.seg_rest = 0;
+	w->t.seg_cont = from.st.in_sync;
+	w->c.vmx.nsw = 0;
+	w->c.vmx.sw_ip_due = 0;
 	/*
 	 * Not the offset of this worker's last check: that was in another
 	 * segment, whose decoder's offsets count from its own start, and
@@ -1720,13 +1903,29 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	si->stats = w->t.stats;
 	si->rest = w->t.seg_rest;
 	decode_vmx_counts(&w->c.vmx, &si->vmx);
-	si->vmx.unknown -= vc.unknown;
-	si->vmx.shown -= vc.shown;
-	si->vmx.nr_no_vmcs -= vc.nr_no_vmcs;
-	si->vmx.no_image -= vc.no_image;
-	si->vmx.nr_no_pip -= vc.nr_no_pip;
-	si->vmx.nr_no_exit_pip -= vc.nr_no_exit_pip;
-	if (decode_ctx_made(w, si, si->nctx))
+	decode_vmx_sub(&si->vmx, &vc);
+	si->first_set = w->t.first_set;
+	si->first_have = w->t.first_have;
+	si->first_tsc = w->t.first_tsc;
+	si->first_cur = w->t.first_cur;
+	/*
+	 * --summary: an inferred switch whose IP is the next instruction's,
+	 * which the next piece decodes: one decoder from here on.
+	 */
+	si->ip_due = w->c.vmx.sw_ip_due;
+	if (si->ip_due && !s->last)
+		si->rest = 1;
+	free(si->sw);
+	si->sw = NULL;
+	si->nsw = w->c.vmx.nsw;
+	if (si->nsw) {
+		si->sw = malloc(si->nsw * sizeof(*si->sw));
+		if (!si->sw)
+			return PTT_EXIT_INTERNAL;
+		memcpy(si->sw, w->c.vmx.sw, si->nsw * sizeof(*si->sw));
+	}
+	if (decode_ctx_made(w, si, si->nctx) ||
+	    decode_ctx_counted(w, si, si->nctx))
 		return PTT_EXIT_INTERNAL;
 	free(si->learned);
 	si->learned = NULL;
@@ -1781,6 +1980,7 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	struct decode_worker *w = &par->w[wi];
 	struct decode_ctx *c = par->c;
 	struct decode_vmx_counts vc, vn;
+	struct decode_carry before;
 	struct decode_cr3 *l;
 	unsigned int nctx;
 	size_t i, n;
@@ -1797,11 +1997,15 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	n = c->ncr3;
 	memset(&w->t.stats, 0, sizeof(w->t.stats));
 	w->t.stats.insns = par->t->stats.insns;
+	before = par->truth;
 	decode_state_set(&w->c, &w->t, &par->truth);
 	pthread_mutex_unlock(&par->lock);
 	if (!l)
 		return PTT_EXIT_INTERNAL;
 	w->t.in_seg = 0;
+	w->t.seg_cont = before.st.in_sync;
+	w->c.vmx.nsw = 0;
+	w->c.vmx.sw_ip_due = 0;
 	/*
 	 * Not the offset of this worker's last check (the same segment's,
 	 * maybe, then at the same place): one decoder's last check was
@@ -1817,16 +2021,20 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	decode_state_get(&w->c, &w->t, &par->truth);
 	for (i = n; i < w->c.ncr3; i++)
 		decode_learn_cr3(c, w->c.cr3s[i].cr3, &w->c.cr3s[i].who);
-	if (c->vmx.ctx)
+	if (c->vmx.ctx) {
 		decode_ctx_learn(c, w->vctx.ctx + nctx, w->vctx.n - nctx);
+		for (i = 0; i < nctx; i++) {
+			c->vmx.ctx->ctx[i].insns += w->vctx.ctx[i].insns;
+			c->vmx.ctx->ctx[i].ticks += w->vctx.ctx[i].ticks;
+		}
+	}
+	decode_first_span(c, &before, w->t.first_set, w->t.first_have,
+			  w->t.first_tsc, w->t.first_cur);
+	decode_sw_add(c, w->c.vmx.sw, w->c.vmx.nsw, w->c.vmx.sw_ip_due);
 	w->t.stats.insns -= par->t->stats.insns;
 	decode_sum(&par->t->stats, &w->t.stats);
-	c->vmx.unknown += vn.unknown - vc.unknown;
-	c->vmx.shown += vn.shown - vc.shown;
-	c->vmx.nr_no_vmcs += vn.nr_no_vmcs - vc.nr_no_vmcs;
-	c->vmx.no_image += vn.no_image - vc.no_image;
-	c->vmx.nr_no_pip += vn.nr_no_pip - vc.nr_no_pip;
-	c->vmx.nr_no_exit_pip += vn.nr_no_exit_pip - vc.nr_no_exit_pip;
+	decode_vmx_sub(&vn, &vc);
+	decode_vmx_add(c, &vn);
 	pthread_mutex_unlock(&par->lock);
 	return ret;
 }
@@ -1836,21 +2044,33 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 {
 	struct decode_par *par = arg;
 	struct decode_seginfo *si = &par->si[s->idx];
+	struct decode_ctx *c = par->c;
+	struct decode_carry before;
 	size_t i;
 
 	pthread_mutex_lock(&par->lock);
+	before = par->truth;
 	par->truth = si->end;
+	/*
+	 * --summary: no instruction since its first sync, at which one
+	 * decoder reads on: the last one before it is still the last.
+	 */
+	if (si->end.st.prev_keep) {
+		par->truth.st.have_prev = before.st.have_prev;
+		par->truth.st.prev_tsc = before.st.prev_tsc;
+	}
 	for (i = 0; i < si->nlearned; i++)
-		decode_learn_cr3(par->c, si->learned[i].cr3,
-				 &si->learned[i].who);
-	decode_ctx_learn(par->c, si->ctxs, si->nctxs);
+		decode_learn_cr3(c, si->learned[i].cr3, &si->learned[i].who);
+	decode_ctx_learn(c, si->ctxs, si->nctxs);
+	for (i = 0; si->cnt && i < si->nctx; i++) {
+		c->vmx.ctx->ctx[i].insns += si->cnt[i].insns;
+		c->vmx.ctx->ctx[i].ticks += si->cnt[i].ticks;
+	}
+	decode_first_span(c, &before, si->first_set, si->first_have,
+			  si->first_tsc, si->first_cur);
+	decode_sw_add(c, si->sw, si->nsw, si->ip_due);
 	decode_sum(&par->t->stats, &si->stats);
-	par->c->vmx.unknown += si->vmx.unknown;
-	par->c->vmx.shown += si->vmx.shown;
-	par->c->vmx.nr_no_vmcs += si->vmx.nr_no_vmcs;
-	par->c->vmx.no_image += si->vmx.no_image;
-	par->c->vmx.nr_no_pip += si->vmx.nr_no_pip;
-	par->c->vmx.nr_no_exit_pip += si->vmx.nr_no_exit_pip;
+	decode_vmx_add(c, &si->vmx);
 	par->accepted = s->idx + 1;
 	pthread_mutex_unlock(&par->lock);
 }
@@ -1859,8 +2079,19 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
  * Whether a stretch can be cut into segments decoded in threads, with
  * the same lines as one decoder.  Not with what carries state across
  * the trace that a segment's start does not show (the call tree and the
- * timeline: a stack; --summary's per-context counts and --guest-tsc's
- * marks, not done yet) or prints per-sync numbers (-q's statistics).
+ * timeline: a stack; --guest-tsc's marks, not done yet), nor with
+ * --summary when the stretch starts with an inferred switch whose IP is
+ * its first instruction's (dvmx_after_insn()).  -q's statistics are the
+ * segments' added up in order (decode_seg_accept()), the PSBs one
+ * decoder synchronised at too: a segment's first sync counts only where
+ * that decoder would have searched for it (decode_state.in_sync).
+ * --summary's per-context instructions and time are added up the same
+ * way, the span from a segment's last instruction to the next one's
+ * first added when that one is written (decode_first_span()); its CBR
+ * frequency and packet counts come from a pass over the whole trace
+ * after decoding.  It needs a PIP and TSC in each segment's PSB+ to
+ * count as one decoder does, else the stretch is one piece
+ * (decode_seg_prepare()).
  * Switch records and PIPs are fine: each segment starts in the state the
  * one before left (decode_seg_stands()); so are guests and the VMX
  * filters where each segment's PSB+ gives the context
@@ -1878,7 +2109,7 @@ static int decode_par_ok(const struct decode_ctx *c,
 	const struct decode_vmx *v = &c->vmx;
 
 	return o->jobs > 1 && !o->calls && !c->tl.f && !o->cyc &&
-	       !o->quiet && !v->summary && !t->marks.n &&
+	       !(v->summary && v->sw_ip_due) && !t->marks.n &&
 	       end - start > (64u << 10);
 }
 
@@ -1909,7 +2140,16 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	par.w = w;
 	pthread_mutex_init(&par.lock, NULL);
 	decode_state_get(c, t, &par.truth);
-	par.vmx = dvmx_filters(&c->vmx) || dpar_has_vmx(t->buf, start, end);
+	/* the stretch starts a decoder: it synchronises at its first PSB */
+	par.truth.st.in_sync = 0;
+	/*
+	 * --summary too: a context's counts are those of the context the
+	 * decoder was in, which after a segment's PSB+ is one decoder's
+	 * only when it gives the context (with no PIP the segment's
+	 * instructions up to one would count as "unknown context").
+	 */
+	par.vmx = dvmx_filters(&c->vmx) || c->vmx.summary ||
+		  dpar_has_vmx(t->buf, start, end);
 	ob_flush(&c->ob);	/* what came before the stretch goes first */
 	for (i = 0; i < n; i++) {
 		w[i].c = *c;
@@ -1925,6 +2165,10 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 			w[i].vctx = *c->vmx.ctx;
 			w[i].c.vmx.ctx = &w[i].vctx;
 		}
+		/* its own list of inferred switches (--summary) */
+		w[i].c.vmx.sw = NULL;
+		w[i].c.vmx.nsw = 0;
+		w[i].c.vmx.sw_cap = 0;
 		/* and its own copies of the guests' images */
 		w[i].c.vmx.empty = pt_image_alloc(NULL);
 		for (g = 0; g < c->vmx.nguest; g++) {
@@ -1962,6 +2206,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		decode_fmt_free(&w[i].c.o.fmt);
 		decode_images_free(&w[i].c);
 		free(w[i].c.cr3s);
+		free(w[i].c.vmx.sw);
 		pt_image_free(w[i].c.vmx.empty);
 		for (g = 0; g < c->vmx.nguest; g++)
 			pt_image_free(w[i].c.vmx.guest[g].image);
@@ -1969,6 +2214,8 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	for (k = 0; par.si && k < par.nsegs; k++) {
 		free(par.si[k].learned);
 		free(par.si[k].ctxs);
+		free(par.si[k].cnt);
+		free(par.si[k].sw);
 	}
 	free(par.si);
 	free(w);
