@@ -19,7 +19,8 @@
 # before the last one gives each run's CPU time and the load average, so
 # S can be read against them.  Before them, a line for perf script's
 # columns (the default listing of a recording) against --format=ip on a
-# recording of the same loop.
+# recording of the same loop, and one for -q's wall time with --jobs 1
+# over --jobs N on S's recording (printed, not asserted).
 
 set -e
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -78,6 +79,17 @@ cmp -s "$TMP/sum1" "$TMP/sum2" || echo "decode -j $jobs listed otherwise than -j
 read -r t_sw c_sw < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j 1 "$TMP/sw/cpu0.pt")
 read -r t_par c_par < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -j "$jobs" "$TMP/sw/cpu0.pt")
 echo "S's recording: $(stat -c %s "$TMP/sw/cpu0.pt") bytes, $ns instructions, $(sed -n 's/^decode --jobs: //p' "$TMP/err" | head -n 1) (-j $jobs)"
+# -q on the same recording (its statistics only, the segments' added up
+# in order): printed, not asserted
+"$ROOT/tools/build/pt-trace" decode -q -j 1 "$TMP/sw/cpu0.pt" >"$TMP/q1" 2>&1 || true
+PT_TRACE_DEBUG_JOBS=1 "$ROOT/tools/build/pt-trace" decode -q -j "$jobs" "$TMP/sw/cpu0.pt" >"$TMP/q2" 2>&1 || true
+grep -v '^decode --jobs: ' "$TMP/q2" | cmp -s "$TMP/q1" - || echo "decode -q -j $jobs printed otherwise than -j 1 on the recording"
+read -r t_q1 c_q1 < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -q -j 1 "$TMP/sw/cpu0.pt")
+read -r t_qn c_qn < <(best_cpu "${pin[@]}" "$ROOT/tools/build/pt-trace" decode -q -j "$jobs" "$TMP/sw/cpu0.pt")
+awk -v a="$t_q1" -v b="$t_qn" -v ca="$c_q1" -v cb="$c_qn" -v j="$jobs" 'BEGIN {
+	printf "decode -q on the recording: %.2f s with 1 thread (cpu %.2f s), %.2f s with %d (cpu %.2f s): %.2f x\n",
+		a, ca, b, j, cb, a / (b > 0 ? b : 0.01)
+}'
 # perf script's columns (the default listing of a recording): the same
 # loop as a recording of task 100/100 'loop' (sideband.perf: COMM, MMAP2,
 # a switch-in; a TSC in each PSB+), against --format=ip on it.
