@@ -95,7 +95,15 @@ void pt_model_exact_on_enable(struct pt_model_state *s)
 	/* Exact mode covers user code only: with OS=1 the tick samples. */
 	s->x.on = READ_ONCE(pt_model_exact) && (ctl & PT_CTL_USER) &&
 		  !(ctl & PT_CTL_OS);
-	s->x.pending = 0;
+	/*
+	 * x.pending stays: where the task stepped here enters user code
+	 * next, which a TraceEn 0 -> 1 does not move.  The resume that
+	 * arms a task sets it; a PMI's restart in NMI arms nobody (it may
+	 * interrupt a switch right after the resume of the task switched
+	 * in, with current still the one switched out), and with 0 here
+	 * the next step sent TIP.PGE at IP 0 (exact_stream: a decode error
+	 * at the stretch's first instructions).
+	 */
 	s->x.mtc_valid = false;
 	s->x.cyc_tsc = rdtsc();
 	pt_exact_enc_init(&s->x.enc, &cfg);

@@ -788,8 +788,19 @@ MODULE_PARM_DESC(model_exact,
 
 void pt_model_exact_enabled(struct pt_model_cpu *st, bool bts_only)
 {
-	if (READ_ONCE(pt_exact_hooked) && pt_model_exact_active(st))
-		pt_exact_arm(st, current, bts_only);
+	if (!READ_ONCE(pt_exact_hooked) || !pt_model_exact_active(st))
+		return;
+	/*
+	 * TraceEn 0 -> 1 in NMI: a PMI handler restarting the trace it
+	 * halted, which changes nobody's stepping.  current is whatever the
+	 * NMI interrupted: in a switch (a PMI raised by the resume of the
+	 * task switched in) it is the task switched out, disarmed already;
+	 * armed there, it took the pending IP of the task about to run and
+	 * was stepped where it is not traced.
+	 */
+	if (in_nmi() && !bts_only && pt_exact_find(current) < 0)
+		return;
+	pt_exact_arm(st, current, bts_only);
 }
 
 void pt_model_exact_bts_off(struct pt_model_cpu *st)
