@@ -9,9 +9,10 @@
 # record -u -m stream' into an 8 KiB ring (the smallest that streams)
 # drained every 0.7 s (a slow reader), with a PSB every 2 KiB, and the
 # recorder stopped (SIGSTOP) from the program's first step until the
-# model has lost bytes: a reader slow only by its period lost nothing
-# where stepping was slow (a loaded machine, the debug kernel).  When the
-# ring fills, the driver holds the trace off until the reader drains
+# ring is full (the trace stopped): a reader slow only by its period
+# lost nothing where stepping was slow (a loaded machine, the debug
+# kernel).  When the ring fills, the driver holds the trace off until
+# the reader drains
 # and the program runs unstepped meanwhile; after its sleep (longer than
 # the reader's period) it is stepped again.  The recorder writes loss
 # records and the model counts the bytes it could not write.  Then:
@@ -34,8 +35,17 @@ EXACT_ARGS="3 1000 800"
 EXACT_NODECODE=1
 LOST=/sys/kernel/debug/pt_trace/model/lost_bytes
 l0=$(cat $LOST)
+# cpu0's HW_STOP count (the driver's streaming counters).
+exact_stops() {
+	awk '$1 == "0" { print $4 }' /sys/kernel/debug/pt_trace/stream
+}
 # exact_pause_reader PID: stop the recorder PID once the program is
-# stepped, until the model lost bytes (the ring full), at most 60 s.
+# stepped, until the ring is full: the model lost bytes, or the trace
+# stopped at the STOP (the bytes after it are lost only if the CPU
+# generates any before the PMI clears TraceEn: none where the STOP
+# region ends with the timing packets of a switch-in and the PMI comes
+# before the task is back in user code; the recorder then waited 60 s
+# while the program ran untraced to its end).  At most 60 s.
 exact_pause_reader() {
 	s0=$(exact_stat steps) i=0
 	while [ "$(exact_stat steps)" = "$s0" ] && [ $i -lt 300 ]; do
@@ -43,13 +53,14 @@ exact_pause_reader() {
 		i=$((i + 1))
 	done
 	kill -STOP "$1"
-	i=0
-	while [ "$(cat $LOST)" = "$l0" ] && [ $i -lt 600 ]; do
+	st0=$(exact_stops) i=0
+	while [ "$(cat $LOST)" = "$l0" ] && [ "$(exact_stops)" = "$st0" ] &&
+	      [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	kill -CONT "$1"
-	echo "PTT-INFO stream: recorder stopped for $((i / 10)).$((i % 10)) s, until the model lost bytes"
+	echo "PTT-INFO stream: recorder stopped for $((i / 10)).$((i % 10)) s, until the ring was full (model lost $(($(cat $LOST) - l0)) bytes, cpu0 stops $st0 -> $(exact_stops))"
 }
 EXACT_DURING=exact_pause_reader
 if exact_rec $prog stream -m stream -b 8K --drain-interval 700 --psb-period 0 --no-ret-compression; then
