@@ -706,12 +706,32 @@ void pt_stream_disarm(struct pt_cpu *pc)
 	WRITE_ONCE(pc->stream.flight, false);
 }
 
+/*
+ * The next interrupt is the STOP's own: the hardware stops there before
+ * the driver can learn the reader's progress again (a PMI found the
+ * reader behind by all but the head's region, or the watermark is that
+ * large).  Any CPU; a hint.  Single-entry ToPA stops at each region's
+ * end anyway (its PMI comes early, inside the margin).
+ */
+static bool pt_stream_stop_next(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+
+	return !pc->buf->topa.single_entry && READ_ONCE(s->hw_on) &&
+	       READ_ONCE(s->marks_set) &&
+	       READ_ONCE(s->marks.int_end) == READ_ONCE(s->marks.stop_end);
+}
+
+static bool pt_stream_stop_stale(struct pt_cpu *pc);
+
 static void pt_stream_kick_ipi(void *info)
 {
 	struct pt_cpu *pc = info;
 	struct pt_stream *s = &pc->stream;
 
-	if (s->stalled && !s->error)
+	if (s->error)
+		return;
+	if (s->stalled || pt_stream_stop_stale(pc))
 		pt_stream_ipi_service(pc, true);
 }
 
@@ -728,14 +748,45 @@ static bool pt_stream_room(struct pt_cpu *pc)
 	return !pt_topa_stream_marks(&pc->buf->topa, head, tail, 0, &m);
 }
 
+/*
+ * Will the hardware stop, with no PMI before, at a STOP that the reader
+ * has since released data beyond?  (Any CPU, a hint; the IPI asks again
+ * on the traced CPU.)  The driver learns data_tail only when it services
+ * the ring.  Where the next interrupt is the STOP's own, however soon
+ * the reader catches up, the hardware stops there, and the trace loses
+ * what the CPU does until the PMI is served (a HW_STOP record; the
+ * bench saw one a lap after a TCG stall of the reader).  perf has the
+ * same gap.  So a read or poll that finds the ring in that state
+ * services it at once (an IPI; what a PMI does: halt, account, place
+ * the marks by the new tail, restart), before the hardware gets there;
+ * and poll() reports EPOLLIN in that state whatever the watermark, so
+ * that the reader comes to read.
+ */
+static bool pt_stream_stop_stale(struct pt_cpu *pc)
+{
+	struct pt_stream *s = &pc->stream;
+	struct pt_topa_marks m;
+	u64 head = READ_ONCE(s->head);
+	u64 tail = READ_ONCE(pc->buf->ctrl->data_tail);
+	u64 stop_end = READ_ONCE(s->marks.stop_end);
+
+	if (!pt_stream_stop_next(pc) || tail > head ||
+	    head - tail > pc->buf->size)
+		return false;
+	return !pt_topa_stream_marks(&pc->buf->topa, head, tail, 0, &m) &&
+	       m.stop_end > stop_end;
+}
+
 void pt_stream_kick(struct pt_cpu *pc)
 {
 	struct pt_stream *s = &pc->stream;
 
 	lockdep_assert_held(&pc->lock);
 	if (!pc->running || pc->cfg.mode != PT_MODE_STREAM ||
-	    !READ_ONCE(s->stalled) || READ_ONCE(s->error) ||
-	    !pt_stream_room(pc))
+	    READ_ONCE(s->error))
+		return;
+	if (READ_ONCE(s->stalled) ? !pt_stream_room(pc) :
+				    !pt_stream_stop_stale(pc))
 		return;
 	smp_call_function_single(pc->cpu, pt_stream_kick_ipi, pc, 1);
 }
@@ -1720,7 +1771,8 @@ __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,
 		unread = pt_stream_unread(pc->buf, &tail);
 		if (unread && (unread >= pt_stream_watermark(pc) ||
 			       !pc->running ||
-			       READ_ONCE(pc->stream.stalled)))
+			       READ_ONCE(pc->stream.stalled) ||
+			       pt_stream_stop_next(pc)))
 			mask |= EPOLLIN | EPOLLRDNORM;
 		/* read(2) says EIO: a poller must not wait for data forever. */
 		if (pc->running && READ_ONCE(pc->stream.error))

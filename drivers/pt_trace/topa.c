@@ -228,6 +228,17 @@ int pt_topa_stream_marks(const struct pt_topa *t, u64 head, u64 tail, u64 wm,
 		return -ENOSPC;	/* cannot happen; never overrun */
 	m->stop_end = head + dist;
 	want = max(tail + wm, head + 1) - head;
+	/*
+	 * Never later than the end of the region before the STOP's (perf:
+	 * "wake up the consumer one page before hard stop"): that PMI reads
+	 * data_tail again and moves the STOP on by what the reader released
+	 * meanwhile.  An INT on the STOP itself comes when the hardware has
+	 * stopped, however soon the reader caught up.  Only with the head
+	 * in the STOP's region is the STOP the next INT.
+	 */
+	if (m->stop != rh)
+		want = min(want, dist - (t->chunk_off[m->stop + 1] -
+					 t->chunk_off[m->stop]));
 	if (want >= dist) {
 		m->intr = m->stop;
 		m->int_end = m->stop_end;

@@ -73,7 +73,9 @@ int pt_topa_offset_to_ptrs(const struct pt_topa *t, u64 offset,
  *    unread byte (with nothing unread: before the head's region), so the
  *    hardware stops instead of overwriting anything unread;
  *  - INT on the region that completes the watermark (tail + @wm bytes,
- *    at least one byte past head), never past the STOP region.
+ *    at least one byte past head), never past the region before the
+ *    STOP region (so a PMI can move the STOP on before the hardware
+ *    gets there), unless the head is in the STOP region.
  * The hardware may only be started when the free space reaches at least
  * to the end of the head's region: it cannot stop in the middle of one.
  * Single-entry ToPA has one entry: it is re-pointed to the head's region,

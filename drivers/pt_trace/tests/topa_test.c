@@ -187,12 +187,29 @@ static void topa_stream_marks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->tables[0][5] & (PT_TOPA_INT | PT_TOPA_STOP),
 			PT_TOPA_INT);
 
-	/* Reader at a region start: the region before it may fill up. */
+	/*
+	 * Reader at a region start: the region before it may fill up.  A
+	 * watermark beyond the STOP: INT one region before it, so that a
+	 * PMI can still move the STOP by what the reader releases.
+	 */
 	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 3 * 4096 + 1,
 						   4096, 100000, &m), 0);
 	KUNIT_EXPECT_EQ(test, m.stop, 0U);
 	KUNIT_EXPECT_EQ(test, m.stop_end, 32768ULL + 4096);
+	KUNIT_EXPECT_EQ(test, m.intr, 7U);
+	KUNIT_EXPECT_EQ(test, m.int_end, 32768ULL);
+	/* A watermark that ends in the STOP region: the same. */
+	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 3 * 4096 + 1,
+						   4096, 32768 + 10, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.intr, 7U);
+	KUNIT_EXPECT_EQ(test, m.int_end, 32768ULL);
+	/* The head in the STOP region: the STOP is the next INT. */
+	KUNIT_ASSERT_EQ(test, pt_topa_stream_marks(&f->t, 32768 + 100,
+						   4096, 100000, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.stop, 0U);
 	KUNIT_EXPECT_EQ(test, m.intr, 0U);
+	KUNIT_EXPECT_EQ(test, m.int_end, m.stop_end);
+	KUNIT_EXPECT_EQ(test, m.stop_end, 32768ULL + 4096);
 
 	/* Unread data ahead of the head in its own region: no room. */
 	KUNIT_EXPECT_EQ(test, pt_topa_stream_marks(&f->t, 32768 + 100, 200,
