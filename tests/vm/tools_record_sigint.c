@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 	if (prof && strcmp(prof, "icl"))
 		SKIP("the recorder's part is profile-independent: icl only");
 	if (uname(&u) || strncmp(u.release, "6.1.0-", 6))
-		SKIP("on Debian's 6.1 only (time budget; the recorder is the same on every kernel)");
+		SKIP("Debian's 6.1 only (time budget; the recorder is the same on every kernel)");
 	REQUIRE(!prctl(PR_SET_CHILD_SUBREAPER, 1), "PR_SET_CHILD_SUBREAPER: %s",
 		strerror(errno));
 	for (i = 0; i < (int)ARRAY_SIZE(rounds); i++) {
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 		      i);
 		trs_devices_idle(i);
 	}
-	fprintf(stderr, "PTT-INFO %d rounds recorded (status 0), %d interrupted before the start (130)\n",
+	fprintf(stderr, "PTT-INFO %d rounds recorded (status 0), %d interrupted early (130)\n",
 		by_status[0], by_status[1]);
 	if (!ptt_failures && system("rm -rf " OUT " " ERR))
 		fprintf(stderr, "cleanup failed\n");
