@@ -155,6 +155,10 @@ struct decode_trace {
 	struct decode_state st;	/* whose code runs, and more */
 	uint64_t spin_off;	/* decode_spinning(): the trace offset seen */
 	unsigned int spin_n;	/* checks in a row that found it unmoved */
+	/* decode_looping(): since the last instruction that may read trace */
+	uint64_t loop_off, loop_mark;
+	unsigned int loop_pow, loop_lam;
+	int loop_hit;		/* ... found a loop */
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
 	int in_seg, seg_last;
 	int seg_eos;		/* its decoder has used up its packets */
@@ -1173,6 +1177,55 @@ static int decode_spinning(struct decode_trace *t, struct pt_insn_decoder *dec)
 }
 
 /*
+ * Whether libipt walks a loop that reads no trace, found in a few times
+ * its length rather than decode_spinning()'s 192 Ki instructions (a 6.1
+ * kernel's retpoline trap, pause; lfence; jmp, took 327 Ki lines and
+ * 20-30 s of a VM each time).  Between instructions that may read trace
+ * (a conditional branch or a return: TNT bits, which do not move the
+ * packet offset; an indirect branch: a TIP, which does; an event) the
+ * path depends on the IP alone, so an IP seen again in such a run is a
+ * loop libipt would follow for ever: an async event that leaves it would
+ * be pending at its IP at the first pass.  Brent's cycle search: the IP
+ * marked at each power of two of instructions since the run began.
+ */
+static inline int decode_looping(struct decode_trace *t,
+				 struct pt_insn_decoder *dec,
+				 const struct pt_insn *insn, int status)
+{
+	uint64_t off = ~0ull;
+
+	if (insn->iclass != ptic_other || (status & pts_event_pending) ||
+	    !t->loop_pow) {
+		if ((insn->iclass == ptic_call || insn->iclass == ptic_jump) &&
+		    !(status & pts_event_pending) &&
+		    pt_insn_get_offset(dec, &off) < 0)
+			off = ~0ull;
+		/* a direct branch: no trace read */
+		if (!t->loop_pow || off == ~0ull || off != t->loop_off) {
+			t->loop_off = off;
+			t->loop_mark = insn->ip;
+			t->loop_pow = 1;
+			t->loop_lam = 0;
+			return 0;
+		}
+	}
+	if (insn->ip == t->loop_mark)
+		return 1;
+	if (++t->loop_lam == t->loop_pow) {
+		t->loop_mark = insn->ip;
+		t->loop_pow <<= 1;
+		t->loop_lam = 0;
+	}
+	return 0;
+}
+
+/* decode_looping() starts again: trace was read, or the image changed. */
+static inline void decode_loop_reset(struct decode_trace *t)
+{
+	t->loop_pow = 0;
+}
+
+/*
  * Whether decode_plain_run() can take the next instructions: a listing
  * without time, task columns, filters, call tree, timeline or --summary
  * (c->plain), the VMX context shown, nothing hidden before, no switch
@@ -1212,6 +1265,12 @@ static int decode_plain_run(struct decode_ctx *c, struct decode_trace *t,
 				decode_print_insn(&c->ob, f, st, insn, 0, NULL);
 			dvmx_after_insn(&c->vmx, insn);
 		}
+		/* every instruction, or a run's start is missed */
+		if (status >= 0 && insn->iclass != ptic_error &&
+		    decode_looping(t, dec, insn, status)) {
+			t->loop_hit = 1;
+			break;
+		}
 		if (status < 0 || status & (pts_event_pending | pts_eos) ||
 		    c->vmx.entry_pending || !(n & 0xffff))
 			break;
@@ -1238,14 +1297,17 @@ static int decode_plain_run(struct decode_ctx *c, struct decode_trace *t,
  *   the PSB's offset when the header after it fails, and its next search
  *   starts after that PSB: so go on.  Each search passes at least one
  *   16-byte PSB, which bounds the failures by the stretch's length;
- * - unlike ptxed, a walk that reads no trace for 192-256 Ki instructions
- *   is an error (decode_spinning()), and decoding resumes at the next PSB.
+ * - unlike ptxed, a loop that reads no trace is an error
+ *   (decode_looping(); decode_spinning() after 192-256 Ki instructions
+ *   as a backstop), and decoding resumes at the next PSB.
  */
 static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			struct pt_insn_decoder *dec)
 {
 	static const char spin_msg[] =
 		"error: no trace read in 256 Ki instructions (a loop of direct branches?)";
+	static const char loop_msg[] =
+		"error: a loop that reads no trace (libipt would follow it for ever)";
 	uint64_t fails = 0, max_fails = t->len / 16 + 1;
 	int cont = t->seg_cont;
 
@@ -1285,9 +1347,12 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 		t->first_due = first;
 		dvmx_sync(&c->vmx);
 		pt_insn_set_image(dec, decode_image(c, t->st.cur));
+		decode_loop_reset(t);
 		for (;;) {
-			if (status & pts_event_pending)
+			if (status & pts_event_pending) {
 				status = decode_events(c, t, dec, status);
+				decode_loop_reset(t);
+			}
 			if (status < 0)
 				break;
 			if (status & pts_eos && t->in_seg && !t->seg_last) {
@@ -1302,11 +1367,16 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				status = -pte_eos;
 				break;
 			}
-			if (t->st.sw_until != UINT64_MAX)
+			if (t->st.sw_until != UINT64_MAX) {
 				decode_follow(c, t, dec);
-			if (c->vmx.entry_pending && decode_vmx_entry(c, t, dec) < 0) {
-				status = -pte_internal;
-				break;
+				decode_loop_reset(t);
+			}
+			if (c->vmx.entry_pending) {
+				decode_loop_reset(t);
+				if (decode_vmx_entry(c, t, dec) < 0) {
+					status = -pte_internal;
+					break;
+				}
 			}
 			if (decode_plain_ok(c, t)) {
 				status = decode_plain_run(c, t, dec, &insn);
@@ -1316,6 +1386,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				if (again && insn.iclass != ptic_error) {
 					decode_insn(c, t, dec, &insn);
 					dvmx_after_insn(&c->vmx, &insn);
+					decode_loop_reset(t);
 				}
 			} else {
 				status = pt_insn_next(dec, &insn, sizeof(insn));
@@ -1326,6 +1397,19 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 					decode_insn(c, t, dec, &insn);
 					dvmx_after_insn(&c->vmx, &insn);
 				}
+				if (again)
+					decode_loop_reset(t);
+				else if (status >= 0 && insn.iclass != ptic_error &&
+					 decode_looping(t, dec, &insn, status))
+					t->loop_hit = 1;
+			}
+			if (t->loop_hit) {
+				t->loop_hit = 0;
+				decode_error(c, t, dec, loop_msg, insn.ip, 0);
+				/* a resync: one decoder's, from here on */
+				if (t->in_seg)
+					t->seg_rest = 1;
+				break;
 			}
 			if (!(t->stats.insns & 0xffff)) {
 				if (!t->in_seg)
@@ -1896,6 +1980,8 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	 */
 	w->t.spin_off = ~0ull;
 	w->t.spin_n = 0;
+	w->t.loop_pow = 0;
+	w->t.loop_hit = 0;
 	w->t.seg_next = s->next;
 	ct_restart(&w->t.ct);
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
@@ -2013,6 +2099,8 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	 */
 	w->t.spin_off = ~0ull;
 	w->t.spin_n = 0;
+	w->t.loop_pow = 0;
+	w->t.loop_hit = 0;
 	par->rest = 1;
 	decode_vmx_counts(&w->c.vmx, &vc);
 	ret = decode_stretch_one(&w->c, &w->t, start, end);
