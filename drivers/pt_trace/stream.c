@@ -736,16 +736,26 @@ static void pt_stream_kick_ipi(void *info)
 }
 
 /* Is there room for the hardware again?  (Any CPU; a hint.) */
-static bool pt_stream_room(struct pt_cpu *pc)
+/*
+ * The marks a service would place now, from any CPU (a hint): what
+ * pt_topa_stream_marks() returns, or 1 for a data_tail that makes no
+ * sense, which the traced CPU judges (pt_stream_tail()).
+ */
+static int pt_stream_marks_now(struct pt_cpu *pc, struct pt_topa_marks *m)
 {
-	struct pt_stream *s = &pc->stream;
-	struct pt_topa_marks m;
-	u64 head = READ_ONCE(s->head);
+	u64 head = READ_ONCE(pc->stream.head);
 	u64 tail = READ_ONCE(pc->buf->ctrl->data_tail);
 
 	if (tail > head || head - tail > pc->buf->size)
-		return true;	/* nonsense: let the CPU decide */
-	return !pt_topa_stream_marks(&pc->buf->topa, head, tail, 0, &m);
+		return 1;
+	return pt_topa_stream_marks(&pc->buf->topa, head, tail, 0, m);
+}
+
+static bool pt_stream_room(struct pt_cpu *pc)
+{
+	struct pt_topa_marks m;
+
+	return pt_stream_marks_now(pc, &m) >= 0;
 }
 
 /*
@@ -764,16 +774,10 @@ static bool pt_stream_room(struct pt_cpu *pc)
  */
 static bool pt_stream_stop_stale(struct pt_cpu *pc)
 {
-	struct pt_stream *s = &pc->stream;
+	u64 stop_end = READ_ONCE(pc->stream.marks.stop_end);
 	struct pt_topa_marks m;
-	u64 head = READ_ONCE(s->head);
-	u64 tail = READ_ONCE(pc->buf->ctrl->data_tail);
-	u64 stop_end = READ_ONCE(s->marks.stop_end);
 
-	if (!pt_stream_stop_next(pc) || tail > head ||
-	    head - tail > pc->buf->size)
-		return false;
-	return !pt_topa_stream_marks(&pc->buf->topa, head, tail, 0, &m) &&
+	return pt_stream_stop_next(pc) && !pt_stream_marks_now(pc, &m) &&
 	       m.stop_end > stop_end;
 }
 
