@@ -1111,72 +1111,6 @@ static void decode_tail_error(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
- * The end of a segment that is not the stretch's last (decode --jobs):
- * its packets are used up, and the code goes on without packets (a
- * decoder reading on would be in the next PSB+ by now) up to the IP the
- * next segment's PSB+ gives, where the next segment's listing starts.
- */
-static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
-			    struct pt_insn_decoder *dec, int status)
-{
-	unsigned int n;
-
-	if (status & pts_ip_suppressed || !t->seg_next.has_ip)
-		return;
-	for (n = 0; n < (1u << 20); n++) {
-		struct pt_insn insn;
-
-		memset(&insn, 0, sizeof(insn));
-		status = pt_insn_next(dec, &insn, sizeof(insn));
-		t->seg_eos = 1;
-		if (n == 0xffff)
-			t->seg_rest = 1;	/* a walk on no trace */
-		if (insn.ip == t->seg_next.ip)
-			return;
-		if (insn.iclass == ptic_error) {
-			decode_tail_error(c, t, &insn, status);
-			return;
-		}
-		/*
-		 * decode_walk() follows the switch records before each
-		 * instruction; the time (decode_time()) is the next PSB+'s
-		 * here, and reading no packet, this can be done after
-		 * pt_insn_next(): the instruction at the next segment's IP
-		 * is the next segment's, after its PSB+ events.
-		 */
-		if (t->st.sw_until != UINT64_MAX)
-			decode_follow(c, t, dec);
-		decode_insn(c, t, dec, &insn);
-		if (status < 0) {
-			decode_tail_error(c, t, &insn, status);
-			return;
-		}
-	}
-}
-
-/*
- * Whether libipt has been walking code without reading trace: called every
- * 64 Ki instructions, it says yes after 4 calls in a row that found the
- * trace offset unmoved (at least 192 Ki instructions).  libipt follows direct jumps
- * and calls without trace, so a loop of them in the image (a "jmp .", or
- * the wrong code at a traced address) would be decoded for ever, and the
- * listing would fill the disk.  No real code runs 192 Ki instructions
- * without 47 conditional branches, returns or indirect ones, which read
- * trace (a TNT packet holds at most 47 of them).
- */
-static int decode_spinning(struct decode_trace *t, struct pt_insn_decoder *dec)
-{
-	uint64_t off;
-
-	if (pt_insn_get_offset(dec, &off) < 0 || off != t->spin_off) {
-		t->spin_off = off;
-		t->spin_n = 0;
-		return 0;
-	}
-	return ++t->spin_n >= 4;
-}
-
-/*
  * Whether libipt walks a loop that reads no trace, found in a few times
  * its length rather than decode_spinning()'s 192 Ki instructions (a 6.1
  * kernel's retpoline trap, pause; lfence; jmp, took 327 Ki lines and
@@ -1223,6 +1157,84 @@ static inline int decode_looping(struct decode_trace *t,
 static inline void decode_loop_reset(struct decode_trace *t)
 {
 	t->loop_pow = 0;
+}
+
+/*
+ * The end of a segment that is not the stretch's last (decode --jobs):
+ * its packets are used up, and the code goes on without packets (a
+ * decoder reading on would be in the next PSB+ by now) up to the IP the
+ * next segment's PSB+ gives, where the next segment's listing starts.
+ */
+static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
+			    struct pt_insn_decoder *dec, int status)
+{
+	unsigned int n;
+
+	if (status & pts_ip_suppressed || !t->seg_next.has_ip)
+		return;
+	for (n = 0; n < (1u << 20); n++) {
+		struct pt_insn insn;
+
+		memset(&insn, 0, sizeof(insn));
+		status = pt_insn_next(dec, &insn, sizeof(insn));
+		t->seg_eos = 1;
+		/*
+		 * A walk on no trace, or a loop (decode_looping()): the rest
+		 * of the stretch is decoded in one piece from this segment's
+		 * PSB, and this segment's lines are dropped: walk no further.
+		 */
+		if (n == 0xffff) {
+			t->seg_rest = 1;
+			return;
+		}
+		if (insn.ip == t->seg_next.ip)
+			return;
+		if (status >= 0 && insn.iclass != ptic_error &&
+		    decode_looping(t, dec, &insn, status)) {
+			t->seg_rest = 1;
+			return;
+		}
+		if (insn.iclass == ptic_error) {
+			decode_tail_error(c, t, &insn, status);
+			return;
+		}
+		/*
+		 * decode_walk() follows the switch records before each
+		 * instruction; the time (decode_time()) is the next PSB+'s
+		 * here, and reading no packet, this can be done after
+		 * pt_insn_next(): the instruction at the next segment's IP
+		 * is the next segment's, after its PSB+ events.
+		 */
+		if (t->st.sw_until != UINT64_MAX)
+			decode_follow(c, t, dec);
+		decode_insn(c, t, dec, &insn);
+		if (status < 0) {
+			decode_tail_error(c, t, &insn, status);
+			return;
+		}
+	}
+}
+
+/*
+ * Whether libipt has been walking code without reading trace: called every
+ * 64 Ki instructions, it says yes after 4 calls in a row that found the
+ * trace offset unmoved (at least 192 Ki instructions).  libipt follows direct jumps
+ * and calls without trace, so a loop of them in the image (a "jmp .", or
+ * the wrong code at a traced address) would be decoded for ever, and the
+ * listing would fill the disk.  No real code runs 192 Ki instructions
+ * without 47 conditional branches, returns or indirect ones, which read
+ * trace (a TNT packet holds at most 47 of them).
+ */
+static int decode_spinning(struct decode_trace *t, struct pt_insn_decoder *dec)
+{
+	uint64_t off;
+
+	if (pt_insn_get_offset(dec, &off) < 0 || off != t->spin_off) {
+		t->spin_off = off;
+		t->spin_n = 0;
+		return 0;
+	}
+	return ++t->spin_n >= 4;
 }
 
 /*
