@@ -177,10 +177,11 @@ struct decode_trace {
 	 * decoder's, not counted.  The first instruction after it (its
 	 * time and context) is noted in @first_*: that decoder counts the
 	 * time from the piece before's last instruction to it (--summary),
-	 * which decode_seg_accept() adds.
+	 * which decode_seg_accept() adds.  @first_sync: the piece's first
+	 * search found its PSB (a decoder not in sync counts that sync).
 	 */
 	int seg_cont;
-	int first_due, first_set, first_have, first_cur;
+	int first_due, first_set, first_have, first_cur, first_sync;
 	uint64_t first_tsc;
 };
 
@@ -1325,6 +1326,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 
 	t->st.in_sync = 0;
 	t->first_set = 0;
+	t->first_sync = 0;
 	for (;;) {
 		struct pt_insn insn;
 		int status, again, first = cont;
@@ -1356,6 +1358,8 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 		 */
 		if (!first)
 			t->stats.syncs++;
+		if (first)
+			t->first_sync = 1;
 		t->first_due = first;
 		dvmx_sync(&c->vmx);
 		pt_insn_set_image(dec, decode_image(c, t->st.cur));
@@ -1604,7 +1608,10 @@ static inline int decode_warn_eq(uint64_t a, uint64_t b)
  * instruction does not: it restarts --calls's tree, and keeps the
  * listing off decode_plain_run(), which a listing with filters does not
  * take anyway (and neither --calls nor the VMX options that hide code
- * are decoded in segments: decode_par_ok()).
+ * are decoded in segments: decode_par_ok()).  Whether the decoder was in
+ * sync does not either: a piece is decoded as if it were, and
+ * decode_seg_accept() mends the sync count and --summary's time where
+ * it was not.
  */
 static int decode_state_eq(const struct decode_carry *ca,
 			   const struct decode_carry *cb, int pip)
@@ -1621,7 +1628,7 @@ static int decode_state_eq(const struct decode_carry *ca,
 	       (pip || (a->last_cr3 == b->last_cr3 &&
 			a->cr3_fresh == b->cr3_fresh)) &&
 	       a->enable_timing == b->enable_timing &&
-	       a->in_sync == b->in_sync && a->tail_err == b->tail_err &&
+	       a->tail_err == b->tail_err &&
 	       (!a->tail_err || a->tail_ip == b->tail_ip) &&
 	       (!a->enable_timing ||
 		(a->enable_has_tsc == b->enable_has_tsc &&
@@ -1653,8 +1660,6 @@ static void decode_predict(struct decode_ctx *c, const struct decode_trace *t,
 	s->cur_fresh = 0;
 	/* the segment before reports no error for this one to name */
 	s->tail_err = 0;
-	/* nor a decode error that has it search for this one's PSB */
-	s->in_sync = 1;
 	if (!h->has_tsc || h->tsc <= s->sw_until)
 		return;
 	for (i = s->cur_sw < 0 ? 0 : (size_t)s->cur_sw;
@@ -1753,8 +1758,12 @@ struct decode_seginfo {
 	struct dvmx_switch *sw;	/* --summary: the switches it inferred */
 	size_t nsw;
 	int ip_due;		/* the last one's IP is the next instruction's */
-	/* its first instruction after its first sync (decode_walk()) */
-	int first_set, first_have, first_cur;
+	/*
+	 * its first instruction after its first sync (decode_walk()), and
+	 * whether that sync found its PSB (counted where one decoder was
+	 * not in sync: decode_seg_accept())
+	 */
+	int first_set, first_have, first_cur, first_sync;
 	uint64_t first_tsc;
 };
 
@@ -1980,7 +1989,11 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	w->t.seg_last = s->last;
 	w->t.seg_eos = 0;
 	w->t.seg_rest = 0;
-	w->t.seg_cont = from.st.in_sync;
+	/*
+	 * As if one decoder read on into it: where it did not (an error
+	 * before), decode_seg_accept() counts the sync and no time across.
+	 */
+	w->t.seg_cont = 1;
 	w->c.vmx.nsw = 0;
 	w->c.vmx.sw_ip_due = 0;
 	/*
@@ -2006,6 +2019,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	si->first_have = w->t.first_have;
 	si->first_tsc = w->t.first_tsc;
 	si->first_cur = w->t.first_cur;
+	si->first_sync = w->t.first_sync;
 	/*
 	 * --summary: an inferred switch whose IP is the next instruction's,
 	 * which the next piece decodes: one decoder from here on.
@@ -2153,12 +2167,22 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 	par->truth = si->end;
 	/*
 	 * --summary: no instruction since its first sync, at which one
-	 * decoder reads on: the last one before it is still the last.
+	 * decoder reads on: the last one before it is still the last.  One
+	 * that searched for this PSB (after an error) keeps no time across
+	 * it (dvmx_sync()).
 	 */
 	if (si->end.st.prev_keep) {
-		par->truth.st.have_prev = before.st.have_prev;
+		par->truth.st.have_prev = before.st.in_sync &&
+					  before.st.have_prev;
 		par->truth.st.prev_tsc = before.st.prev_tsc;
 	}
+	/*
+	 * The piece was decoded as if one decoder read on into it; one
+	 * that searched for its PSB counts the sync, and no time from the
+	 * instruction before.
+	 */
+	if (!before.st.in_sync && si->first_sync)
+		si->stats.syncs++;
 	for (i = 0; i < si->nlearned; i++)
 		decode_learn_cr3(c, si->learned[i].cr3, &si->learned[i].who);
 	decode_ctx_learn(c, si->ctxs, si->nctxs);
@@ -2166,8 +2190,9 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 		c->vmx.ctx->ctx[i].insns += si->cnt[i].insns;
 		c->vmx.ctx->ctx[i].ticks += si->cnt[i].ticks;
 	}
-	decode_first_span(c, &before, si->first_set, si->first_have,
-			  si->first_tsc, si->first_cur);
+	if (before.st.in_sync)
+		decode_first_span(c, &before, si->first_set, si->first_have,
+				  si->first_tsc, si->first_cur);
 	decode_sw_add(c, si->sw, si->nsw, si->ip_due);
 	decode_sum(&par->t->stats, &si->stats);
 	decode_vmx_add(c, &si->vmx);
