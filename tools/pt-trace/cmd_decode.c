@@ -1607,11 +1607,10 @@ static inline int decode_warn_eq(uint64_t a, uint64_t b)
  * (decode_follow_enable()).  Whether the filters hid the last
  * instruction does not: it restarts --calls's tree, and keeps the
  * listing off decode_plain_run(), which a listing with filters does not
- * take anyway (and neither --calls nor the VMX options that hide code
- * are decoded in segments: decode_par_ok()).  Whether the decoder was in
- * sync does not either: a piece is decoded as if it were, and
- * decode_seg_accept() mends the sync count and --summary's time where
- * it was not.
+ * take anyway (and --calls is not decoded in segments: decode_par_ok()).
+ * Whether the decoder was in sync does not either: a piece is decoded as
+ * if it were, and decode_seg_accept() mends the sync count and
+ * --summary's time where it was not.
  */
 static int decode_state_eq(const struct decode_carry *ca,
 			   const struct decode_carry *cb, int pip)
@@ -1951,6 +1950,46 @@ static int decode_seg_prepare(void *arg, const struct dpar_seg *segs,
 	return 0;
 }
 
+/*
+ * decode --jobs: a worker's own copy of the CR3s known now, to which it
+ * adds those it learns (lock held).  Returns their count, or -1.
+ */
+static long decode_worker_cr3s(struct decode_worker *w,
+			       const struct decode_ctx *c)
+{
+	struct decode_cr3 *l;
+
+	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
+	if (!l)
+		return -1;
+	memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
+	w->c.cr3s = l;
+	w->c.ncr3 = c->ncr3;
+	return (long)c->ncr3;
+}
+
+/*
+ * decode --jobs: a worker starts a piece from @from, reading on into it
+ * (@cont: decode_walk()), with its counts and its checks for a loop
+ * anew.  Not the offset of this worker's last spin check: that was in
+ * another piece, whose decoder's offsets count from its own start (the
+ * same place in a piece of the same shape looks unmoved).  One
+ * decoder's last check lies before this piece, in trace read since.
+ */
+static void decode_worker_start(struct decode_worker *w,
+				const struct decode_carry *from, int cont)
+{
+	memset(&w->t.stats, 0, sizeof(w->t.stats));
+	decode_state_set(&w->c, &w->t, from);
+	w->t.seg_cont = cont;
+	w->c.vmx.nsw = 0;
+	w->c.vmx.sw_ip_due = 0;
+	w->t.spin_off = ~0ull;
+	w->t.spin_n = 0;
+	w->t.loop_pow = 0;
+	w->t.loop_hit = 0;
+}
+
 static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 			  int again)
 {
@@ -1960,7 +1999,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	struct decode_ctx *c = par->c;
 	struct decode_carry from;
 	struct decode_vmx_counts vc;
-	struct decode_cr3 *l;
+	long ncr3;
 	int ret;
 
 	/* The state the segment before left when known, else expected. */
@@ -1968,45 +2007,24 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	from = par->truth;
 	if (!again && par->accepted != s->idx)
 		decode_predict(&w->c, par->t, &from.st, &s->psb);
-	/* the CR3s known now: the worker's own copy, which it adds to */
-	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
-	if (l) {
-		memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
-		w->c.cr3s = l;
-		w->c.ncr3 = c->ncr3;
-	}
+	ncr3 = decode_worker_cr3s(w, c);
 	si->ncr3 = c->ncr3;
 	si->nctx = decode_ctx_take(w, c);
 	pthread_mutex_unlock(&par->lock);
-	if (!l)
+	if (ncr3 < 0)
 		return PTT_EXIT_INTERNAL;
 	if (again)
 		par->again++;	/* by the thread holding the turn only */
 	si->start = from;
-	memset(&w->t.stats, 0, sizeof(w->t.stats));
-	decode_state_set(&w->c, &w->t, &from);
-	decode_vmx_counts(&w->c.vmx, &vc);
-	w->t.seg_last = s->last;
-	w->t.seg_eos = 0;
-	w->t.seg_rest = 0;
 	/*
 	 * As if one decoder read on into it: where it did not (an error
 	 * before), decode_seg_accept() counts the sync and no time across.
 	 */
-	w->t.seg_cont = 1;
-	w->c.vmx.nsw = 0;
-	w->c.vmx.sw_ip_due = 0;
-	/*
-	 * Not the offset of this worker's last check: that was in another
-	 * segment, whose decoder's offsets count from its own start, and
-	 * the same place in a segment of the same shape looked unmoved.
-	 * One decoder's last check lies before this segment, in trace read
-	 * since.
-	 */
-	w->t.spin_off = ~0ull;
-	w->t.spin_n = 0;
-	w->t.loop_pow = 0;
-	w->t.loop_hit = 0;
+	decode_worker_start(w, &from, 1);
+	decode_vmx_counts(&w->c.vmx, &vc);
+	w->t.seg_last = s->last;
+	w->t.seg_eos = 0;
+	w->t.seg_rest = 0;
 	w->t.seg_next = s->next;
 	ct_restart(&w->t.ct);
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
@@ -2093,47 +2111,28 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	struct decode_ctx *c = par->c;
 	struct decode_vmx_counts vc, vn;
 	struct decode_carry before;
-	struct decode_cr3 *l;
 	unsigned int nctx;
-	size_t i, n;
+	long n;
+	size_t i;
 	int ret;
 
 	pthread_mutex_lock(&par->lock);
 	nctx = decode_ctx_take(w, c);
-	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
-	if (l) {
-		memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
-		w->c.cr3s = l;
-		w->c.ncr3 = c->ncr3;
-	}
-	n = c->ncr3;
-	memset(&w->t.stats, 0, sizeof(w->t.stats));
-	w->t.stats.insns = par->t->stats.insns;
+	n = decode_worker_cr3s(w, c);
 	before = par->truth;
-	decode_state_set(&w->c, &w->t, &par->truth);
+	decode_worker_start(w, &before, before.st.in_sync);
+	w->t.stats.insns = par->t->stats.insns;
 	pthread_mutex_unlock(&par->lock);
-	if (!l)
+	if (n < 0)
 		return PTT_EXIT_INTERNAL;
 	w->t.in_seg = 0;
-	w->t.seg_cont = before.st.in_sync;
-	w->c.vmx.nsw = 0;
-	w->c.vmx.sw_ip_due = 0;
-	/*
-	 * Not the offset of this worker's last check (the same segment's,
-	 * maybe, then at the same place): one decoder's last check was
-	 * before this PSB, and its packets have been read since.
-	 */
-	w->t.spin_off = ~0ull;
-	w->t.spin_n = 0;
-	w->t.loop_pow = 0;
-	w->t.loop_hit = 0;
 	par->rest = 1;
 	decode_vmx_counts(&w->c.vmx, &vc);
 	ret = decode_stretch_one(&w->c, &w->t, start, end);
 	decode_vmx_counts(&w->c.vmx, &vn);
 	pthread_mutex_lock(&par->lock);
 	decode_state_get(&w->c, &w->t, &par->truth);
-	for (i = n; i < w->c.ncr3; i++)
+	for (i = (size_t)n; i < w->c.ncr3; i++)
 		decode_learn_cr3(c, w->c.cr3s[i].cr3, &w->c.cr3s[i].who);
 	if (c->vmx.ctx) {
 		decode_ctx_learn(c, w->vctx.ctx + nctx, w->vctx.n - nctx);
@@ -2209,7 +2208,8 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
  * its first instruction's (dvmx_after_insn()).  -q's statistics are the
  * segments' added up in order (decode_seg_accept()), the PSBs one
  * decoder synchronised at too: a segment's first sync counts only where
- * that decoder would have searched for it (decode_state.in_sync).
+ * that decoder would have searched for it (decode_state.in_sync, which
+ * decode_seg_accept() applies: a segment is decoded as if in sync).
  * --summary's per-context instructions and time are added up the same
  * way, the span from a segment's last instruction to the next one's
  * first added when that one is written (decode_first_span()); its CBR
