@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ptt-timeout: 90 (single-stepping under TCG)
+# Interrupts and exceptions in the exact model (model_exact=1): an entry
+# into the kernel taken in traced user code that returns there without a
+# switch is FUP(the interrupted instruction) + TIP.PGD, and the return
+# TIP.PGE(it), as silicon sends them with User=1, OS=0.  A program
+# without libc (/ptt/work/exact_nolibc_irq: a loop the timer interrupts,
+# a store into each of 16 fresh .bss pages) is recorded with 'pt-trace
+# record -u' through the driver on cpu0:
+#  - 'decode --format=ip' (also with --jobs 2) is exactly the truth, and
+#    'decode --calls' decodes it with no error;
+#  - the truth has an "out" line with a vector for each such entry: at
+#    least 3 of the local timer (vector 236) and one page fault (14) per
+#    page;
+#  - 'decode --events' has one "[disabled, at: IP]" for each "out" line
+#    of the truth (those and the switches'), at the same IPs, and each is
+#    followed by "[enabled, ip: IP]" (libipt's "resumed": at the IP it
+#    left) where the program goes on.
+#
+# Exit 0 pass, 77 skip, 1 fail.
+
+# The exact model is above the output schemes: icl only (77 elsewhere).
+[ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_* run on icl"; exit 77; }
+. /ptt/work/exact_lib.sh
+
+prog=exact_nolibc_irq
+# Rounds of its spin loop between two pages: about 2,000 instructions.
+EXACT_ARGS=20
+if exact_rec $prog irq; then
+	exact_compare "$d/truth" "$d/got" "$prog"
+	"$PT" decode --jobs 2 --format=ip "$d/rec/cpu0.pt" >"$d/got.j" 2>"$d/dec.j.err" ||
+		exact_fail "decode --jobs 2 exited $?: $(head -n 5 "$d/dec.j.err")"
+	exact_compare "$d/truth" "$d/got.j" "$prog --jobs 2"
+	"$PT" decode --calls "$d/rec/cpu0.pt" >"$d/calls" 2>"$d/calls.err" ||
+		exact_fail "decode --calls exited $?: $(head -n 5 "$d/calls.err")"
+	grep -q '^# .* 0 errors' "$d/calls" ||
+		exact_fail "decode --calls: $(grep '^# ' "$d/calls" | tail -n 1)"
+	"$PT" decode --events "$d/rec/cpu0.pt" >"$d/events" 2>"$d/events.err" ||
+		exact_fail "decode --events exited $?: $(head -n 5 "$d/events.err")"
+
+	# The truth's out lines of the program (one thread): IP [VECTOR].
+	# (grep first: busybox awk is slow on big files, testing.rst.)
+	grep '^# out ' "$d/truth.0" |
+		awk -v p="$pid" '$6 == p { print $7, $8 }' >"$d/outs"
+	outs=$(wc -l <"$d/outs")
+	timer=$(awk '$2 == 236' "$d/outs" | wc -l)
+	pf=$(awk '$2 == 14' "$d/outs" | wc -l)
+	other=$(awk 'NF == 2 && $2 != 236 && $2 != 14' "$d/outs" | wc -l)
+	# The decoded disables (FUP + TIP.PGD) and what follows each.
+	grep '^\[' "$d/events" >"$d/ev"
+	sed -n 's/^\[disabled, at: \([0-9a-f]*\)\]$/\1/p' "$d/ev" >"$d/dis"
+	back=$(awk '/^\[disabled, at: / { at = substr($3, 1, 16); next }
+		at != "" && /^\[(enabled|resumed), ip: / {
+			if (substr($3, 1, 16) == at) ok++; else bad++
+			at = "" }
+		END { print ok + 0, bad + 0 }' "$d/ev")
+	echo "PTT-INFO $prog: $outs out lines in the truth, $timer timer, $pf page fault, $other other; decoded $(wc -l <"$d/dis") disables, back at the same IP / elsewhere: $back"
+	[ "$timer" -ge 3 ] || exact_fail "$timer timer interrupts in the program's truth (want 3 or more)"
+	[ "$pf" -ge 16 ] || exact_fail "$pf page faults in the program's truth (want one a page: 16)"
+	cut -d' ' -f1 "$d/outs" | sort >"$d/outs.ip"
+	sort "$d/dis" >"$d/dis.ip"
+	if ! cmp -s "$d/outs.ip" "$d/dis.ip"; then
+		exact_fail "the decoded disables are not at the truth's out IPs"
+		diff "$d/outs.ip" "$d/dis.ip" | head -n 10
+	fi
+	# shellcheck disable=SC2086
+	set -- $back
+	[ "$2" = 0 ] || exact_fail "$2 disables followed by an enable elsewhere"
+	[ "$1" -ge $((timer + pf)) ] || exact_fail "only $1 disables followed by an enable at their IP"
+fi
+exact_finish
