@@ -9,12 +9,15 @@
  *
  * The encoder and the IP of the next user instruction are part of the
  * model state (struct pt_model_exact): they belong to the CPU's trace
- * stream, not to a task.  A TraceEn 1->0 flushes pending TNT bits and,
- * if the stepped task was in user code, sends FUP + TIP.PGD there (its
- * leaving by an interrupt, seen late); a TraceEn 0->1 starts over with
- * PSB+ (or timing packets) at the first event, as the sampled generator
- * does at its first tick.  model_stale does not hold back exact-mode
- * bytes: they reach memory when the event that made them is published.
+ * stream, not to a task.  An interrupt or exception the stepper sees
+ * taken in user code sends FUP + TIP.PGD at the pending IP, and the next
+ * step TIP.PGE there (the return).  A TraceEn 1->0 flushes pending TNT
+ * bits and, if the stepped task was in user code, sends FUP + TIP.PGD
+ * there (its leaving by an interrupt not seen); a TraceEn 0->1 starts
+ * over with PSB+ (or timing packets) at the first event, as the sampled
+ * generator does at its first tick.  model_stale does not hold back
+ * exact-mode bytes: they reach memory when the event that made them is
+ * published.
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -356,7 +359,7 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 			a->insn_ip = x->pending;
 			a->encoded = a->ev == PT_EXACT_STEP ||
 				     a->ev == PT_EXACT_SYSCALL;
-			if (a->ev != PT_EXACT_OUT)
+			if (a->ev != PT_EXACT_OUT && a->ev != PT_EXACT_KENTRY)
 				x->pending = a->ip;
 			return 0;
 		}
@@ -364,6 +367,9 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 			return 0;
 		discard = true;
 	}
+	/* Not in traced user code: an entry has nothing to end. */
+	if (a->ev == PT_EXACT_KENTRY && !x->enc.in)
+		return 0;
 	/* An NMI's event (an enable in the PMI) must not use the stage. */
 	if (st->depth > 1)
 		pt_pkt_init(&b, st->nmi_stage, PT_MODEL_NMI_STAGE);
@@ -419,6 +425,15 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		x->pending = a->ip;
 		a->resumed = true;
 		break;
+	case PT_EXACT_KENTRY:
+		/*
+		 * Taken before the pending instruction ran (an interrupt, a
+		 * fault that it restarts after): FUP(it) + TIP.PGD, the
+		 * kernel being filtered (SDM 36.4.2.6, libipt
+		 * fup-tip_pgd.ptt); the return to it is the TIP.PGE of its
+		 * step (pt_exact_enter()).  A switch-out or TraceEn 1->0
+		 * before that return finds PacketEn 0 and sends nothing more.
+		 */
 	case PT_EXACT_OUT:
 		if (x->enc.in) {
 			pt_exact_enc_leave_async(&x->enc, &b, x->pending);
@@ -441,7 +456,11 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		pt_exact_psb(s, &b, &mark, &a->psbs, now);
 		a->psb_after = true;
 	}
-	if (!discard)
+	/*
+	 * Not at an entry: its handler (the IPI of an MSR read) reports the
+	 * interrupted user code, as the status has always said (model.rst).
+	 */
+	if (!discard && a->ev != PT_EXACT_KENTRY)
 		pt_exact_status(s, a->ev == PT_EXACT_STEP ||
 				a->ev == PT_EXACT_RESUME);
 	s->packet_en = x->enc.in;
@@ -470,9 +489,10 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	return 0;
 }
 
-bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
-			  const struct pt_insn *in, struct task_struct *t,
-			  u64 *insn_ip)
+/* @vec: the vector of a KENTRY, for its truth line. */
+static bool pt_exact_event(enum pt_exact_ev ev, u64 ip,
+			   const struct pt_insn *in, struct task_struct *t,
+			   u64 *insn_ip, int vec)
 {
 	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 	struct pt_exact_arg a = { .ev = ev, .ip = ip, .in = in };
@@ -482,7 +502,7 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 	/* BTS first: its record is due whatever PT's filter says. */
 	if (ev == PT_EXACT_STEP || ev == PT_EXACT_SYSCALL)
 		bts = pt_model_bts_exact_insn(st, ev, from, in, ip);
-	if (ev != PT_EXACT_OUT)
+	if (ev != PT_EXACT_OUT && ev != PT_EXACT_KENTRY)
 		st->xpending = ip;
 	if (ev == PT_EXACT_STEP || ev == PT_EXACT_SYSCALL)
 		st->xsyscall = ev == PT_EXACT_SYSCALL;
@@ -510,13 +530,30 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 		st->xpsb_after = true;
 	else if (a.psb_after)
 		pt_exact_truth(PT_TRUTH_PSB, 0, t);
-	if (a.left)
+	if (a.left && ev == PT_EXACT_KENTRY)
+		pt_exact_truth_kout(a.left_ip, t, vec);
+	else if (a.left)
 		pt_exact_truth(PT_TRUTH_OUT, a.left_ip, t);
 	if (a.resumed)
 		pt_exact_truth(PT_TRUTH_RESUME, ip, t);
 	if (a.encoded && insn_ip)
 		*insn_ip = a.insn_ip;
 	return a.encoded || bts;
+}
+
+bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
+			  const struct pt_insn *in, struct task_struct *t,
+			  u64 *insn_ip)
+{
+	return pt_exact_event(ev, ip, in, t, insn_ip, 0);
+}
+
+void pt_model_exact_kentry(int vec)
+{
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
+
+	pt_exact_event(PT_EXACT_KENTRY, st->xpending, NULL, current, NULL,
+		       vec);
 }
 
 void pt_exact_truth_insn(u64 ip, struct task_struct *t)

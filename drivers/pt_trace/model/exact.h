@@ -42,6 +42,7 @@ enum pt_exact_ev {
 	PT_EXACT_SYSCALL,	/* the pending instruction is a syscall, entered */
 	PT_EXACT_RESUME,	/* the task returns to user at ip */
 	PT_EXACT_OUT,		/* the task leaves the CPU */
+	PT_EXACT_KENTRY,	/* an interrupt or exception at the pending IP */
 };
 
 extern bool pt_model_exact;
@@ -60,6 +61,13 @@ u64 pt_model_exact_pending(struct pt_model_cpu *st);
 bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 			  const struct pt_insn *in, struct task_struct *t,
 			  u64 *insn_ip);
+/*
+ * Current, in its user code at its pending instruction, entered the
+ * kernel by an interrupt or exception (vector @vec, -1: a device
+ * interrupt's) that returns there: FUP + TIP.PGD if its code was being
+ * traced, and the truth's out line (IRQs off, not NMI).
+ */
+void pt_model_exact_kentry(int vec);
 /*
  * The truth line of the instruction pt_model_exact_event() gave in
  * *insn_ip (its caller writes it), then the psb line of a PSB+ that
@@ -86,6 +94,7 @@ enum pt_truth_kind {
 	PT_TRUTH_EXEC,
 	PT_TRUTH_STRAY,
 	PT_TRUTH_KENTRY,	/* BTS: an interrupt or exception at IP */
+	PT_TRUTH_KOUT,		/* PT: out at IP by an interrupt or exception */
 };
 
 struct pt_exact_stats {
@@ -110,6 +119,8 @@ void pt_exact_truth_free(void);
 void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t);
 /* A kentry line: vector @vec (-1: a device interrupt's, unknown). */
 void pt_exact_truth_kentry(u64 ip, struct task_struct *t, int vec);
+/* An out line for the FUP + TIP.PGD of such an entry (vector @vec). */
+void pt_exact_truth_kout(u64 ip, struct task_struct *t, int vec);
 struct pt_exact_stats *pt_exact_stats_this(void);
 
 #endif /* _PT_TRACE_MODEL_EXACT_H */

@@ -30,7 +30,8 @@
  *   resume above says which return it is; interrupts taken in user code
  *   (the hardirq tracepoints, while the task is between our #DB and its
  *   next kernel entry, at its pending IP) and page faults from user mode
- *   (page_fault_user) each add an IRET back to the pending instruction;
+ *   (page_fault_user) each add an IRET back to the pending instruction,
+ *   and PT's FUP + TIP.PGD at it (its next step: TIP.PGE);
  * - a die notifier also sees the traps that report DIE_TRAP or DIE_INT3
  *   (#UD, #DE, #BP ...) from user mode: the task is in the kernel from
  *   there, so an interrupt before its signal is not one of user code;
@@ -569,12 +570,17 @@ static void pt_exact_signal_work(struct callback_head *w)
 /*
  * Current's pending user instruction entered the kernel (vector @vec;
  * @fault: the exception that raised its signal): BTS's record of that
- * entry (bts_exact.c) and, if it stored one, its truth line.  IRQs off.
+ * entry (bts_exact.c) and, if it stored one, its truth line; and, taken
+ * in user code (an interrupt, a page fault: not @fault), PT's FUP +
+ * TIP.PGD there (exact.c).  A fault's signal needs none here: the
+ * resume into its handler, or the exit, sends them.  IRQs off.
  */
 static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault)
 {
 	if (pt_model_bts_exact_kentry(st, vec, fault))
 		pt_exact_truth_kentry(st->xpending, current, vec);
+	if (!fault)
+		pt_model_exact_kentry(vec);
 }
 
 /*

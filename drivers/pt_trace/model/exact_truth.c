@@ -16,6 +16,11 @@
  *                                code at IP: FUP + TIP.PGD), psb (a PSB+
  *                                was written), exec, stray (a step of a
  *                                task no longer traced: TF cleared)
+ *   # out TSC CPU PID TID IP VEC
+ *                                PT: an out by an interrupt or exception
+ *                                taken in user code at IP, its vector
+ *                                as kentry's; the task returns to IP
+ *                                (TIP.PGE at its next step)
  *   # kentry TSC CPU PID TID IP VEC
  *                                BTS: an interrupt or exception at IP,
  *                                its vector (decimal, -1: a device
@@ -106,6 +111,11 @@ void pt_exact_truth_kentry(u64 ip, struct task_struct *t, int vec)
 	pt_exact_truth_rec(PT_TRUTH_KENTRY, ip, t, (u64)(s64)vec);
 }
 
+void pt_exact_truth_kout(u64 ip, struct task_struct *t, int vec)
+{
+	pt_exact_truth_rec(PT_TRUTH_KOUT, ip, t, (u64)(s64)vec);
+}
+
 static const char *const pt_truth_names[] = {
 	[PT_TRUTH_RESUME] = "resume",
 	[PT_TRUTH_OUT] = "out",
@@ -121,8 +131,9 @@ static int pt_truth_line(char *buf, size_t n, const struct pt_truth_rec *r,
 	if (r->kind == PT_TRUTH_INSN)
 		return scnprintf(buf, n, "%llu %d %u %u %llx %016llx\n",
 				 r->tsc, cpu, r->pid, r->tid, r->cr3, r->ip);
-	if (r->kind == PT_TRUTH_KENTRY)
-		return scnprintf(buf, n, "# kentry %llu %d %u %u %016llx %d\n",
+	if (r->kind == PT_TRUTH_KENTRY || r->kind == PT_TRUTH_KOUT)
+		return scnprintf(buf, n, "# %s %llu %d %u %u %016llx %d\n",
+				 r->kind == PT_TRUTH_KOUT ? "out" : "kentry",
 				 r->tsc, cpu, r->pid, r->tid, r->ip,
 				 (int)(s64)r->cr3);
 	return scnprintf(buf, n, "# %s %llu %d %u %u %016llx\n",
