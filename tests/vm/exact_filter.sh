@@ -58,9 +58,13 @@ check_filter() {
 	# Entries and exits as the truth has them; an asynchronous leave
 	# inside the range (the task switched out: "out", or tracing
 	# switched off under it, then "resume" where it is switched in) is
-	# a FUP + TIP.PGD, and a TIP.PGE follows where it goes on.
+	# a FUP + TIP.PGD, and a TIP.PGE follows where it goes on.  A page
+	# fault's out line (with a vector) in the range after such a leave
+	# or a resume, the task not stepped since: TIP.PGE + FUP + TIP.PGD.
 	# shellcheck disable=SC2046
 	set -- "$1" $(awk -v p="$pid" -v a="$A" -v b="$B" '
+		$1 == "#" && $2 == "out" && NF == 8 && $5 == p && !inr &&
+		    $7 "" >= a "" && $7 "" <= b "" { pge++; pgd++; next }
 		$1 == "#" { if (($2 == "out" || $2 == "resume") && $5 == p && inr) { pgd++; inr = 0 } next }
 		$4 != p { next }
 		{ ip = $6 ""; i = ip >= a "" && ip <= b ""

@@ -128,6 +128,7 @@ struct pt_exact_arg {
 	enum pt_exact_ev ev;
 	u64 ip;
 	const struct pt_insn *in;
+	bool fault;		/* KENTRY: a fault, in user code for sure */
 	/* results */
 	u64 insn_ip;		/* the instruction encoded, if any */
 	u64 left_ip;		/* where the task left user code */
@@ -368,7 +369,7 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		discard = true;
 	}
 	/* Not in traced user code: an entry has nothing to end. */
-	if (a->ev == PT_EXACT_KENTRY && !x->enc.in)
+	if (a->ev == PT_EXACT_KENTRY && !x->enc.in && !a->fault)
 		return 0;
 	/* An NMI's event (an enable in the PMI) must not use the stage. */
 	if (st->depth > 1)
@@ -433,7 +434,14 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		 * fup-tip_pgd.ptt); the return to it is the TIP.PGE of its
 		 * step (pt_exact_enter()).  A switch-out or TraceEn 1->0
 		 * before that return finds PacketEn 0 and sends nothing more.
+		 * A fault comes from user code for sure: PacketEn 0 (an
+		 * earlier entry's PGD, a resume not yet stepped) means the
+		 * task returned to this IP since, with its TIP.PGE (if the
+		 * ranges pass it), which silicon sends before the fault's.
 		 */
+		if (a->fault)
+			pt_exact_enter(s, &b);
+		fallthrough;
 	case PT_EXACT_OUT:
 		if (x->enc.in) {
 			pt_exact_enc_leave_async(&x->enc, &b, x->pending);
@@ -489,13 +497,14 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	return 0;
 }
 
-/* @vec: the vector of a KENTRY, for its truth line. */
+/* @vec, @fault: the vector of a KENTRY, for its truth line; a fault. */
 static bool pt_exact_event(enum pt_exact_ev ev, u64 ip,
 			   const struct pt_insn *in, struct task_struct *t,
-			   u64 *insn_ip, int vec)
+			   u64 *insn_ip, int vec, bool fault)
 {
 	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
-	struct pt_exact_arg a = { .ev = ev, .ip = ip, .in = in };
+	struct pt_exact_arg a = { .ev = ev, .ip = ip, .in = in,
+				  .fault = fault };
 	u64 from = st->xpending;
 	bool bts = false;
 
@@ -545,15 +554,15 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
 			  const struct pt_insn *in, struct task_struct *t,
 			  u64 *insn_ip)
 {
-	return pt_exact_event(ev, ip, in, t, insn_ip, 0);
+	return pt_exact_event(ev, ip, in, t, insn_ip, 0, false);
 }
 
-void pt_model_exact_kentry(int vec)
+void pt_model_exact_kentry(int vec, bool fault)
 {
 	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 
 	pt_exact_event(PT_EXACT_KENTRY, st->xpending, NULL, current, NULL,
-		       vec);
+		       vec, fault);
 }
 
 void pt_exact_truth_insn(u64 ip, struct task_struct *t)

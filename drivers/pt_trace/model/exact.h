@@ -65,9 +65,11 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
  * Current, in its user code at its pending instruction, entered the
  * kernel by an interrupt or exception (vector @vec, -1: a device
  * interrupt's) that returns there: FUP + TIP.PGD if its code was being
- * traced, and the truth's out line (IRQs off, not NMI).
+ * traced, and the truth's out line (IRQs off, not NMI).  @fault: a
+ * fault of that instruction, so the task ran user code there for sure
+ * (TIP.PGE first if PacketEn was 0).
  */
-void pt_model_exact_kentry(int vec);
+void pt_model_exact_kentry(int vec, bool fault);
 /*
  * The truth line of the instruction pt_model_exact_event() gave in
  * *insn_ip (its caller writes it), then the psb line of a PSB+ that

@@ -571,16 +571,18 @@ static void pt_exact_signal_work(struct callback_head *w)
  * Current's pending user instruction entered the kernel (vector @vec;
  * @fault: the exception that raised its signal): BTS's record of that
  * entry (bts_exact.c) and, if it stored one, its truth line; and, taken
- * in user code (an interrupt, a page fault: not @fault), PT's FUP +
- * TIP.PGD there (exact.c).  A fault's signal needs none here: the
- * resume into its handler, or the exit, sends them.  IRQs off.
+ * in user code (an interrupt; a page fault, @user: from user code for
+ * sure), PT's FUP + TIP.PGD there (exact.c).  A fault's signal needs
+ * none here: the resume into its handler, or the exit, sends them.
+ * IRQs off.
  */
-static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault)
+static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault,
+			    bool user)
 {
 	if (pt_model_bts_exact_kentry(st, vec, fault))
 		pt_exact_truth_kentry(st->xpending, current, vec);
 	if (!fault)
-		pt_model_exact_kentry(vec);
+		pt_model_exact_kentry(vec, user);
 }
 
 /*
@@ -616,7 +618,7 @@ static void pt_exact_entered(int vec, const struct pt_regs *regs, int sig,
 	pt_exact_crossed(st);
 	if (regs ? regs->ip == st->xpending && pt_exact_traced(st) :
 		   pt_exact_fault_signal(st, sig, info))
-		pt_exact_kentry(st, vec, !regs);
+		pt_exact_kentry(st, vec, !regs, !!regs);
 	local_irq_restore(flags);
 }
 
@@ -660,7 +662,7 @@ static void pt_exact_hardirq(int vec)
 		return;
 	st->xbts_off = NULL;
 	if (task_pt_regs(current)->ip == st->xpending && pt_exact_traced(st))
-		pt_exact_kentry(st, vec, false);
+		pt_exact_kentry(st, vec, false, false);
 }
 
 static void pt_exact_vector(void *data, int vector)
