@@ -97,8 +97,9 @@ struct rec_opts {
 	int all;		/* -a: every task on the CPUs */
 	int mode_set;		/* -m given */
 	int snapshot;		/* -S: flight, a snapshot at each SIGUSR2 */
-	const char *stop_sym;	/* --stop-at SYMBOL */
-	const char *filter_sym;	/* --filter SYMBOL */
+	const char *stop_sym;	/* --stop-at SYMBOL (one) */
+	int nsyms;		/* --filter and --stop-at SYMBOLs, in order */
+	struct { const char *name; uint32_t cfg; } sym[PT_TRACE_MAX_ADDR_RANGES];
 	int stop_armed;		/* a TraceStop range is programmed */
 	pid_t target;		/* the process traced (command or -p) */
 	int following;		/* the driver follows target's tasks */
@@ -113,6 +114,12 @@ static void rec_on_signal(int sig)
 {
 	__atomic_store_n(sig == SIGUSR2 ? &rec_snap : &rec_stop, 1,
 			 __ATOMIC_RELAXED);
+}
+
+/* The option that names a symbol of range kind @cfg. */
+static const char *rec_sym_opt(uint32_t cfg)
+{
+	return cfg == PT_ADDR_CFG_STOP ? "--stop-at" : "--filter";
 }
 
 static void rec_usage(FILE *f)
@@ -155,9 +162,8 @@ static void rec_usage(FILE *f)
 	      "                          TNT bit (larger traces, any decoder can\n"
 	      "                          start anywhere on the call stack)\n"
 	      "      --power-events      power event trace (PWRE/PWRX/EXSTOP/MWAIT)\n"
-	      "      --filter A-B|SYMBOL trace only inside [A,B] (repeatable) or the\n"
-	      "                          function SYMBOL (looked up as --stop-at's;\n"
-	      "                          of COMMAND: not in its libraries)\n"
+	      "      --filter A-B|SYMBOL trace only inside [A,B] or the function\n"
+	      "                          SYMBOL (repeatable; looked up as --stop-at's)\n"
 	      "      --stop-at A-B|SYMBOL  stop tracing on entering [A,B] or the\n"
 	      "                          function SYMBOL of COMMAND (its executable,\n"
 	      "                          ld.so, the libraries its loader maps at\n"
@@ -1010,12 +1016,24 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 			if (!strchr(optarg + 1, '-') &&
 			    (isalpha((unsigned char)*optarg) ||
 			     *optarg == '_' || *optarg == '.')) {
-				const char **sym = c == O_STOPAT ?
-					&o->stop_sym : &o->filter_sym;
-
-				if (*sym)
-					goto bad;	/* one of each */
-				*sym = optarg;
+				/* one --stop-at: the recording ends there */
+				if (c == O_STOPAT && o->stop_sym) {
+					ptt_err("--stop-at %s: one --stop-at SYMBOL only (%s given)",
+						optarg, o->stop_sym);
+					return -1;
+				}
+				if (o->nsyms == PT_TRACE_MAX_ADDR_RANGES) {
+					ptt_err("%s %s: more symbols than address ranges (%d)",
+						c == O_FILTER ? "--filter" :
+						"--stop-at", optarg,
+						PT_TRACE_MAX_ADDR_RANGES);
+					return -1;
+				}
+				if (c == O_STOPAT)
+					o->stop_sym = optarg;
+				o->sym[o->nsyms].name = optarg;
+				o->sym[o->nsyms++].cfg = c == O_FILTER ?
+					PT_ADDR_CFG_FILTER : PT_ADDR_CFG_STOP;
 				break;
 			}
 			if (o->nranges == PT_TRACE_MAX_ADDR_RANGES ||
@@ -1088,10 +1106,9 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		ptt_err("--no-inherit follows a COMMAND or -p PID without its children: give one (without -a, --cr3 or --cr3-filter, which never trace the children)");
 		return -1;
 	}
-	if ((o->stop_sym || o->filter_sym) && !o->pid && !o->cmd) {
+	if (o->nsyms && !o->pid && !o->cmd) {
 		ptt_err("%s %s: a symbol needs a COMMAND or -p PID to look it up in (or give an address range A-B)",
-			o->stop_sym ? "--stop-at" : "--filter",
-			o->stop_sym ? o->stop_sym : o->filter_sym);
+			rec_sym_opt(o->sym[0].cfg), o->sym[0].name);
 		return -1;
 	}
 	if ((o->snapshot || o->stop_sym) && o->mode_set &&
@@ -1709,8 +1726,7 @@ static int rec_add_sym_range(struct rec_opts *o, FILE *sb, const char *sym,
 			     const char *file)
 {
 	if (o->nranges == PT_TRACE_MAX_ADDR_RANGES) {
-		ptt_err("%s %s: no address range left",
-			cfg == PT_ADDR_CFG_STOP ? "--stop-at" : "--filter", sym);
+		ptt_err("%s %s: no address range left", rec_sym_opt(cfg), sym);
 		return PTT_EXIT_USAGE;
 	}
 	o->range[o->nranges].a = a;
@@ -1729,20 +1745,18 @@ static int rec_add_sym_range(struct rec_opts *o, FILE *sb, const char *sym,
 static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
 			   uint32_t cfg)
 {
-	const char *opt = cfg == PT_ADDR_CFG_STOP ? "--stop-at" : "--filter";
+	const char *opt = rec_sym_opt(cfg);
 	uint64_t a, b;
 	char file[4096];
 	int err;
 
-	if (!sym)
-		return 0;
 	err = rec_symbol_resolve(o->target, sym, &a, &b, file, sizeof(file));
 	if (err) {
 		ptt_err("%s %s: %s in the executable mappings of process %d",
 			opt, sym, err == -ENOENT ? "no such function" :
 			strerror(-err), (int)o->target);
 		if (o->cmd)
-			ptt_err("a COMMAND's functions are looked up in its executable, ld.so and (--stop-at) the libraries its loader maps at start; for a library it dlopens use -p PID once it is loaded, or an address range");
+			ptt_err("a COMMAND's functions are looked up in its executable, ld.so and the libraries its loader maps at start; for a library it dlopens use -p PID once it is loaded, or an address range");
 		return PTT_EXIT_USAGE;
 	}
 	return rec_add_sym_range(o, sb, sym, cfg, a, b, file);
@@ -1750,8 +1764,11 @@ static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
 
 static int rec_resolve_syms(struct rec_opts *o, FILE *sb)
 {
-	return rec_resolve_sym(o, sb, o->filter_sym, PT_ADDR_CFG_FILTER) ?:
-	       rec_resolve_sym(o, sb, o->stop_sym, PT_ADDR_CFG_STOP);
+	int i, err = 0;
+
+	for (i = 0; i < o->nsyms && !err; i++)
+		err = rec_resolve_sym(o, sb, o->sym[i].name, o->sym[i].cfg);
+	return err;
 }
 
 /* AT_ENTRY of @pid's auxiliary vector, or 0. */
@@ -1802,33 +1819,44 @@ static int rec_xmaps(pid_t pid, struct rec_xmap_look *l, uint64_t ip)
 	return ptt_maps_each(pid, rec_xmap_look, l);
 }
 
+/* Where a COMMAND's --filter or --stop-at symbol was found, and when. */
+struct rec_sym_where {
+	uint64_t a, b;		/* [a, b) */
+	char file[4096];
+	int found;		/* 0 not yet, 1 at the exec stop, 2 later */
+};
+
 /*
- * --stop-at SYMBOL -- COMMAND, SYMBOL not in the executable or ld.so at
- * the exec stop: it may be in a library the loader maps at start
- * (DT_NEEDED, LD_PRELOAD).  The command goes on under PTRACE_SYSCALL
- * through the loader's start-up, and at each syscall exit that changed
- * its executable mappings the symbol is looked up again.  The loader
- * maps every start-up library before any code of theirs runs (IFUNC
- * resolvers at relocation, constructors after it, and the program's
- * own code last), so the first syscall made from outside the loader's
- * text (at its entry: the command stands there at the exec stop) says
- * the start-up mapping is over: no library of it has the symbol.  No
- * breakpoint, and PTRACE_SYSCALL only until one of the two.
+ * --filter and --stop-at SYMBOLs of a COMMAND that are not in its
+ * executable or ld.so at the exec stop (@w[i].found 0): they may be in
+ * libraries the loader maps at start (DT_NEEDED, LD_PRELOAD).  The
+ * command goes on under PTRACE_SYSCALL through the loader's start-up,
+ * and at each syscall exit that changed its executable mappings the
+ * symbols not found yet are looked up again, until every one is.  The
+ * loader maps every start-up library before any code of theirs runs
+ * (IFUNC resolvers at relocation, constructors after it, and the
+ * program's own code last), so the first syscall made from outside the
+ * loader's text (at its entry: the command stands there at the exec
+ * stop) says the start-up mapping is over: no library of it has the
+ * symbols still missing.  No breakpoint, and PTRACE_SYSCALL only until
+ * one of the two.  One wait for all the symbols: the ranges are
+ * programmed, and tracing starts, once the last one is found.
  *
- * 0: found at [*@a, *@b) in @file, the command stopped at the exit of
- * the syscall that mapped it; -ENOENT: not there (the command stopped at that syscall's entry,
- * or no loader: a static program); -ECHILD: the command ended (in
- * run->child_status); another -errno: ptrace failed.
+ * 0: all found (at [@w[i].a, @w[i].b) in @w[i].file, found 2), the
+ * command stopped at the exit of the syscall that mapped the last one;
+ * -ENOENT: those left at found 0 are not there (the command stopped at
+ * that syscall's entry, or no loader: a static program); -ECHILD: the
+ * command ended (in run->child_status); another -errno: ptrace failed.
  */
-static int rec_await_startup_lib(struct rec_run *run, const char *sym,
-				 int *nsys, uint64_t *a, uint64_t *b,
-				 char *file, size_t file_len)
+static int rec_await_startup_libs(struct rec_run *run,
+				  const struct rec_opts *o,
+				  struct rec_sym_where *w, int *nsys)
 {
 	struct __ptrace_syscall_info si;
 	struct rec_xmap_look l;
 	uint64_t lo, hi, hash;
 	pid_t child = run->child;
-	int st, sig = 0;
+	int st, sig = 0, i, left;
 
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, child, sizeof(si), &si) <= 0)
 		return -errno;
@@ -1869,64 +1897,88 @@ static int rec_await_startup_lib(struct rec_run *run, const char *sym,
 		    rec_xmaps(child, &l, 0) || l.hash == hash)
 			continue;
 		hash = l.hash;
-		if (!rec_symbol_resolve(child, sym, a, b, file, file_len))
+		for (i = 0, left = 0; i < o->nsyms; i++) {
+			if (w[i].found)
+				continue;
+			if (!rec_symbol_resolve(child, o->sym[i].name, &w[i].a,
+						&w[i].b, w[i].file,
+						sizeof(w[i].file)))
+				w[i].found = 2;
+			else
+				left++;
+		}
+		if (!left)
 			return 0;
 	}
 }
 
 /*
- * A command's --filter and --stop-at symbols, at its exec stop; a
- * --stop-at function in none of the files mapped there is looked for
- * in the libraries the loader maps at start (rec_await_startup_lib()),
- * and the trace starts where the one that has it was mapped.
+ * A command's --filter and --stop-at symbols, at its exec stop; those
+ * in none of the files mapped there are looked for in the libraries the
+ * loader maps at start (rec_await_startup_libs()), and the trace starts
+ * where the last of them was mapped.  The ranges are added in the
+ * options' order.
  */
 static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 {
-	uint64_t a, b;
-	char file[4096];
-	int err, nsys = 0;
+	struct rec_sym_where w[PT_TRACE_MAX_ADDR_RANGES];
+	int i, err, nsys = 0, late = 0;
 
-	err = rec_resolve_sym(o, run->sb, o->filter_sym, PT_ADDR_CFG_FILTER);
-	if (err || !o->stop_sym)
-		return err;
-	err = rec_symbol_resolve(run->child, o->stop_sym, &a, &b, file,
-				 sizeof(file));
-	if (!err)
-		return rec_add_sym_range(o, run->sb, o->stop_sym,
-					 PT_ADDR_CFG_STOP, a, b, file);
-	if (err != -ENOENT)	/* says why */
-		return rec_resolve_sym(o, run->sb, o->stop_sym,
-				       PT_ADDR_CFG_STOP);
-	err = rec_await_startup_lib(run, o->stop_sym, &nsys, &a, &b, file,
-				    sizeof(file));
+	for (i = 0; i < o->nsyms; i++) {
+		w[i].found = 0;
+		err = rec_symbol_resolve(run->child, o->sym[i].name, &w[i].a,
+					 &w[i].b, w[i].file,
+					 sizeof(w[i].file));
+		if (!err)
+			w[i].found = 1;
+		else if (err == -ENOENT)
+			late++;
+		else	/* says why */
+			return rec_resolve_sym(o, run->sb, o->sym[i].name,
+					       o->sym[i].cfg);
+	}
+	err = late ? rec_await_startup_libs(run, o, w, &nsys) : 0;
 	if (err == -ECHILD && __atomic_load_n(&rec_stop, __ATOMIC_RELAXED))
 		return PTT_EXIT_INTERRUPTED;
-	if (err == -ECHILD) {
-		ptt_err("--stop-at %s: %s ended before its loader mapped a library with that function",
-			o->stop_sym, o->cmd[0]);
-		return PTT_EXIT_USAGE;
-	}
-	if (err == -ENOENT) {
-		if (nsys)
-			ptt_err("--stop-at %s: no such function in %s's executable, ld.so or the libraries its loader mapped at start (looked for until its first syscall from outside ld.so)",
-				o->stop_sym, o->cmd[0]);
-		else
-			ptt_err("--stop-at %s: no such function in the executable mappings of %s (no loader: a static program has nothing more mapped at start)",
-				o->stop_sym, o->cmd[0]);
-		ptt_err("for a library it dlopens, use -p PID once it is loaded, or an address range");
-		return PTT_EXIT_USAGE;
+	for (i = 0; err && i < o->nsyms; i++) {
+		const char *opt = rec_sym_opt(o->sym[i].cfg);
+		const char *sym = o->sym[i].name, *cmd = o->cmd[0];
+
+		if (w[i].found)
+			continue;
+		if (err == -ECHILD) {
+			ptt_err("%s %s: %s ended before its loader mapped a library with that function",
+				opt, sym, cmd);
+		} else if (err == -ENOENT && nsys) {
+			ptt_err("%s %s: no such function in %s's executable, ld.so or the libraries its loader mapped at start (looked for until its first syscall from outside ld.so)",
+				opt, sym, cmd);
+		} else if (err == -ENOENT) {
+			ptt_err("%s %s: no such function in the executable mappings of %s (no loader: a static program has nothing more mapped at start)",
+				opt, sym, cmd);
+		} else {
+			ptt_err("%s %s: following %s's loader under ptrace: %s",
+				opt, sym, cmd, strerror(-err));
+			return PTT_EXIT_INTERNAL;
+		}
 	}
 	if (err) {
-		ptt_err("--stop-at %s: following %s's loader under ptrace: %s",
-			o->stop_sym, o->cmd[0], strerror(-err));
-		return PTT_EXIT_INTERNAL;
+		if (err == -ENOENT)
+			ptt_err("for a library it dlopens, use -p PID once it is loaded, or an address range");
+		return PTT_EXIT_USAGE;
 	}
-	fprintf(stderr,
-		"stop at %s: in a library the loader mapped at start: tracing starts there\n",
-		o->stop_sym);
-	ptt_maps_write(run->sb, run->child, &run->maps);
-	return rec_add_sym_range(o, run->sb, o->stop_sym, PT_ADDR_CFG_STOP, a,
-				 b, file);
+	if (late)
+		ptt_maps_write(run->sb, run->child, &run->maps);
+	for (i = 0; i < o->nsyms && !err; i++) {
+		if (w[i].found == 2)
+			fprintf(stderr,
+				"%s %s: in a library the loader mapped at start: tracing starts there\n",
+				o->sym[i].cfg == PT_ADDR_CFG_STOP ? "stop at" :
+				"filter", o->sym[i].name);
+		err = rec_add_sym_range(o, run->sb, o->sym[i].name,
+					o->sym[i].cfg, w[i].a, w[i].b,
+					w[i].file);
+	}
+	return err;
 }
 
 /*
@@ -1971,8 +2023,9 @@ static int rec_start_all(struct rec_cpu *rcs, int n, struct rec_opts *o,
 
 /*
  * The command: held before exec until the perf sideband watches it,
- * stopped at exec, where its maps are read, --stop-at resolved and the
- * trace started; then it runs.
+ * stopped at exec, where its maps are read, the --filter and --stop-at
+ * symbols resolved (those of start-up libraries as the loader maps
+ * them) and the trace started; then it runs.
  */
 static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 			     const struct pt_trace_caps *caps,
