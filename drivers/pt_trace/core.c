@@ -557,11 +557,11 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu;
 
-	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps late_pmis throttles services\n");
+	seq_puts(m, "cpu pmis bytes stops losses errors pad_bytes lost_ns resumes handler_ns handler_max_ns nmis_foreign head stalled lost_bytes watchdog laps late_pmis throttles services deferred\n");
 	for_each_possible_cpu(cpu) {
 		struct pt_stream *s = &per_cpu_ptr(&pt_cpus, cpu)->stream;
 
-		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu\n",
+		seq_printf(m, "%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu %llu %llu %llu %llu %llu %llu\n",
 			   cpu, READ_ONCE(s->pmis), READ_ONCE(s->bytes),
 			   READ_ONCE(s->stops), READ_ONCE(s->losses),
 			   READ_ONCE(s->errors), READ_ONCE(s->pad_bytes),
@@ -572,7 +572,7 @@ static int pt_stream_stats_show(struct seq_file *m, void *v)
 			   READ_ONCE(s->stalled), READ_ONCE(s->lost_bytes),
 			   READ_ONCE(s->watchdog), READ_ONCE(s->laps),
 			   READ_ONCE(s->late_pmis), READ_ONCE(s->throttles),
-			   READ_ONCE(s->services));
+			   READ_ONCE(s->services), READ_ONCE(s->deferred));
 	}
 	return 0;
 }

@@ -85,6 +85,7 @@ struct pt_stream {
 	bool throttled;			/* held stopped until throttle_until */
 	u64 throttle_until;
 	u64 throttles;			/* times the limit was hit */
+	u64 deferred;			/* PMIs served by an IPI's service */
 	/* Counters. */
 	u64 pmis, nmis_foreign, bytes, stops, losses, errors, pad_bytes;
 	u64 lost_ns, handler_ns, handler_max_ns, resumes;

@@ -544,14 +544,29 @@ static void pt_stream_service(struct pt_cpu *pc, bool restart)
 	pt_stream_publish(pc);
 }
 
-/* IPI helpers: handle_nmi off while working, pending PMIs redone. */
+static void pt_stream_throttle(struct pt_stream *s, u64 now);
+
+/*
+ * IPI helpers: handle_nmi off while working, pending PMIs redone.  A PMI
+ * deferred to the service (pmi_pending) counts against the rate limit
+ * as one served in NMI does: else PMIs raised during services (an INT
+ * reached as a followed task's switch halts the trace) escape the
+ * limit, and with one raised inside every service this loop would go
+ * round for ever with IRQs off (on a switch, the runqueue locked).
+ * Throttled, the restart leaves the hardware stopped, and the next halt
+ * raises nothing.
+ */
 static void pt_stream_ipi_service(struct pt_cpu *pc, bool restart)
 {
 	struct pt_stream *s = &pc->stream;
 
 	do {
 		pt_stream_busy_begin(s);
-		WRITE_ONCE(s->pmi_pending, false);
+		if (READ_ONCE(s->pmi_pending)) {
+			WRITE_ONCE(s->pmi_pending, false);
+			WRITE_ONCE(s->deferred, s->deferred + 1);
+			pt_stream_throttle(s, pt_now_ns());
+		}
 		pt_stream_service(pc, restart);
 		pt_stream_busy_end(s);
 	} while (READ_ONCE(s->pmi_pending) && restart);
@@ -622,6 +637,7 @@ int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
 	s->pmi_win_count = 0;
 	s->throttled = false;
 	s->throttles = 0;
+	s->deferred = 0;
 	WRITE_ONCE(s->flight, false);
 	ret = pt_topa_stream_marks(&buf->topa, 0, 0, s->wm, &s->marks);
 	if (ret)

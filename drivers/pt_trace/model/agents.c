@@ -42,6 +42,9 @@
  *             NMI at once, inside its START IPI before it may handle
  *             PMIs, as silicon raises one when the output already sits
  *             at an INT region or PendTopaPMI was set.
+ *     every   as stop, at every TraceEn 1->0 until "none": a PMI inside
+ *             each service of the driver's (the rate limit must hold).
+ *     none    disarms.
  *     now     bit 55 and the NMI now.
  *     masked  bit 55 set and LVTPC masked, no NMI: a PMI whose NMI the
  *             APIC holds back (a PMI of ours delivered while a previous
@@ -89,7 +92,8 @@
 			 PT_CTL_OS)
 
 enum pt_late_when {
-	PT_LATE_NONE, PT_LATE_STOP, PT_LATE_AFTER, PT_LATE_GUEST, PT_LATE_START
+	PT_LATE_NONE, PT_LATE_STOP, PT_LATE_AFTER, PT_LATE_GUEST, PT_LATE_START,
+	PT_LATE_EVERY
 };
 
 struct pt_agent_cpu {
@@ -179,7 +183,7 @@ enum pt_agent_op {
 	PT_OP_FOREIGN_CLEAR,
 	PT_OP_FOREIGN_PMI,
 	PT_OP_FOREIGN_OFF, PT_OP_LATE_STOP, PT_OP_LATE_AFTER, PT_OP_LATE_GUEST,
-	PT_OP_LATE_START,
+	PT_OP_LATE_START, PT_OP_LATE_EVERY, PT_OP_LATE_NONE,
 	PT_OP_LATE_NOW,
 	PT_OP_LATE_MASKED, PT_OP_VMX_ON, PT_OP_VMX_OFF, PT_OP_HW_ERROR,
 };
@@ -228,6 +232,12 @@ static void pt_agent_on_cpu(void *info)
 	case PT_OP_LATE_START:
 		WRITE_ONCE(ag->late, PT_LATE_START);
 		break;
+	case PT_OP_LATE_EVERY:
+		WRITE_ONCE(ag->late, PT_LATE_EVERY);
+		break;
+	case PT_OP_LATE_NONE:
+		WRITE_ONCE(ag->late, PT_LATE_NONE);
+		break;
 	case PT_OP_LATE_NOW:
 		atomic_inc(&pt_late_raised);
 		pt_model_pmi_raise(st);
@@ -266,8 +276,15 @@ void pt_model_agents_on_disable(struct pt_model_cpu *st)
 {
 	struct pt_agent_cpu *ag = per_cpu_ptr(&pt_agent_cpu, st->cpu);
 
-	if (READ_ONCE(ag->late) == PT_LATE_START)
+	switch (READ_ONCE(ag->late)) {
+	case PT_LATE_START:
 		return;		/* armed for the next enable */
+	case PT_LATE_EVERY:
+		/* Every disable, until "none": one inside each service. */
+		atomic_inc(&pt_late_raised);
+		pt_model_pmi_raise(st);
+		return;
+	}
 	switch (xchg(&ag->late, PT_LATE_NONE)) {
 	case PT_LATE_STOP:
 		atomic_inc(&pt_late_raised);
@@ -337,6 +354,7 @@ static const struct {
 	{ "pmi", PT_OP_FOREIGN_PMI }, { "off", PT_OP_FOREIGN_OFF },
 	{ "late_stop", PT_OP_LATE_STOP }, { "late_after", PT_OP_LATE_AFTER },
 	{ "late_guest", PT_OP_LATE_GUEST }, { "late_start", PT_OP_LATE_START },
+	{ "late_every", PT_OP_LATE_EVERY }, { "late_none", PT_OP_LATE_NONE },
 	{ "late_now", PT_OP_LATE_NOW }, { "late_masked", PT_OP_LATE_MASKED },
 	{ "vmx_on", PT_OP_VMX_ON }, { "vmx_off", PT_OP_VMX_OFF },
 	{ "error_now", PT_OP_HW_ERROR },
