@@ -16,15 +16,22 @@ loop that decode must follow:
              is elsewhere (as when the image holds the wrong code):
              libipt would walk the loop for ever, waiting to reach that
              IP; decode reports it within 256 Ki instructions;
+  spinsw/    spin.pt's loop in a recording (cpu0.pt, sideband.perf) of
+             task 100 whose next switch-in record is still to come at
+             the loop: decode reports it as soon as an IP comes again,
+             as without the records;
   events.pt  cbr, mnt, an interrupt (FUP+TIP) with a paging event bound
              to it (FUP+PIP+TIP), an async disable (FUP+TIP.PGD): each
              event by its name.
 
 Usage: decode_cases.py DIR
 """
+import os
+import struct
 import sys
 
-from pt_packets import MODE64, PGD0, PSB, PSBEND, TNT1, fup, pge, pip, tip
+from perf_sideband import COMM, COMM_EXEC, MMAP2, NONE, SWITCH, header, rec, s8
+from pt_packets import MODE64, PGD0, PSB, PSBEND, TNT1, fup, pge, pip, tip, tsc
 
 d = sys.argv[1]
 CBR = bytes([2, 0x03, 0x21, 0])
@@ -44,3 +51,20 @@ cases = {
 }
 for name, data in cases.items():
     open('%s/%s.pt' % (d, name), 'wb').write(data)
+
+# spinsw/: task 100 runs from TSC 900, the loop's enable at 1000, the
+# next switch-in (thread 101) at 9000: after the loop's time.
+os.makedirs(d + '/spinsw', exist_ok=True)
+sb = header()
+sb += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('spin'), 10,
+          NONE, (100, 100))
+sb += rec(MMAP2, 2, struct.pack('<IIQQQIIQQII', 100, 100, 0x401000, 0x1000,
+                                0x1000, 0, 0, 0, 0, 5, 2) +
+          s8(os.path.abspath(d + '/code')), 20, NONE, (100, 100))
+for when, tid in ((900, 100), (9000, 101)):
+    sb += rec(SWITCH, 0, b'', when, 0, (100, tid))
+open(d + '/spinsw/sideband.perf', 'wb').write(sb)
+open(d + '/spinsw/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+open(d + '/spinsw/cpu0.pt', 'wb').write(
+    start + tsc(1000) + pge(0x401006) + bytes(64) + PSB + MODE64 +
+    tsc(2000) + fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0)

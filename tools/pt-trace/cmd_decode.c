@@ -803,9 +803,10 @@ static void decode_enter_run(struct decode_ctx *c, struct decode_trace *t,
  * record, so a time between one run's end and the next run's start is
  * the next run's (without switch-out records a run ends where the next
  * one starts, and the rule is "the last switch-in at or before").
+ * Returns whether it entered another run (the image may have changed).
  */
-static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
-			  struct pt_insn_decoder *dec)
+static int decode_follow(struct decode_ctx *c, struct decode_trace *t,
+			 struct pt_insn_decoder *dec)
 {
 	uint32_t lost_mtc, lost_cyc;
 	uint64_t tsc;
@@ -813,17 +814,19 @@ static void decode_follow(struct decode_ctx *c, struct decode_trace *t,
 
 	if (decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) < 0 ||
 	    tsc <= t->st.sw_until)
-		return;
+		return 0;
 	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
 	     i < t->nsw && t->sw[i].out < tsc; i++)
 		;
 	if (i == t->nsw) {
 		t->st.sw_until = UINT64_MAX;	/* after the last run: stay */
-		return;
+		return 0;
 	}
 	t->st.sw_until = t->sw[i].out;
-	if ((long)i != t->st.cur_sw)
-		decode_enter_run(c, t, dec, i);
+	if ((long)i == t->st.cur_sw)
+		return 0;
+	decode_enter_run(c, t, dec, i);
+	return 1;
 }
 
 /*
@@ -1383,10 +1386,15 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				status = -pte_eos;
 				break;
 			}
-			if (t->st.sw_until != UINT64_MAX) {
-				decode_follow(c, t, dec);
+			/*
+			 * Only a run entered starts the loop check again: a
+			 * recording with switch records to come has this at
+			 * every instruction, and a loop that reads no trace
+			 * does not move the time.
+			 */
+			if (t->st.sw_until != UINT64_MAX &&
+			    decode_follow(c, t, dec))
 				decode_loop_reset(t);
-			}
 			if (c->vmx.entry_pending) {
 				decode_loop_reset(t);
 				if (decode_vmx_entry(c, t, dec) < 0) {
