@@ -1209,8 +1209,9 @@ static void decode_seg_tail(struct decode_ctx *c, struct decode_trace *t,
 		 * pt_insn_next(): the instruction at the next segment's IP
 		 * is the next segment's, after its PSB+ events.
 		 */
-		if (t->st.sw_until != UINT64_MAX)
-			decode_follow(c, t, dec);
+		if (t->st.sw_until != UINT64_MAX &&
+		    decode_follow(c, t, dec))
+			decode_loop_reset(t);	/* as decode_walk() */
 		decode_insn(c, t, dec, &insn);
 		if (status < 0) {
 			decode_tail_error(c, t, &insn, status);
@@ -1994,7 +1995,7 @@ static void decode_worker_start(struct decode_worker *w,
 	w->c.vmx.sw_ip_due = 0;
 	w->t.spin_off = ~0ull;
 	w->t.spin_n = 0;
-	w->t.loop_pow = 0;
+	decode_loop_reset(&w->t);
 	w->t.loop_hit = 0;
 }
 
