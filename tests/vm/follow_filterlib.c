@@ -60,25 +60,6 @@ __pt_attribute((noinline, used)) unsigned long ptt_filter_here(unsigned long x)
 	return x;
 }
 
-/* random_r for @seconds, with ptt_filter_here between calls if @mixed. */
-static void call_random_r(double seconds, int mixed)
-{
-	struct random_data rd = { 0 };
-	char state[64] = { 0 };
-	double end = fw_now() + seconds;
-	__s32 r;
-	int i;
-
-	initstate_r(1, state, sizeof(state), &rd);
-	while (fw_now() < end)
-		for (i = 0; i < 100000; i++) {
-			random_r(&rd, &r);
-			fw_sink += (unsigned long)r;
-			if (mixed)
-				fw_sink = ptt_filter_here(fw_sink);
-		}
-}
-
 #define MAX_SYMS 2
 
 struct frange {
@@ -190,11 +171,11 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && !strcmp(argv[1], "randomr")) {
 		fw_work(0.05);	/* the trace on, outside the range */
-		call_random_r(0.25, 0);
+		fw_random_r(0.25, NULL);
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "mixed")) {
-		call_random_r(0.25, 1);
+		fw_random_r(0.25, ptt_filter_here);
 		return 0;
 	}
 	fw_child_modes(argc, argv);

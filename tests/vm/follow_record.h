@@ -69,6 +69,31 @@ static inline void fw_work(double seconds)
 		}
 }
 
+/*
+ * libc's random_r in a loop for @seconds (most of the time inside it,
+ * where the sampled model's tick sees it), with @between(sink) after
+ * each call when given: the tests of --stop-at and --filter on a
+ * library function.
+ */
+static inline void fw_random_r(double seconds,
+			       unsigned long (*between)(unsigned long))
+{
+	struct random_data rd = { 0 };
+	char state[64] = { 0 };
+	double end = fw_now() + seconds;
+	__s32 r;
+	int i;
+
+	initstate_r(1, state, sizeof(state), &rd);
+	while (fw_now() < end)
+		for (i = 0; i < 100000; i++) {
+			random_r(&rd, &r);
+			fw_sink += (unsigned long)r;
+			if (between)
+				fw_sink = between(fw_sink);
+		}
+}
+
 static inline void fw_dump_maps(const char *dir)
 {
 	char path[PATH_MAX], buf[4096];

@@ -192,26 +192,6 @@ static void on_usr1(int sig)
 }
 
 /*
- * Calls random_r in a loop for @seconds (most of its time inside it,
- * where the sampled model's tick sees it).
- */
-static void call_random_r(double seconds)
-{
-	struct random_data rd = { 0 };
-	char state[64] = { 0 };
-	double end = fw_now() + seconds;
-	__s32 r;
-	int i;
-
-	initstate_r(1, state, sizeof(state), &rd);
-	while (fw_now() < end)
-		for (i = 0; i < 100000; i++) {
-			random_r(&rd, &r);
-			fw_sink += (unsigned long)r;
-		}
-}
-
-/*
  * -p's target: a child that works in its own code until SIGUSR1 (so
  * the trace is on when the stop comes, and TIP.PGD names the IP), then
  * calls libc's random_r in a loop (most of its time inside it, where
@@ -229,7 +209,7 @@ static pid_t start_random_r(void)
 		while (!__atomic_load_n(&go_random, __ATOMIC_RELAXED) &&
 		       fw_now() < end)
 			fw_work(0.001);
-		call_random_r(end - fw_now());
+		fw_random_r(end - fw_now(), NULL);
 		_exit(0);
 	}
 	return pid;
@@ -259,7 +239,7 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "randomr")) {
 		fw_work(0.2);	/* the trace on, in PROG's code */
-		call_random_r(0.5);
+		fw_random_r(0.5, NULL);
 		return 0;
 	}
 	fw_child_modes(argc, argv);
