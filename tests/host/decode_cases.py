@@ -20,6 +20,10 @@ loop that decode must follow:
              task 100 whose next switch-in record is still to come at
              the loop: decode reports it as soon as an IP comes again,
              as without the records;
+  tsx.pt     a PSB+ in a transaction (MODE.TSX InTX), the commit at
+             0x401004 (MODE.TSX+FUP): the two instructions before it
+             are speculative, "? " before the address as ptxed marks
+             them, then "[committed]" and the nop unmarked;
   events.pt  cbr, mnt, an interrupt (FUP+TIP) with a paging event bound
              to it (FUP+PIP+TIP), an async disable (FUP+TIP.PGD): each
              event by its name.
@@ -35,6 +39,7 @@ from pt_packets import MODE64, PGD0, PSB, PSBEND, TNT1, fup, pge, pip, tip, tsc
 
 d = sys.argv[1]
 CBR = bytes([2, 0x03, 0x21, 0])
+TSX_IN, TSX_COMMIT = bytes([0x99, 0x21]), bytes([0x99, 0x20])
 MNT = bytes([2, 0xc3, 0x88]) + (0x1122334455667788).to_bytes(8, 'little')
 PIP = pip(0x12345000)
 
@@ -46,6 +51,8 @@ cases = {
     fup(0x401005) + PGD0,
     'spin': start + pge(0x401006) + bytes(64) + PSB + MODE64 +
     fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0,
+    'tsx': PSB + MODE64 + TSX_IN + fup(0x401000) + PSBEND + TNT1 +
+    TSX_COMMIT + fup(0x401004) + fup(0x401005) + PGD0,
     'events': start + pge(0x401000) + CBR + MNT + TNT1 + fup(0x401004) +
     PIP + tip(0x401000) + TNT1 + fup(0x401005) + PGD0,
 }

@@ -215,8 +215,10 @@ static inline void decode_print_kept(struct outbuf *ob, struct decode_fmt *f,
 {
 	struct dl_slot *d;
 	struct dl_key k;
-	char *p = dl_line(f->lc, st, insn, ob_reserve(ob), &d, &k);
+	char *p = unlikely(insn->speculative) ? NULL :
+		  dl_line(f->lc, st, insn, ob_reserve(ob), &d, &k);
 
+	/* decode_print_insn() puts ptxed's "? " before a speculative one */
 	if (unlikely(!p)) {
 		decode_print_insn(ob, f, st, insn, 0, NULL);
 		return;

@@ -345,6 +345,15 @@ void decode_print_insn(struct outbuf *ob, struct decode_fmt *f,
 	} else {
 		if (perf || f->show_time)
 			p = decode_prefix(p, f, perf, tsc, who);
+		/*
+		 * ptxed's mark of an instruction inside a transaction (it
+		 * is undone if the transaction aborts); not in perf's
+		 * columns, which have no place for it.
+		 */
+		if (unlikely(insn->speculative) && !perf) {
+			*p++ = '?';
+			*p++ = ' ';
+		}
 		from = dl_line(f->lc, st, insn, p, &d, &k);
 		p = from ? from : decode_cols(p, f, st, insn, perf, d, &k);
 	}
