@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# decode_cases.py traces this code, linked at 0x401000 (the nops, then
-# a jump to itself, then nothing mapped) (tests/host/run, decode-ptxed-loop).
+# decode_cases.py traces this code, linked at 0x401000 (the nops, a jump
+# to itself, a call back to the start, then nothing mapped) (tests/host/run,
+# decode-ptxed-*).
 	.text
 	.globl f
 f:	xor %eax, %eax
@@ -9,3 +10,5 @@ f:	xor %eax, %eax
 	nop
 	.globl spin
 spin:	jmp spin	# 0x401006: decode-ptxed-loop's spin.pt
+	.globl leave
+leave:	call f		# 0x401008: decode-ptxed-skl014's call out of the filter

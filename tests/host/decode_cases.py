@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""For tests/host/run's decode-ptxed-loop check: writes PT traces of the
-code of decode_cases.S (linked at 0x401000: xor; jz +0; nop; nop, and
-nothing mapped after it) into DIR, each for one rule of ptxed's decode
+"""For tests/host/run's decode-ptxed-* checks: writes PT traces of the
+code of decode_cases.S (linked at 0x401000: xor; jz +0; nop; nop; jmp .
+at 0x401006; call 0x401000 at 0x401008; nothing mapped after it) into
+DIR, each for one rule of ptxed's decode
 loop that decode must follow:
 
   eos.pt     the trace ends after the jz's TNT: two instructions, then
@@ -24,6 +25,10 @@ loop that decode must follow:
              0x401004 (MODE.TSX+FUP): the two instructions before it
              are speculative, "? " before the address as ptxed marks
              them, then "[committed]" and the nop unmarked;
+  skl014.pt  tracing enabled at the call at 0x401008, then a TIP.PGD
+             without IP: on a CPU with erratum SKL014 and a filter range
+             that ends before the call's target, the disable is at the
+             call (libipt needs the range to know it);
   events.pt  cbr, mnt, an interrupt (FUP+TIP) with a paging event bound
              to it (FUP+PIP+TIP), an async disable (FUP+TIP.PGD): each
              event by its name.
@@ -53,6 +58,7 @@ cases = {
     fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0,
     'tsx': PSB + MODE64 + TSX_IN + fup(0x401000) + PSBEND + TNT1 +
     TSX_COMMIT + fup(0x401004) + fup(0x401005) + PGD0,
+    'skl014': start + pge(0x401008) + PGD0,
     'events': start + pge(0x401000) + CBR + MNT + TNT1 + fup(0x401004) +
     PIP + tip(0x401000) + TNT1 + fup(0x401005) + PGD0,
 }

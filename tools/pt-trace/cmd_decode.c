@@ -362,6 +362,14 @@ static void decode_usage(FILE *f)
 	      "      --nom-freq N          nominal (max non-turbo) ratio, MSR_PLATFORM_INFO[15:8]\n"
 	      "      --cpuid-0x15-eax N    CPUID.15H:EAX (TSC/core crystal denominator)\n"
 	      "      --cpuid-0x15-ebx N    CPUID.15H:EBX (numerator)\n"
+	      "      --filter-range A-B    an IP filter range [A,B] the trace was\n"
+	      "                            recorded with (record --filter A-B)\n"
+	      "      --stop-range A-B      a TraceStop range (record --stop-at A-B);\n"
+	      "                            both repeatable, 4 in all, replacing the\n"
+	      "                            sideband's filter= and stop_at= ranges:\n"
+	      "                            libipt's workaround for erratum SKL014 (a\n"
+	      "                            TIP.PGD without IP on a jump out of a\n"
+	      "                            filter range) needs them\n"
 	      "      --tsc-hz HZ           TSC rate for the timeline (default: the\n"
 	      "                            sideband's tsc_hz, CPUID 0x15, CPUID 0x16,\n"
 	      "                            nominal ratio)\n"
@@ -2859,7 +2867,7 @@ int cmd_decode(int argc, char **argv)
 	       O_TL_MIN, O_TL_MAX,
 	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID,
 	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
-	       O_SUMMARY, O_SYMFS, O_OPEN };
+	       O_SUMMARY, O_SYMFS, O_OPEN, O_FILTER_RANGE, O_STOP_RANGE };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "sideband", required_argument, NULL, O_SB },
@@ -2870,6 +2878,8 @@ int cmd_decode(int argc, char **argv)
 		{ "nom-freq", required_argument, NULL, O_NOM },
 		{ "cpuid-0x15-eax", required_argument, NULL, O_EAX },
 		{ "cpuid-0x15-ebx", required_argument, NULL, O_EBX },
+		{ "filter-range", required_argument, NULL, O_FILTER_RANGE },
+		{ "stop-range", required_argument, NULL, O_STOP_RANGE },
 		{ "tsc-hz", required_argument, NULL, O_HZ },
 		{ "calls", no_argument, NULL, O_CALLS },
 		{ "format", required_argument, NULL, O_FORMAT },
@@ -2903,6 +2913,9 @@ int cmd_decode(int argc, char **argv)
 	struct decode_trace *tr = NULL;
 	const char *elfs[64], *sb_path = NULL, *cpu_arg = NULL;
 	const char *num_arg[4] = { NULL, NULL, NULL, NULL };
+	const char *range_arg[4];
+	uint32_t range_cfg[4];
+	int nrange = 0;
 	struct ptsb sb = { 0 };
 	const char *source;
 	char dir[4096];
@@ -2960,6 +2973,17 @@ int cmd_decode(int argc, char **argv)
 			break;
 		case O_EBX:
 			num_arg[3] = optarg;
+			break;
+		case O_FILTER_RANGE:
+		case O_STOP_RANGE:
+			if (nrange == 4) {
+				ptt_err("at most 4 --filter-range and --stop-range (IA32_RTIT_ADDR0..3)");
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
+			}
+			range_cfg[nrange] = opt == O_FILTER_RANGE ?
+					    PT_ADDR_CFG_FILTER : PT_ADDR_CFG_STOP;
+			range_arg[nrange++] = optarg;
 			break;
 		case O_HZ:
 			if (decode_parse_hz(optarg, &c.o.tsc_hz)) {
@@ -3153,6 +3177,19 @@ int cmd_decode(int argc, char **argv)
 		ptt_err("--cpu wants FAMILY/MODEL[/STEPPING], e.g. 6/85/4");
 		ret = PTT_EXIT_USAGE;
 		goto out_sb;
+	}
+	/* Given ranges replace the sideband's: they are the whole set. */
+	if (nrange)
+		memset(&c.config.addr_filter, 0, sizeof(c.config.addr_filter));
+	for (i = 0; i < nrange; i++) {
+		if (ptt_config_add_range_arg(&c.config, range_cfg[i],
+					     range_arg[i])) {
+			ptt_err("%s: '%s' is not a range A-B (A <= B)",
+				range_cfg[i] == PT_ADDR_CFG_FILTER ?
+				"--filter-range" : "--stop-range", range_arg[i]);
+			ret = PTT_EXIT_USAGE;
+			goto out_sb;
+		}
 	}
 	for (i = 0; i < 4; i++) {
 		static const char *const names[] = { "--mtc-freq", "--nom-freq",

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/pt_trace.h>
+
 #include "lossfile.h"
 #include "tool.h"
 #include "trace_config.h"
@@ -51,10 +53,83 @@ int ptt_config_set_cpu(struct pt_config *config, const char *arg)
 	return 0;
 }
 
+int ptt_config_add_range(struct pt_config *config, uint32_t cfg, uint64_t a,
+			 uint64_t b)
+{
+	struct pt_conf_addr_filter *f = &config->addr_filter;
+	unsigned int n;
+
+	for (n = 0; n < 4; n++)
+		if (!(f->config.addr_cfg >> (4 * n) & 0xf))
+			break;
+	switch (n) {
+	case 0:
+		f->addr0_a = a;
+		f->addr0_b = b;
+		break;
+	case 1:
+		f->addr1_a = a;
+		f->addr1_b = b;
+		break;
+	case 2:
+		f->addr2_a = a;
+		f->addr2_b = b;
+		break;
+	case 3:
+		f->addr3_a = a;
+		f->addr3_b = b;
+		break;
+	default:
+		return -ENOSPC;
+	}
+	f->config.addr_cfg |= (uint64_t)(cfg & 0xf) << (4 * n);
+	return 0;
+}
+
+int ptt_config_add_range_arg(struct pt_config *config, uint32_t cfg,
+			     const char *arg)
+{
+	char buf[80], *dash;
+	uint64_t a, b;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, arg);
+	dash = strchr(buf + 1, '-');
+	if (!dash)
+		return -EINVAL;
+	*dash = 0;
+	if (ptt_parse_u64(buf, &a) || ptt_parse_u64(dash + 1, &b) || a > b)
+		return -EINVAL;
+	return ptt_config_add_range(config, cfg, a, b);
+}
+
+/*
+ * record's "filter=SYMBOL START END FILE" and "stop_at=..." lines: the
+ * ranges of --filter SYMBOL and --stop-at SYMBOL, END inclusive.
+ */
+static void ptt_config_ranges_from_sideband(struct pt_config *config,
+					    const struct ptsb *sb,
+					    const char *key, uint32_t cfg)
+{
+	unsigned long long a, b;
+	const char *v;
+	size_t pos = 0;
+
+	while ((v = ptsb_next(sb, key, &pos)))
+		if (sscanf(v, "%*s %llx %llx", &a, &b) == 2 && a <= b)
+			ptt_config_add_range(config, cfg, a, b);
+}
+
 void ptt_config_from_sideband(struct pt_config *config,
 			      const struct ptsb *sb)
 {
 	uint64_t f, m, s = 0, v;
+
+	ptt_config_ranges_from_sideband(config, sb, "filter",
+					PT_ADDR_CFG_FILTER);
+	ptt_config_ranges_from_sideband(config, sb, "stop_at",
+					PT_ADDR_CFG_STOP);
 
 	if (!ptsb_get_u64(sb, "cpu.family", &f) &&
 	    !ptsb_get_u64(sb, "cpu.model", &m) && f && f <= UINT16_MAX &&

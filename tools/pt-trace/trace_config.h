@@ -23,7 +23,23 @@ int ptt_config_set_cpu(struct pt_config *config, const char *arg);
  */
 int ptt_config_set_params(struct pt_config *config, const char *const arg[4]);
 
-/* Take what the sideband knows; later options may override it. */
+/*
+ * One more address range of kind @cfg (PT_ADDR_CFG_FILTER or _STOP) that
+ * the trace was recorded with, [@a, @b], into @config->addr_filter, the
+ * IA32_RTIT_CTL.ADDRn_CFG and ADDRn_A/B that libipt's workaround for
+ * erratum SKL014 looks at.  0, or -ENOSPC when all four are taken.
+ */
+int ptt_config_add_range(struct pt_config *config, uint32_t cfg, uint64_t a,
+			 uint64_t b);
+
+/* The same from "A-B" (inclusive): 0, -EINVAL or -ENOSPC. */
+int ptt_config_add_range_arg(struct pt_config *config, uint32_t cfg,
+			     const char *arg);
+
+/*
+ * Take what the sideband knows (the ranges of its filter= and stop_at=
+ * lines too); later options may override it.
+ */
 void ptt_config_from_sideband(struct pt_config *config,
 			      const struct ptsb *sb);
 
