@@ -3286,6 +3286,11 @@ int cmd_decode(int argc, char **argv)
 		ret = PTT_EXIT_INTERNAL;
 		goto out_tl;
 	}
+	/* ptxed's line for a --cpu it knows no errata of (quiet or not) */
+	err = cpu_arg && !c.o.fmt.ip_only ? ptt_config_errata_err(&c.config) : 0;
+	if (err < 0)
+		ob_printf(&c.ob, "[0, 0: config error: %s]\n",
+			  pt_errstr(pt_errcode(err)));
 	for (i = 0; i < c.ntraces && !ret; i++) {
 		if (!dflt_cpu(&c.o.filter, tr[i].cpu))
 			continue;

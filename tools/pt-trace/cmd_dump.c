@@ -1317,6 +1317,11 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (d.json && !d.stats)
 		ob_puts(&d.ob, "[");
+	/* ptdump's diagnostic for a --cpu it knows no errata of */
+	err = cpu_arg && !d.json && !d.stats ? ptt_config_errata_err(&config) : 0;
+	if (err < 0)
+		ob_printf(&d.ob, "[0: failed to determine errata: %s]\n",
+			  pt_errstr(pt_errcode(err)));
 	ret = dump_file(&d, &config);
 	if (d.stats)
 		dump_print_stats(&d, len);

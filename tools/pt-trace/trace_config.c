@@ -53,6 +53,17 @@ int ptt_config_set_cpu(struct pt_config *config, const char *arg)
 	return 0;
 }
 
+int ptt_config_errata_err(const struct pt_config *config)
+{
+	struct pt_errata errata;
+	int err;
+
+	if (!config->cpu.vendor)
+		return 0;
+	err = pt_cpu_errata(&errata, &config->cpu);
+	return err < 0 ? err : 0;
+}
+
 int ptt_config_add_range(struct pt_config *config, uint32_t cfg, uint64_t a,
 			 uint64_t b)
 {

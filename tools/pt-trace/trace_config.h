@@ -17,6 +17,13 @@
 int ptt_config_set_cpu(struct pt_config *config, const char *arg);
 
 /*
+ * 0, or libipt's error (negative) when it knows no errata of @config's
+ * CPU: dump and decode print it in their listing as ptdump ("[0: failed
+ * to determine errata: ...]") and ptxed ("[0, 0: config error: ...]") do.
+ */
+int ptt_config_errata_err(const struct pt_config *config);
+
+/*
  * The timing parameters given on the command line: @arg[0..3] are
  * MTCFreq (0-15), the nominal ratio (0-255), CPUID 0x15 EAX and EBX, each
  * NULL when not given.  0, or -EINVAL after saying which is bad.
