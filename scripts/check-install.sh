@@ -16,7 +16,7 @@ d=$WORK/install
 "$ROOT/scripts/stage-tree.sh" "$d/src"
 dest=$d/root
 rm -rf "$dest"
-make -s -C "$d/src" install DESTDIR="$dest" KDIR="$kdir" PREFIX=/usr/local >"$d/make.log" 2>&1 ||
+make -s -j"$(nproc)" -C "$d/src" install DESTDIR="$dest" KDIR="$kdir" PREFIX=/usr/local >"$d/make.log" 2>&1 ||
 	{ tail -n 30 "$d/make.log" >&2; die "make install failed: see $d/make.log"; }
 
 # One man page per command (tools/pt-trace/cmd_NAME.c) and pt-trace.1.

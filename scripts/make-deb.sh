@@ -9,7 +9,7 @@ set -euo pipefail
 out=$WORK/deb
 "$ROOT/scripts/stage-tree.sh" "$out/src"
 rm -f "$out"/*.deb "$out"/*.changes "$out"/*.buildinfo
-(cd "$out/src" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 ||
+(cd "$out/src" && dpkg-buildpackage -us -uc -b -j"$(nproc)") >"$out/build.log" 2>&1 ||
 	{ tail -n 30 "$out/build.log" >&2; die "dpkg-buildpackage failed: see $out/build.log"; }
 changes=$(ls "$out"/*.changes)
 if command -v lintian >/dev/null; then

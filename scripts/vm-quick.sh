@@ -44,6 +44,6 @@ append=""
 [ -z "$timeout" ] || append="$append ptt.timeout=$timeout"
 PTT_APPEND=$append "$S/vm-run.sh" "$k" "${IMG[$k]}" "$WORK/initramfs.cpio.gz" \
 	"${CPU[$k]}" check "$WORK/vm" | tee "$WORK/results.txt"
-sed -n 's/^PTT-TIME \(.*\) \(.*\)/  time: \1 \2 s/p' "$WORK/vm/console.log"
+sed -n -e "s/^PTT-TIME \(.*\) \(.*\)/  time: \1 \2 s/p" -e "s/^PTT-PHASE \(.*\) \(.*\)/  phase: \1 \2 s/p" "$WORK/vm/console.log"
 say "logs: $WORK/vm/console.log, files: $WORK/vm/out/"
 ! grep -q '^FAIL' "$WORK/results.txt"

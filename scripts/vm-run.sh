@@ -120,7 +120,7 @@ boot() {
 		if [ "$mode" = check ]; then
 			awk -v k="$name" '
 			/^PTT-START / { buf = ""; next }
-			/^PTT-(TIME|KSYM|MODTEXT) / { next }
+			/^PTT-(TIME|PHASE|KSYM|MODTEXT) / { next }
 			/^PTT-INFO / { sub(/^PTT-INFO /, ""); print "  " k ": " $0; fflush(); next }
 			/^PTT-RESULT / {
 				$1 = ""; st = $2; $2 = ""; sub(/^ +/, "")

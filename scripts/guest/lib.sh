@@ -23,6 +23,20 @@ uptime_cs() {
 	UPTIME_CS=$((${up%.*} * 100 + 1${up#*.} - 100))
 }
 
+# phase_done NAME: print how long the runner's phase NAME took since the
+# last phase_done (or since boot: /proc/uptime starts there), as
+# PTT-PHASE NAME SECONDS.  check.sh adds these to each kernel's time
+# report: the part of a VM run that is not its tests (boot, module loads,
+# kmemleak scans) was not visible before.
+PHASE_CS=0
+phase_done() {
+	local ds
+	uptime_cs
+	ds=$(((UPTIME_CS - PHASE_CS + 5) / 10))
+	echo "PTT-PHASE $1 $((ds / 10)).$((ds % 10))"
+	PHASE_CS=$UPTIME_CS
+}
+
 summary() {
 	[ "$FAILED" = 0 ]
 }

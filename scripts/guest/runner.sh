@@ -14,9 +14,11 @@
 #   load/model-module   pt_trace_model.ko alone: loads, a bad profile is
 #                    refused, the driver still defaults to the hardware
 #   P/TEST           every /ptt/tests/* with pt_trace_model.ko
-#                    model_profile=P and pt_trace.ko backend=model
-#   load/P, unload/P (the model pinned while the driver runs), kmemleak/P,
-#   dmesg/P
+#                    model_profile=P and pt_trace.ko backend=model (a
+#                    profile given as P:NAME:NAME... runs only the tests
+#                    named or of the feature named, e.g. bdw:abi:follow_switch)
+#   load/P, unload/P (the model pinned while the driver runs), dmesg/P
+#   kmemleak/all     after the last profile's unload (debug kernel)
 . /ptt/lib.sh
 
 PROFILES=${PTT_PROFILES:-icl bdw min}
@@ -25,6 +27,7 @@ TIMEOUT_SCALE=${PTT_TIMEOUT_SCALE:-3}
 KO=/ptt/pt_trace.ko
 MODEL_KO=/ptt/pt_trace_model.ko
 
+phase_done boot
 echo "PTT-INFO kernel=$(uname -r)"
 echo "PTT-INFO cpu=$(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') cpus=$(grep -c ^processor /proc/cpuinfo)"
 echo "PTT-INFO meltdown=$(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2>/dev/null || echo unknown)"
@@ -59,6 +62,7 @@ echo "PTT-INFO kernel text held: $(cat /tmp/ptt-hold.ready 2>/dev/null || echo "
 # Boot messages are not ours: start each scan from an empty ring.
 dmesg -c >/dev/null
 kmemleak_start
+phase_done setup
 
 # The KTAP of the KUnit suites that ran at a load, from its log (LOG).
 report_ktap() {
@@ -128,13 +132,28 @@ else
 $(dmesg -c)"
 fi
 
+phase_done load-checks
+
+# in_subset TEST " NAME NAME ... ": the test is one of the names, or of a
+# feature named (the part of its name before the first "_").
+in_subset() {
+	case $2 in
+	*" $1 "* | *" ${1%%_*} "*) return 0 ;;
+	esac
+	return 1
+}
+
 # 2. Every test under every model profile.
-for p in $PROFILES; do
-	echo "PTT-INFO profile=$p"
+for spec in $PROFILES; do
+	p=${spec%%:*}
+	only=""
+	[ "$spec" = "$p" ] || only=" $(echo "${spec#*:}" | tr : ' ') "
+	echo "PTT-INFO profile=$p${only:+ (only$only)}"
 	echo "PTT-START load/$p"
 	if ! out=$(ptt_load_model model_profile="$p" 2>&1); then
 		result FAIL "load/$p" "$out"
 		for t in $(list_tests); do
+			[ -z "$only" ] || in_subset "$t" "$only" || continue
 			result FAIL "$p/$t" "module load failed"
 		done
 		scan_dmesg "$p" "$(dmesg -c)"
@@ -147,11 +166,12 @@ for p in $PROFILES; do
 	fi
 	# And the modules' text (vm-stall.py).
 	echo "PTT-MODTEXT pt_trace=$(cat /sys/module/pt_trace/sections/.text) pt_trace_model=$(cat /sys/module/pt_trace_model/sections/.text)"
+	phase_done "load/$p"
 	for t in $(list_tests); do
+		[ -z "$only" ] || in_subset "$t" "$only" || continue
 		run_test "$p" "$t"
 	done
-	echo "PTT-START kmemleak/$p"
-	kmemleak_check "$p"
+	phase_done "tests/$p"
 	echo "PTT-START unload/$p"
 	if rmmod pt_trace_model 2>/dev/null; then
 		result FAIL "unload/$p" "pt_trace_model unloaded under the driver"
@@ -161,6 +181,14 @@ for p in $PROFILES; do
 		result FAIL "unload/$p" "$out"
 	fi
 	scan_dmesg "$p" "$(dmesg -c)"
+	phase_done "unload/$p"
 done
+
+# Leaks, once for all profiles and after the last unload (so a leak of
+# the unload paths counts too): each scan of the debug kernel's memory
+# takes about 20 s under TCG, and a check is two of them.
+echo "PTT-START kmemleak/all"
+kmemleak_check all
+phase_done kmemleak
 
 summary
