@@ -15,6 +15,9 @@ does not say whose code it is.
 
 With MB (the decode benchmark, tests/bench/host/decode_bench.sh) the
 runs go on, in the same pattern, until the trace has MB megabytes.
+Without it (the test) each TNT is followed by 248 PADs: the same bytes,
+PSBs and segments, but a 32nd of the instructions (the dense trace's
+listings were 820 MB each, written and compared a dozen times).
 
 Usage: jobs_trace.py DIR LOOP LOOP_ADDR [MB]
 """
@@ -39,6 +42,7 @@ sb += rec(COMM, 0, struct.pack('<II', 100, 101) + s8('loopa'), 30, NONE,
           (100, 101))
 
 cbr = bytes([2, 0x03, 24, 0])
+pad = bytes(0 if mb else 248)
 tnt = bytes([2, 0xa3]) + (1 << 48 | (1 << 47) - 1).to_bytes(7, 'little')[:6]
 out = bytearray(PSB + PSBEND + MODE64)
 t = 1000
@@ -62,8 +66,8 @@ while r < len(sizes) or len(out) < mb * 1e6:
             early = False
             out += PSB + tsc(t) + pip(cr3) + MODE64 + fup(loop + 3) + PSBEND
             since_psb = 0
-        out += tnt
-        since_psb += len(tnt)
+        out += tnt + pad
+        since_psb += len(tnt) + len(pad)
     out += fup(loop + 3) + PGD0
     t += 13
     r += 1
