@@ -2526,6 +2526,20 @@ static void decode_print_stats(struct outbuf *ob, const char *what,
  * Not one instruction came out: not a success, and the message says
  * which of the usual reasons it was.
  */
+/*
+ * The listing could not be written (a full disk, a closed file): an
+ * error and a failing exit, not a success with the output cut short.
+ * A reader that went away (EPIPE, as with 'decode | head' when SIGPIPE
+ * is ignored) asked for no more: not an error, as in dump.
+ */
+static int decode_write_error(const struct outbuf *ob, int ret)
+{
+	if (!ob->error || ob->error == -EPIPE || ret)
+		return ret;
+	ptt_err("writing the listing failed: %s", strerror(-ob->error));
+	return PTT_EXIT_INPUT;
+}
+
 static void decode_nothing(const struct decode_stats *s)
 {
 	static const char *const no_psb =
@@ -2842,6 +2856,7 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 		ob_puts(&c->ob, "\n");
 	}
 	ob_free(&c->ob);
+	ret = decode_write_error(&c->ob, ret);
 	free(track);
 	if (c->tl.f && tl_close(&c->tl) && !ret) {
 		ptt_err("writing %s failed", c->o.timeline);
@@ -3317,6 +3332,7 @@ int cmd_decode(int argc, char **argv)
 		dvmx_print_summary(&c.vmx, &c.ob);
 	}
 	ob_free(&c.ob);
+	ret = decode_write_error(&c.ob, ret);
 	decode_fmt_free(&c.o.fmt);
 	if (c.o.fmt.ip_only && (total.errors || total.gaps || total.dropped))
 		ptt_warn("%llu decode errors, %llu gaps, %llu bytes dropped: not in the --format=ip listing (decode without it to see where)",
