@@ -64,7 +64,10 @@ static void dbts_addr(struct outbuf *ob, struct das_proc *p, uint64_t a)
 
 	ob_printf(ob, "%16llx ", (unsigned long long)a);
 	if (!s) {
-		ob_puts(ob, "[unknown] ([unknown])");
+		/* a file with no symbol there is still named */
+		const char *dso = p ? elf_symtab_dso(&p->st, a) : NULL;
+
+		ob_printf(ob, "[unknown] (%s)", dso ? dso : "[unknown]");
 		return;
 	}
 	ob_printf(ob, "%.*s", (int)s->namelen, s->name);

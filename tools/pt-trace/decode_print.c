@@ -235,8 +235,15 @@ static char *decode_perf_cols(char *p, struct decode_fmt *f,
 		n = snprintf(p, 150, " (%s)", dso);
 		p += n < 150 ? n : 149;
 	} else {
-		memcpy(p, "[unknown] ([unknown])", 21);
-		p += 21;
+		/*
+		 * No symbol, but a file: perf script's "[unknown] (DSO)",
+		 * so that a stripped library's code (Debian's libc, ld.so)
+		 * still says whose it is.
+		 */
+		const char *dso = elf_symtab_dso(st, insn->ip);
+
+		n = snprintf(p, 170, "[unknown] (%s)", dso ? dso : "[unknown]");
+		p += n < 170 ? n : 169;
 	}
 	if (f->ci) {
 		*p++ = ' ';

@@ -862,6 +862,45 @@ const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
 }
 
 /*
+ * elf_symtab_dso()'s last answer in this thread: the module's range and
+ * its file's base name (libdwfl's string, as long as the session).
+ */
+static __thread struct {
+	const struct elf_symtab *st;
+	uint64_t lo, hi;
+	const char *dso;
+} ei_tls_dso;
+
+const char *elf_symtab_dso(const struct elf_symtab *st, uint64_t addr)
+{
+	const char *name = NULL, *slash;
+	uint64_t lo = 0, hi = 0;
+	ei_module mod;
+
+	if (st->ksyms && ksyms_kernel_ip(addr))
+		return NULL;
+	if (ei_tls_dso.st == st && addr >= ei_tls_dso.lo &&
+	    addr < ei_tls_dso.hi)
+		return ei_tls_dso.dso;
+	if (!st->dwfl)
+		return NULL;
+	pthread_mutex_lock(&ei_lock);
+	mod = dwfl_addrmodule(st->dwfl, addr);
+	if (mod)
+		name = dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL,
+					NULL);
+	pthread_mutex_unlock(&ei_lock);
+	if (!name || !name[0])
+		return NULL;
+	slash = strrchr(name, '/');
+	ei_tls_dso.st = st;
+	ei_tls_dso.lo = lo;
+	ei_tls_dso.hi = hi;
+	ei_tls_dso.dso = slash ? slash + 1 : name;
+	return ei_tls_dso.dso;
+}
+
+/*
  * An inlined function's name as addr2line (LLVM's) and gdb give it: its
  * linkage name demangled ("ns::Counter::Counter(int)", not "Counter"),
  * found through DW_AT_abstract_origin; DW_AT_name when it has none (a
@@ -1044,6 +1083,7 @@ void elf_symtab_free(struct elf_symtab *st)
 
 	/* this thread's answers may name the table: forget them */
 	memset(ei_tls, 0, sizeof(ei_tls));
+	memset(&ei_tls_dso, 0, sizeof(ei_tls_dso));
 	for (i = 0; c && i < c->cap; i++) {
 		if (!c->syms[i])
 			continue;

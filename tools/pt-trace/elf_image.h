@@ -99,6 +99,12 @@ void elf_symtab_finish(struct elf_symtab *st);
 const struct elf_sym *elf_symtab_lookup(const struct elf_symtab *st,
 					uint64_t addr);
 /*
+ * The base name of the file whose mapping holds user address @addr (a
+ * library with no symbol there: its PLT, a stripped function), or NULL
+ * when no file of @st has it.  Valid as long as @st.
+ */
+const char *elf_symtab_dso(const struct elf_symtab *st, uint64_t addr);
+/*
  * The source line of @addr: file and line, and the function inlined
  * there when the code at @addr is inlined (else NULL).  Returns 0, or
  * -ENOENT without line information.
