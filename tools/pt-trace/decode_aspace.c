@@ -851,7 +851,7 @@ static int das_same_build(struct decode_aspaces *a, const struct das_map *m)
 static void das_load_map(struct decode_aspaces *a, struct das_proc *p,
 			 const struct das_map *m)
 {
-	const char *path = m->path;
+	const char *path = m->path, *as = NULL;
 	char buf[4096];
 	int err;
 
@@ -863,13 +863,14 @@ static void das_load_map(struct decode_aspaces *a, struct das_proc *p,
 		}
 		snprintf(buf, sizeof(buf), "%s/%s", a->dir, a->vdso);
 		path = buf;
+		as = "[vdso]";	/* perf's name, not the copy's */
 	} else if (path[0] != '/') {
 		return;		/* [heap], anonymous code: no file */
 	} else if (!das_same_build(a, m)) {
 		return;
 	}
-	err = elf_image_add_map(p->image, &p->st, path, m->start, m->end,
-				m->pgoff);
+	err = elf_image_add_map_as(p->image, &p->st, path, as, m->start,
+				   m->end, m->pgoff);
 	if (err && das_first_warning(a, path))
 		ptt_warn("cannot load %s (mapped at 0x%llx from file offset 0x%llx): %s; instructions there will not decode (copy the file there, or give --elf FILE:BASE)",
 			 path, (unsigned long long)m->start,

@@ -407,10 +407,12 @@ static ei_dwfl ei_session(struct elf_symtab *st)
  * --elf FILE:BASE may move any file (a kernel image, a copy of code).
  */
 static void ei_report(struct elf_symtab *st, const struct ei_file *f,
-		      const char *path, uint64_t bias)
+		      const char *path, uint64_t bias, const char *as)
 {
 	uint64_t low = UINT64_MAX, high = 0;
 	ei_dwfl dwfl = ei_session(st);
+	ei_module mod;
+	void **user;
 	ei_phdr ph;
 	size_t i;
 
@@ -423,8 +425,32 @@ static void ei_report(struct elf_symtab *st, const struct ei_file *f,
 			high = ph.p_vaddr + ph.p_memsz;
 	}
 	/* Without it (no memory, a clash) addresses there stay unnamed. */
-	if (dwfl && low < high)
-		dwfl_report_module(dwfl, path, low + bias, high + bias);
+	if (!dwfl || low >= high)
+		return;
+	mod = dwfl_report_module(dwfl, path, low + bias, high + bias);
+	/*
+	 * The name its symbols give as their file, when not the path's
+	 * (libdwfl opens the module by its name, the path): the module's
+	 * user data, which only ET_REL files' section callback reads.
+	 */
+	if (mod && as &&
+	    dwfl_module_info(mod, &user, NULL, NULL, NULL, NULL, NULL, NULL))
+		*user = (void *)as;
+}
+
+/* The file @mod's symbols name: its own name (ei_report()'s @as) or base name. */
+static const char *ei_dso_name(ei_module mod, uint64_t *lo, uint64_t *hi)
+{
+	const char *name, *slash;
+	void **user = NULL;
+
+	name = dwfl_module_info(mod, &user, lo, hi, NULL, NULL, NULL, NULL);
+	if (user && *user)
+		return *user;
+	if (!name)
+		return NULL;
+	slash = strrchr(name, '/');
+	return slash ? slash + 1 : name;
 }
 
 int elf_image_add_kmod(struct elf_symtab *st, const char *path,
@@ -506,7 +532,7 @@ int elf_image_add(struct pt_image *image, struct elf_symtab *st,
 		added++;
 	}
 	if (!err && st)
-		ei_report(st, &f, path, bias);
+		ei_report(st, &f, path, bias, NULL);
 	if (f.fd >= 0)
 		ei_close(&f);
 	return err ? err : added;
@@ -537,6 +563,13 @@ int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
 		      const char *path, uint64_t start, uint64_t end,
 		      uint64_t pgoff)
 {
+	return elf_image_add_map_as(image, st, path, NULL, start, end, pgoff);
+}
+
+int elf_image_add_map_as(struct pt_image *image, struct elf_symtab *st,
+			 const char *path, const char *as, uint64_t start,
+			 uint64_t end, uint64_t pgoff)
+{
 	struct ei_file f;
 	uint64_t size, bias;
 	int err = ei_open(&f, path), elf = !err;
@@ -558,7 +591,7 @@ int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
 		goto out;
 	}
 	if (elf && st && !ei_map_bias(&f, start, pgoff, &bias))
-		ei_report(st, &f, path, bias);
+		ei_report(st, &f, path, bias, as);
 out:
 	ei_close(&f);
 	return err;
@@ -658,8 +691,8 @@ static const struct elf_sym *ei_sym_get(struct elf_symcache *c,
 	s->size = size;
 	s->name = ei_demangle(name);
 	s->namelen = s->name ? strlen(s->name) : 0;
-	dso = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-	s->dso = dso ? strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso : "";
+	dso = ei_dso_name(mod, NULL, NULL);
+	s->dso = dso ? dso : "";
 	if (!s->name) {
 		free(s);
 		return NULL;
@@ -873,7 +906,7 @@ static __thread struct {
 
 const char *elf_symtab_dso(const struct elf_symtab *st, uint64_t addr)
 {
-	const char *name = NULL, *slash;
+	const char *name = NULL;
 	uint64_t lo = 0, hi = 0;
 	ei_module mod;
 
@@ -887,17 +920,15 @@ const char *elf_symtab_dso(const struct elf_symtab *st, uint64_t addr)
 	pthread_mutex_lock(&ei_lock);
 	mod = dwfl_addrmodule(st->dwfl, addr);
 	if (mod)
-		name = dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL,
-					NULL);
+		name = ei_dso_name(mod, &lo, &hi);
 	pthread_mutex_unlock(&ei_lock);
 	if (!name || !name[0])
 		return NULL;
-	slash = strrchr(name, '/');
 	ei_tls_dso.st = st;
 	ei_tls_dso.lo = lo;
 	ei_tls_dso.hi = hi;
-	ei_tls_dso.dso = slash ? slash + 1 : name;
-	return ei_tls_dso.dso;
+	ei_tls_dso.dso = name;
+	return name;
 }
 
 /*

@@ -71,6 +71,14 @@ int elf_image_add_kmod(struct elf_symtab *st, const char *path,
 int elf_image_add_map(struct pt_image *image, struct elf_symtab *st,
 		      const char *path, uint64_t start, uint64_t end,
 		      uint64_t pgoff);
+/*
+ * The same, its symbols naming their file @as (e.g. "[vdso]" for the
+ * recording's copy of the vdso, as perf names it), not @path's base
+ * name; @as must live as long as @st (a string constant).
+ */
+int elf_image_add_map_as(struct pt_image *image, struct elf_symtab *st,
+			 const char *path, const char *as, uint64_t start,
+			 uint64_t end, uint64_t pgoff);
 
 /*
  * The GNU build-id of @path into @id (at most @max bytes): its length,
