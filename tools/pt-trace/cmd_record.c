@@ -88,7 +88,8 @@ struct rec_opts {
 	int disretc;		/* --no-ret-compression: DisRETC=1 */
 	int by_cr3;		/* --cr3-filter: the target by its CR3 */
 	int nranges;
-	struct { uint64_t a, b; uint32_t cfg; } range[PT_TRACE_MAX_ADDR_RANGES];
+	/* sym: from --filter/--stop-at SYMBOL (its own sideband line) */
+	struct { uint64_t a, b; uint32_t cfg; int sym; } range[PT_TRACE_MAX_ADDR_RANGES];
 	uint64_t bufsize;
 	uint32_t mode;
 	uint64_t watermark;
@@ -630,6 +631,7 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 {
 	uint64_t ctl = rc0->cfg.ctl;
 	uint32_t eax, ebx, ecx;
+	int i;
 	struct utsname u;
 
 	ptsb_put(sb, "tool", "pt-trace record");
@@ -695,6 +697,17 @@ static void rec_write_header(FILE *sb, const struct rec_opts *o,
 	ptsb_put(sb, "cpuid16.ecx", "%u", ecx);
 	rec_write_freq(sb, rc0->cpu);
 	ptsb_put(sb, "ctl", "0x%llx", (unsigned long long)ctl);
+	/*
+	 * --filter A-B and --stop-at A-B as a SYMBOL's are written, with no
+	 * symbol or file ("-"): decode gives libipt every range the trace
+	 * was filtered by (erratum SKL014).
+	 */
+	for (i = 0; i < o->nranges; i++)
+		if (!o->range[i].sym)
+			ptsb_put(sb, o->range[i].cfg == PT_ADDR_CFG_STOP ?
+				 "stop_at" : "filter", "- 0x%llx 0x%llx -",
+				 (unsigned long long)o->range[i].a,
+				 (unsigned long long)o->range[i].b);
 	if (ctl & PT_CTL_MTCEN)
 		ptsb_put(sb, "mtc_freq", "%llu",
 			 (unsigned long long)((ctl & PT_CTL_MTCFREQ_MASK) >>
@@ -1731,6 +1744,7 @@ static int rec_add_sym_range(struct rec_opts *o, FILE *sb, const char *sym,
 	}
 	o->range[o->nranges].a = a;
 	o->range[o->nranges].b = b - 1;
+	o->range[o->nranges].sym = 1;
 	o->range[o->nranges++].cfg = cfg;
 	ptsb_put(sb, cfg == PT_ADDR_CFG_STOP ? "stop_at" : "filter",
 		 "%s 0x%llx 0x%llx %s", sym, (unsigned long long)a,
