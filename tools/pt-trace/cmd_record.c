@@ -943,11 +943,15 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 	};
 	char *end;
 	uint32_t v;
-	int c;
+	int c, li;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:aSC:d:p:ukb:m:w:h", opts,
-				NULL)) != -1) {
+	for (;;) {
+		/* li: the long option's index, for the message at "bad" */
+		li = -1;
+		c = getopt_long(argc, argv, "+o:aSC:d:p:ukb:m:w:h", opts, &li);
+		if (c == -1)
+			break;
 		switch (c) {
 		case 'o':
 			o->outdir = optarg;
@@ -1140,8 +1144,13 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 	}
 	return 0;
 bad:
-	ptt_err("bad value for option %s: '%s' (try --help)",
-		argv[optind - 1], optarg ? optarg : "");
+	/* the option as the user wrote it: -b, --buffer-size (not its value) */
+	if (li >= 0 && opts[li].val == c)
+		ptt_err("bad value for option --%s: '%s' (try --help)",
+			opts[li].name, optarg ? optarg : "");
+	else
+		ptt_err("bad value for option -%c: '%s' (try --help)", c,
+			optarg ? optarg : "");
 	return -1;
 }
 
