@@ -2342,10 +2342,10 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		ret = PTT_EXIT_INTERNAL;
 	}
 	for (i = 0; i < n; i++) {
+		if (w[i].c.ob.buf)
+			ob_free(&w[i].c.ob);	/* its last write may fail */
 		if (w[i].c.ob.error && !c->ob.error)
 			c->ob.error = w[i].c.ob.error;
-		if (w[i].c.ob.buf)
-			ob_free(&w[i].c.ob);
 		decode_fmt_free(&w[i].c.o.fmt);
 		decode_images_free(&w[i].c);
 		free(w[i].c.cr3s);

@@ -173,7 +173,8 @@ static int dpar_split(struct dpar *d, const uint8_t *buf, uint64_t start,
 	}
 }
 
-static void dpar_write(int fd, const char *p, size_t len)
+/* 0, or -errno (-EIO: nothing written) when @p could not be written. */
+static int dpar_write(int fd, const char *p, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, p, len);
@@ -181,10 +182,11 @@ static void dpar_write(int fd, const char *p, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return;
+			return n < 0 ? -errno : -EIO;
 		p += n;
 		len -= (size_t)n;
 	}
+	return 0;
 }
 
 /* A buffer for @ob: a spare one, or a new one of @ob's size. */
@@ -293,7 +295,13 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 			if (ret)
 				return ret;
 		}
-		dpar_write(ob->fd, d->kept[t], d->kept_len[t]);
+		/*
+		 * A listing that cannot be written (a full disk): its
+		 * error on @ob, which decode reports at the end.
+		 */
+		if (!ob->error)
+			ob->error = dpar_write(ob->fd, d->kept[t],
+					       d->kept_len[t]);
 		dpar_write(STDERR_FILENO, d->kept_msgs[t].buf,
 			   d->kept_msgs[t].len);
 		dpar_recycle(d, t);
