@@ -12,7 +12,9 @@
  * Then two --filter symbols at once, one in PROG (ptt_filter_here) and
  * one in libc (random_r), which PROG calls in turns: both ranges
  * programmed, each in its file, and the decode has instructions in
- * both and none outside them.  Last a --filter function in no file
+ * both and none outside them.  The same two of a running process,
+ * 'record -p PID' (a forked child of the test: the symbols are looked
+ * up in the files it has mapped).  Last a --filter function in no file
  * mapped at start: a usage error that says where it was looked for.
  *
  * The sampled model's flow inside a range is synthetic (indirect
@@ -26,7 +28,10 @@
  * On the debug kernel the first case only (time budget).
  * Skips on profiles with fewer than 2 address ranges.
  */
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 #include "follow_record.h"
 
@@ -74,7 +79,8 @@ struct frange {
  * instructions in each range, none outside them, and each is
  * symbolized as its range's function.
  */
-static void check_filtered(const char *out, struct frange *r, int n)
+static void check_filtered(const char *out, struct frange *r, int n,
+			   bool command)
 {
 	char path[512], cmd[1200], line[1024], name[256], where[256];
 	long outside = 0, lines = 0;
@@ -84,7 +90,8 @@ static void check_filtered(const char *out, struct frange *r, int n)
 	int i;
 
 	snprintf(path, sizeof(path), "%s/sideband.txt", out);
-	CHECK(fw_grep(path, "exit_status=0"), "the command did not run to its end");
+	CHECK(!command || fw_grep(path, "exit_status=0"),
+	      "the command did not run to its end");
 	f = fopen(path, "r");
 	REQUIRE(f, "%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
@@ -160,6 +167,10 @@ int main(int argc, char **argv)
 {
 	const char *out = "/tmp/follow_filterlib", *err = "/tmp/follow_filterlib.err";
 	const char *out_mixed = "/tmp/follow_filterlib_mixed";
+	const char *out_pid = "/tmp/follow_filterlib_pid";
+	char pidarg[16];
+	pid_t child;
+	int i;
 	struct frange lib[1] = { { "random_r", "libc", 0, 0, 0 } };
 	struct frange mixed[MAX_SYMS] = {
 		{ "ptt_filter_here", NULL, 0, 0, 0 },
@@ -193,7 +204,7 @@ int main(int argc, char **argv)
 	REQUIRE(rc == 0, "record --filter random_r -- PROG exited %d", rc);
 	CHECK(fw_grep(err, "filter random_r: in a library the loader mapped at start"),
 	      "the recorder did not say it found random_r as the loader mapped it");
-	check_filtered(out, lib, 1);
+	check_filtered(out, lib, 1, true);
 	/*
 	 * The rest checks the recorder's own logic, the same on every
 	 * kernel: not on the debug kernel (lockdep, KASAN), where each
@@ -213,7 +224,32 @@ int main(int argc, char **argv)
 	fprintf(stderr, "PTT-INFO record (mixed) took %.1f s\n", fw_now() - t0);
 	fw_show(err, "record (mixed): ");
 	REQUIRE(rc == 0, "record --filter ptt_filter_here --filter random_r exited %d", rc);
-	check_filtered(out_mixed, mixed, MAX_SYMS);
+	check_filtered(out_mixed, mixed, MAX_SYMS, true);
+
+	/* The same two in a running process (-p), found in its mappings. */
+	child = fork();
+	REQUIRE(child >= 0, "fork: %s", strerror(errno));
+	if (!child) {
+		fw_random_r(20, ptt_filter_here);
+		_exit(0);
+	}
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
+	for (i = 0; i < MAX_SYMS; i++) {
+		mixed[i].a = 0;
+		mixed[i].b = 0;
+		mixed[i].insns = 0;
+	}
+	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "-p", pidarg,
+		"--filter", "ptt_filter_here", "--filter", "random_r", "-d",
+		"0.5", "-o", out_pid, NULL);
+	t0 = fw_now();
+	rc = fw_run(av, err);
+	fprintf(stderr, "PTT-INFO record -p (mixed) took %.1f s\n", fw_now() - t0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	fw_show(err, "record -p (mixed): ");
+	REQUIRE(rc == 0, "record -p PID --filter ptt_filter_here --filter random_r exited %d", rc);
+	check_filtered(out_pid, mixed, MAX_SYMS, false);
 
 	/* In no file mapped at start: a usage error, which says so. */
 	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "--filter",
