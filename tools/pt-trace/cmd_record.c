@@ -232,22 +232,6 @@ static int rec_parse_size(const char *s, uint64_t *v)
 	return 0;
 }
 
-static int rec_parse_range(const char *s, uint64_t *a, uint64_t *b)
-{
-	char buf[80], *dash;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	dash = strchr(buf + 1, '-');
-	if (!dash)
-		return -EINVAL;
-	*dash = 0;
-	if (ptt_parse_u64(buf, a) || ptt_parse_u64(dash + 1, b) || *a > *b)
-		return -EINVAL;
-	return 0;
-}
-
 /* "0,2-3" or "all" into a CPU list. */
 static int rec_parse_cpus(const char *s, int *cpus, int max)
 {
@@ -1054,7 +1038,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 				break;
 			}
 			if (o->nranges == PT_TRACE_MAX_ADDR_RANGES ||
-			    rec_parse_range(optarg, &o->range[o->nranges].a,
+			    ptt_parse_range(optarg, &o->range[o->nranges].a,
 					    &o->range[o->nranges].b))
 				goto bad;
 			o->range[o->nranges++].cfg = c == O_FILTER ?

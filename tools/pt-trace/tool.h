@@ -41,6 +41,8 @@ struct ptt_msgs *ptt_msgs_to(struct ptt_msgs *m);
 /* Parse a number in C syntax (0x.., 0.., decimal); 0 on success. */
 int ptt_parse_u64(const char *s, uint64_t *val);
 int ptt_parse_u32(const char *s, uint32_t *val);
+/* "A-B", two such numbers with A <= B (an address range); 0 on success. */
+int ptt_parse_range(const char *s, uint64_t *a, uint64_t *b);
 
 /* Write all @n bytes (retrying short writes and EINTR); 0 or -errno. */
 int ptt_write_all(int fd, const void *p, size_t n);

@@ -100,17 +100,9 @@ int ptt_config_add_range(struct pt_config *config, uint32_t cfg, uint64_t a,
 int ptt_config_add_range_arg(struct pt_config *config, uint32_t cfg,
 			     const char *arg)
 {
-	char buf[80], *dash;
 	uint64_t a, b;
 
-	if (strlen(arg) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, arg);
-	dash = strchr(buf + 1, '-');
-	if (!dash)
-		return -EINVAL;
-	*dash = 0;
-	if (ptt_parse_u64(buf, &a) || ptt_parse_u64(dash + 1, &b) || a > b)
+	if (ptt_parse_range(arg, &a, &b))
 		return -EINVAL;
 	return ptt_config_add_range(config, cfg, a, b);
 }

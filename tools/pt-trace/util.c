@@ -100,6 +100,22 @@ int ptt_parse_u64(const char *s, uint64_t *val)
 	return 0;
 }
 
+int ptt_parse_range(const char *s, uint64_t *a, uint64_t *b)
+{
+	char buf[80], *dash;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	dash = strchr(buf + 1, '-');
+	if (!dash)
+		return -EINVAL;
+	*dash = 0;
+	if (ptt_parse_u64(buf, a) || ptt_parse_u64(dash + 1, b) || *a > *b)
+		return -EINVAL;
+	return 0;
+}
+
 int ptt_parse_u32(const char *s, uint32_t *val)
 {
 	uint64_t v;
