@@ -99,15 +99,19 @@ fi
 # (make check has a 30-minute budget; see Documentation/testing.rst).
 # Printed again at the end, where CI's excerpt of the output shows it.
 # The runner's own phases (PTT-PHASE: boot, module loads, kmemleak) are
-# in each kernel's line and among the slowest, marked "phase".
+# in each kernel's line and among the slowest, marked "phase"; a
+# profile's tests phase (its tests and the runner's time between them)
+# only gives the runner's share.
 for k in "${kernels[@]}"; do
 	awk -v k="$k" '/^PTT-TIME / { print k, $2, $3 }
 		/^PTT-PHASE / { print k, "phase:" $2, $3 }' \
 		"$res/vm-$k/console.log" 2>/dev/null || true
 done | sort -k3,3nr | awk '
+	$2 ~ /^phase:tests\// { all[$1] += $3; next }
 	{ if ($2 ~ /^phase:/) rest[$1] += $3; else sum[$1] += $3
-	  if (NR <= 12) top = top sprintf("  slow: %s %s %.0f s\n", $1, $2, $3) }
-	END { for (k in sum) printf "  time: %s tests took %.0f s, the rest of the guest %.0f s\n", k, sum[k], rest[k]
+	  if (++n <= 12) top = top sprintf("  slow: %s %s %.0f s\n", $1, $2, $3) }
+	END { for (k in sum) printf "  time: %s tests took %.0f s, the runner between them %.0f s, the rest of the guest %.0f s\n",
+		k, sum[k], all[k] - sum[k], rest[k]
 	      printf "%s", top }' |
 	tee "$res/vm-time.txt"
 
