@@ -372,8 +372,13 @@ void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 		       uint64_t ip, int depth)
 {
 	char sym[256];
+	const char *dso;
 
 	decode_symbolize(st, ip, sym, sizeof(sym));
-	ob_printf(ob, "%*s%016llx %s\n", 2 * (depth > 64 ? 64 : depth),
-		  "", (unsigned long long)ip, sym);
+	/* No symbol (a stripped file): its file, as the perf lines say it. */
+	dso = !sym[0] && st ? elf_symtab_dso(st, ip) : NULL;
+	if (dso)
+		snprintf(sym, sizeof(sym), "[unknown] (%s)", dso);
+	ob_printf(ob, "%*s%016llx%s%s\n", 2 * (depth > 64 ? 64 : depth),
+		  "", (unsigned long long)ip, sym[0] ? " " : "", sym);
 }
