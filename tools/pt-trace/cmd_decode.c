@@ -2523,10 +2523,6 @@ static void decode_print_stats(struct outbuf *ob, const char *what,
 }
 
 /*
- * Not one instruction came out: not a success, and the message says
- * which of the usual reasons it was.
- */
-/*
  * The listing could not be written (a full disk, a closed file): an
  * error and a failing exit, not a success with the output cut short.
  * A reader that went away (EPIPE, as with 'decode | head' when SIGPIPE
@@ -2540,6 +2536,10 @@ static int decode_write_error(const struct outbuf *ob, int ret)
 	return PTT_EXIT_INPUT;
 }
 
+/*
+ * Not one instruction came out: not a success, and the message says
+ * which of the usual reasons it was.
+ */
 static void decode_nothing(const struct decode_stats *s)
 {
 	static const char *const no_psb =

@@ -109,7 +109,8 @@ int ptt_config_add_range_arg(struct pt_config *config, uint32_t cfg,
 
 /*
  * record's "filter=SYMBOL START END FILE" and "stop_at=..." lines: the
- * ranges of --filter SYMBOL and --stop-at SYMBOL, END inclusive.
+ * ranges of --filter and --stop-at, END inclusive (SYMBOL and FILE are
+ * "-" for a range given as A-B).
  */
 static void ptt_config_ranges_from_sideband(struct pt_config *config,
 					    const struct ptsb *sb,
