@@ -89,6 +89,11 @@ static void check_filtered(const char *out, struct frange *r, int n,
 	FILE *f;
 	int i;
 
+	for (i = 0; i < n; i++) {	/* what this recording gives */
+		r[i].a = 0;
+		r[i].b = 0;
+		r[i].insns = 0;
+	}
 	snprintf(path, sizeof(path), "%s/sideband.txt", out);
 	CHECK(!command || fw_grep(path, "exit_status=0"),
 	      "the command did not run to its end");
@@ -170,7 +175,6 @@ int main(int argc, char **argv)
 	const char *out_pid = "/tmp/follow_filterlib_pid";
 	char pidarg[16];
 	pid_t child;
-	int i;
 	struct frange lib[1] = { { "random_r", "libc", 0, 0, 0 } };
 	struct frange mixed[MAX_SYMS] = {
 		{ "ptt_filter_here", NULL, 0, 0, 0 },
@@ -234,11 +238,6 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	for (i = 0; i < MAX_SYMS; i++) {
-		mixed[i].a = 0;
-		mixed[i].b = 0;
-		mixed[i].insns = 0;
-	}
 	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "-p", pidarg,
 		"--filter", "ptt_filter_here", "--filter", "random_r", "-d",
 		"0.5", "-o", out_pid, NULL);
