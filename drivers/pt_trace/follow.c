@@ -419,7 +419,7 @@ static struct pt_follow *pt_follow_new(const struct pt_trace_follow *req)
 		ret = -EINVAL;
 		goto out;
 	}
-	mm = get_task_mm(task);
+	mm = pt_src_group_mm(&task);
 	if (!mm) {
 		ret = -ESRCH;		/* exiting */
 		goto out;

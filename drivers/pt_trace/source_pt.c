@@ -473,6 +473,35 @@ bool pt_src_may_trace(struct task_struct *task, struct mm_struct *mm)
 }
 
 /*
+ * A process lives on when its leader thread exits alone (pthread_exit()
+ * in main(); the leader stays a zombie until the last thread exits): its
+ * pid still names it, but the leader has no mm any more.  Any thread of
+ * the group that has one stands for the process then.
+ */
+struct mm_struct *pt_src_group_mm(struct task_struct **taskp)
+{
+	struct task_struct *task = *taskp, *t;
+	struct mm_struct *mm = get_task_mm(task);
+
+	if (mm || (task->flags & PF_KTHREAD))
+		return mm;
+	rcu_read_lock();
+	for_each_thread(task, t) {
+		mm = get_task_mm(t);
+		if (mm) {
+			get_task_struct(t);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	if (mm) {
+		put_task_struct(task);
+		*taskp = t;
+	}
+	return mm;
+}
+
+/*
  * The CR3 a process runs with, for PT_CR3_BY_PID, derived before
  * pc->lock is taken: the last mmput() of an exiting process runs
  * exit_mmap(), which takes mmap_lock, and mmap takes pc->lock under
@@ -509,7 +538,7 @@ static int pt_cr3_of_pid(pid_t pid, u64 *pgd, struct mm_struct **mmp)
 		if (!task)
 			return -ESRCH;
 	}
-	mm = get_task_mm(task);
+	mm = pt_src_group_mm(&task);
 	if (!mm) {
 		put_task_struct(task);
 		return -EINVAL;		/* a kernel thread, or exited */

@@ -27,6 +27,14 @@ int pt_src_set_addr(struct pt_cpu *pc, const struct pt_trace_addr *req);
 bool pt_src_may_trace(struct task_struct *task, struct mm_struct *mm);
 
 /*
+ * The mm of *@taskp's process (get_task_mm()), from another of its
+ * threads when *@taskp has none (a leader that exited alone); *@taskp
+ * then becomes that thread (its reference moved).  NULL: a kernel
+ * thread, or the whole process is exiting.
+ */
+struct mm_struct *pt_src_group_mm(struct task_struct **taskp);
+
+/*
  * On the traced CPU with IRQs off, after the final stop: write back the
  * PT MSRs saved at START.
  */

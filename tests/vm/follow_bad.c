@@ -5,7 +5,10 @@
  * a zombie, CLEAR with a pid or another flag, a non-zero reserved field,
  * short and over-long structures (EINVAL, ESRCH, E2BIG), and FOLLOW or
  * CLEAR while tracing (EBUSY, the set unchanged).  A thread id follows
- * its process; GET_FOLLOW says nothing before FOLLOW.
+ * its process; GET_FOLLOW says nothing before FOLLOW.  A process whose
+ * leader thread has exited (a zombie until the others end) is no zombie:
+ * FOLLOW of its pid follows it and PT_CR3_BY_PID derives its CR3, where
+ * both once failed (ESRCH, EINVAL) for want of the leader's mm.
  */
 #include <limits.h>
 #include <pthread.h>
@@ -22,6 +25,40 @@ static void expect(int fd, int pid, __u32 flags, int err, const char *what)
 }
 
 static pid_t thread_tid;
+
+static void *leaderless_thread(void *arg)
+{
+	(void)arg;
+	pause();
+	return NULL;
+}
+
+/* A child whose leader thread exits while another thread lives on. */
+static pid_t leaderless(void)
+{
+	char path[64], st[256] = "", *p;
+	pid_t pid = fork();
+	int i;
+
+	REQUIRE(pid >= 0, "fork: %s", strerror(errno));
+	if (!pid) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, leaderless_thread, NULL);
+		syscall(SYS_exit, 0);	/* this thread alone */
+	}
+	/* Until /proc shows the leader a zombie: state Z after "(comm) ". */
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 500; i++) {
+		ptt_read_str(path, st, sizeof(st));
+		p = strrchr(st, ')');
+		if (p && p[1] == ' ' && p[2] == 'Z')
+			return pid;
+		fc_sleep_ms(10);
+	}
+	REQUIRE(0, "the leader of %d did not exit: %s", pid, st);
+	return -1;
+}
 
 static void *tid_thread(void *arg)
 {
@@ -66,6 +103,28 @@ int main(void)
 	fc_sleep_ms(100);
 	expect(fd, zombie, 0, ESRCH, "a zombie");
 	waitpid(zombie, NULL, 0);
+	other = leaderless();
+	CHECK(!fc_follow(fd, other, 0),
+	      "FOLLOW of a process whose leader exited: %s", strerror(errno));
+	fs = fc_status(fd);
+	CHECK(fs.pid == other && fs.processes == 1,
+	      "the leaderless process: pid %d processes %llu", fs.pid,
+	      (unsigned long long)fs.processes);
+	{
+		struct pt_trace_cr3 c = { .size = sizeof(c),
+					  .how = PT_CR3_BY_PID, .pid = other };
+
+		CHECK(!ioctl(fd, PT_TRACE_IOC_SET_CR3, &c) && c.cr3,
+		      "PT_CR3_BY_PID of a process whose leader exited: %s",
+		      strerror(errno));
+		c.how = PT_CR3_OFF;
+		c.pid = 0;
+		CHECK(!ioctl(fd, PT_TRACE_IOC_SET_CR3, &c), "CR3 off: %s",
+		      strerror(errno));
+	}
+	CHECK(!fc_follow(fd, 0, PT_FOLLOW_CLEAR), "CLEAR: %s",
+	      strerror(errno));
+	fc_kill(other);
 	f.pid = getpid();
 	CHECK(ioctl(fd, PT_TRACE_IOC_FOLLOW, &f) == -1 && errno == EINVAL,
 	      "size 8: %s", strerror(errno));
