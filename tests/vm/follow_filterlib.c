@@ -15,7 +15,9 @@
  * both and none outside them.  The same two of a running process,
  * 'record -p PID' (a forked child of the test: the symbols are looked
  * up in the files it has mapped).  Last a --filter function in no file
- * mapped at start: a usage error that says where it was looked for.
+ * PROG ever maps: the recorder waits for PROG to load it (dlopen) and,
+ * when PROG has ended, fails with a usage error that says where it
+ * looked.
  *
  * The sampled model's flow inside a range is synthetic (indirect
  * targets near the sampled IP, random TNT bits), so decoding it is
@@ -250,7 +252,7 @@ int main(int argc, char **argv)
 	REQUIRE(rc == 0, "record -p PID --filter ptt_filter_here --filter random_r exited %d", rc);
 	check_filtered(out_pid, mixed, MAX_SYMS, false);
 
-	/* In no file mapped at start: a usage error, which says so. */
+	/* In no file PROG maps: a usage error once it ends, which says so. */
 	fw_args(av, (int)ARRAY_SIZE(av), "record", "-u", "--filter",
 		"ptt_no_such_function", "-o", out, "--", fw_self, "randomr",
 		NULL);
@@ -259,9 +261,11 @@ int main(int argc, char **argv)
 	fprintf(stderr, "PTT-INFO record (none) took %.1f s\n", fw_now() - t0);
 	fw_show(err, "record (none): ");
 	CHECK(rc == 1, "record --filter ptt_no_such_function exited %d, not 1", rc);
-	CHECK(fw_grep(err, "--filter ptt_no_such_function: no such function in"),
+	CHECK(fw_grep(err, "--filter ptt_no_such_function: not in "),
+	      "the recorder did not say it waits for a library with the function");
+	CHECK(fw_grep(err, "ended without loading a library with that function"),
 	      "the recorder did not name the function it did not find");
-	CHECK(fw_grep(err, "the libraries its loader mapped at start"),
+	CHECK(fw_grep(err, "the libraries its loader mapped at start and those it loaded later"),
 	      "the recorder did not say where it looked for the function");
 out:
 	if (!ptt_failures &&

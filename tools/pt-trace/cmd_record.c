@@ -38,6 +38,7 @@
 #include "proc_maps.h"
 #include "ptdev.h"
 #include "rec_bts.h"
+#include "rec_command.h"
 #include "rec_end.h"
 #include "rec_follow.h"
 #include "rec_symbol.h"
@@ -168,7 +169,9 @@ static void rec_usage(FILE *f)
 	      "      --stop-at A-B|SYMBOL  stop tracing on entering [A,B] or the\n"
 	      "                          function SYMBOL of COMMAND (its executable,\n"
 	      "                          ld.so, the libraries its loader maps at\n"
-	      "                          start) or of -p PID (any mapped library);\n"
+	      "                          start, else one it loads later: dlopen;\n"
+	      "                          tracing starts when it is mapped) or of\n"
+	      "                          -p PID (any mapped library);\n"
 	      "                          flight mode: the trace ends exactly there\n"
 	      "  -S, --snapshot          flight recorders; each SIGUSR2 and the end\n"
 	      "                          write the newest data to DIR/snapshot.N/\n"
@@ -791,61 +794,6 @@ static double rec_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/*
- * Start the command, unpinned, held before its exec: it waits for a byte
- * on a pipe (*release), so that the perf sideband can watch it from its
- * exec on, then stops at the exec under ptrace, before its first
- * instruction, where the recorder reads its maps, resolves --stop-at and
- * starts tracing.
- */
-static pid_t rec_spawn(char **cmd, int *release)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		char c;
-
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);	/* the recorder gave up */
-		close(p[0]);
-		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "pt-trace record: cannot run %s: %s\n", cmd[0],
-			strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	if (pid < 0) {
-		close(p[1]);
-		return -1;
-	}
-	*release = p[1];
-	return pid;
-}
-
-/*
- * Let the command go to its exec and wait for the ptrace stop there:
- * 0, or -1 when it exited instead (exec failed: it said why).
- */
-static int rec_release(pid_t child, int *release, int *status)
-{
-	ssize_t w = write(*release, "g", 1);
-
-	close(*release);
-	*release = -1;
-	if (w != 1)
-		return -1;
-	while (waitpid(child, status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFSTOPPED(*status) ? 0 : -1;
-}
-
 static void rec_sum(const struct rec_cpu *rcs, int n, struct ptl_sum *sum,
 		    uint64_t *bytes)
 {
@@ -1169,15 +1117,20 @@ static int rec_open_all(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	return 0;
 }
 
-/* A ptrace stop of the command: exec (read its maps) or its exit. */
+/*
+ * A ptrace stop of the command: exec or exit (read its maps), a clone
+ * (a thread traced since the dlopen wait), a syscall stop left from that
+ * wait, or a signal to deliver.
+ */
 static void rec_child_stop(pid_t child, int st, FILE *sb,
 			   struct ptt_maps *maps)
 {
-	int sig = WSTOPSIG(st);
+	int sig = WSTOPSIG(st), ev = st >> 16;
 
-	if (sig == SIGTRAP) {
-		ptt_maps_write(sb, child, maps);
-		if ((st >> 8) != (SIGTRAP | (PTRACE_EVENT_EXIT << 8)))
+	if (sig == SIGTRAP || rcmd_is_syscall_stop(st)) {
+		if (sig == SIGTRAP && ev != PTRACE_EVENT_CLONE)
+			ptt_maps_write(sb, child, maps);
+		if (ev != PTRACE_EVENT_EXIT)
 			ptrace(PTRACE_SETOPTIONS, child, NULL,
 			       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
 		sig = 0;
@@ -1187,7 +1140,7 @@ static void rec_child_stop(pid_t child, int st, FILE *sb,
 
 /* What the recording loop follows besides the CPUs. */
 struct rec_run {
-	pid_t child;		/* the command, or -1 */
+	struct rcmd cmd;	/* the command (cmd.pid -1: none) */
 	int child_status;
 	int exited;		/* child_status is its end */
 	FILE *sb;
@@ -1419,7 +1372,7 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	double next_check = t0 + check_s, next_gone = t0 + 0.1;
 	int tty = isatty(STDERR_FILENO), i, st;
 	int stream = o->mode == PT_MODE_STREAM;
-	pid_t child = run->child;
+	pid_t child = run->cmd.pid;
 
 	while (!__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		double now, wait_ms;
@@ -1434,7 +1387,7 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		fflush(run->sb);
 
 		if (child > 0) {
-			pid_t got = waitpid(child, &st, WNOHANG);
+			pid_t got = rcmd_wait(&run->cmd, &st, WNOHANG);
 
 			if (got == child && WIFSTOPPED(st)) {
 				rec_child_stop(child, st, run->sb, &run->maps);
@@ -1762,8 +1715,6 @@ static int rec_resolve_sym(struct rec_opts *o, FILE *sb, const char *sym,
 		ptt_err("%s %s: %s in the executable mappings of process %d",
 			opt, sym, err == -ENOENT ? "no such function" :
 			strerror(-err), (int)o->target);
-		if (o->cmd)
-			ptt_err("a COMMAND's functions are looked up in its executable, ld.so and the libraries its loader maps at start; for a library it dlopens use -p PID once it is loaded, or an address range");
 		return PTT_EXIT_USAGE;
 	}
 	return rec_add_sym_range(o, sb, sym, cfg, a, b, file);
@@ -1778,162 +1729,86 @@ static int rec_resolve_syms(struct rec_opts *o, FILE *sb)
 	return err;
 }
 
-/* AT_ENTRY of @pid's auxiliary vector, or 0. */
-static uint64_t rec_at_entry(pid_t pid)
-{
-	unsigned long v[2], entry = 0;
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fread(v, sizeof(v), 1, f) == 1 && v[0] != AT_NULL)
-		if (v[0] == AT_ENTRY)
-			entry = v[1];
-	fclose(f);
-	return entry;
-}
-
-struct rec_xmap_look {
-	uint64_t ip, start, end;	/* in: ip; out: its mapping */
-	uint64_t hash;			/* FNV-1a of every mapping's line */
-};
-
-static int rec_xmap_look(const struct ptt_map *m, void *arg)
-{
-	struct rec_xmap_look *l = arg;
-	const char *c;
-
-	if (l->ip >= m->start && l->ip < m->end) {
-		l->start = m->start;
-		l->end = m->end;
-	}
-	for (c = m->line; *c; c++)
-		l->hash = (l->hash ^ (unsigned char)*c) * 0x100000001b3ULL;
-	l->hash = (l->hash ^ '\n') * 0x100000001b3ULL;
-	return 0;
-}
-
-/* @pid's executable mappings: their hash, and the one holding @ip. */
-static int rec_xmaps(pid_t pid, struct rec_xmap_look *l, uint64_t ip)
-{
-	l->ip = ip;
-	l->start = 0;
-	l->end = 0;
-	l->hash = 0xcbf29ce484222325ULL;
-	return ptt_maps_each(pid, rec_xmap_look, l);
-}
-
 /* Where a COMMAND's --filter or --stop-at symbol was found, and when. */
 struct rec_sym_where {
 	uint64_t a, b;		/* [a, b) */
 	char file[4096];
-	int found;		/* 0 not yet, 1 at the exec stop, 2 later */
+	int found;		/* 0 not yet, 1 at the exec stop, 2 at start */
+				/* (the loader's), 3 later (a dlopen) */
 };
 
-/*
- * --filter and --stop-at SYMBOLs of a COMMAND that are not in its
- * executable or ld.so at the exec stop (@w[i].found 0): they may be in
- * libraries the loader maps at start (DT_NEEDED, LD_PRELOAD).  The
- * command goes on under PTRACE_SYSCALL through the loader's start-up,
- * and at each syscall exit that changed its executable mappings the
- * symbols not found yet are looked up again, until every one is.  The
- * loader maps every start-up library before any code of theirs runs
- * (IFUNC resolvers at relocation, constructors after it, and the
- * program's own code last), so the first syscall made from outside the
- * loader's text (at its entry: the command stands there at the exec
- * stop) says the start-up mapping is over: no library of it has the
- * symbols still missing.  No breakpoint, and PTRACE_SYSCALL only until
- * one of the two.  One wait for all the symbols: the ranges are
- * programmed, and tracing starts, once the last one is found.
- *
- * 0: all found (at [@w[i].a, @w[i].b) in @w[i].file, found 2), the
- * command stopped at the exit of the syscall that mapped the last one;
- * -ENOENT: those left at found 0 are not there (the command stopped at
- * that syscall's entry, or no loader: a static program); -ECHILD: the
- * command ended (in run->child_status); another -errno: ptrace failed.
- */
-static int rec_await_startup_libs(struct rec_run *run,
-				  const struct rec_opts *o,
-				  struct rec_sym_where *w, int *nsys)
-{
-	struct __ptrace_syscall_info si;
-	struct rec_xmap_look l;
-	uint64_t lo, hi, hash;
-	pid_t child = run->child;
-	int st, sig = 0, i, left;
+/* rcmd_await_libs()'s questions, about @w[0..@o->nsyms). */
+struct rec_sym_wait {
+	const struct rec_opts *o;
+	struct rec_sym_where *w;
+	struct rec_run *run;
+	int later;		/* the loader's start-up is over */
+};
 
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, child, sizeof(si), &si) <= 0)
-		return -errno;
-	if (si.instruction_pointer == rec_at_entry(child) ||
-	    rec_xmaps(child, &l, si.instruction_pointer) || !l.end)
-		return -ENOENT;	/* no loader: all it has is mapped */
-	lo = l.start;
-	hi = l.end;
-	hash = l.hash;
-	if (ptrace(PTRACE_SETOPTIONS, child, NULL,
-		   PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))
-		return -errno;
-	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, child, NULL, (void *)(long)sig))
-			return -errno;
-		while (waitpid(child, &st, 0) < 0)
-			if (errno != EINTR)
-				return -errno;
-		if (!WIFSTOPPED(st)) {
-			run->child_status = st;
-			run->exited = 1;
-			return -ECHILD;
-		}
-		sig = WSTOPSIG(st);
-		if (sig == SIGTRAP)	/* not a signal (an exec) */
-			sig = 0;
-		if (sig != (SIGTRAP | 0x80))
-			continue;	/* a signal: passed on */
-		sig = 0;
-		if (ptrace(PTRACE_GET_SYSCALL_INFO, child, sizeof(si),
-			   &si) <= 0)
-			return -errno;
-		(*nsys)++;
-		if (si.op == PTRACE_SYSCALL_INFO_ENTRY &&
-		    (si.instruction_pointer < lo || si.instruction_pointer >= hi))
-			return -ENOENT;
-		if (si.op != PTRACE_SYSCALL_INFO_EXIT ||
-		    rec_xmaps(child, &l, 0) || l.hash == hash)
+static int rec_sym_look(void *arg, pid_t pid)
+{
+	struct rec_sym_wait *sw = arg;
+	struct rec_sym_where *w = sw->w;
+	int i, left = 0;
+
+	(void)pid;	/* the threads share the mappings of the process */
+	for (i = 0; i < sw->o->nsyms; i++) {
+		if (w[i].found)
 			continue;
-		hash = l.hash;
-		for (i = 0, left = 0; i < o->nsyms; i++) {
-			if (w[i].found)
-				continue;
-			if (!rec_symbol_resolve(child, o->sym[i].name, &w[i].a,
-						&w[i].b, w[i].file,
-						sizeof(w[i].file)))
-				w[i].found = 2;
-			else
-				left++;
-		}
-		if (!left)
-			return 0;
+		if (!rec_symbol_resolve(sw->run->cmd.pid, sw->o->sym[i].name,
+					&w[i].a, &w[i].b, w[i].file,
+					sizeof(w[i].file)))
+			w[i].found = sw->later ? 3 : 2;
+		else
+			left++;
 	}
+	return left;
+}
+
+static int rec_sym_startup_over(void *arg)
+{
+	struct rec_sym_wait *sw = arg;
+	int i;
+
+	sw->later = 1;
+	for (i = 0; i < sw->o->nsyms; i++)
+		if (!sw->w[i].found)
+			fprintf(stderr,
+				"%s %s: not in %s's executable, ld.so or the libraries its loader mapped at start: waiting for %s to load it (dlopen); tracing starts then\n",
+				rec_sym_opt(sw->o->sym[i].cfg), sw->o->sym[i].name,
+				sw->o->cmd[0], sw->o->cmd[0]);
+	return 0;
+}
+
+/* While waiting: the perf sideband's ring must not overflow. */
+static void rec_sym_tick(void *arg)
+{
+	struct rec_sym_wait *sw = arg;
+
+	if (sw->run->perf.ring)
+		pcol_drain(&sw->run->perf);
 }
 
 /*
  * A command's --filter and --stop-at symbols, at its exec stop; those
  * in none of the files mapped there are looked for in the libraries the
- * loader maps at start (rec_await_startup_libs()), and the trace starts
- * where the last of them was mapped.  The ranges are added in the
- * options' order.
+ * loader maps at start and then in those the command loads itself
+ * (rcmd_await_libs()), and the trace starts where the last of them was
+ * mapped.  The ranges are added in the options' order.
  */
 static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 {
 	struct rec_sym_where w[PT_TRACE_MAX_ADDR_RANGES];
-	int i, err, nsys = 0, late = 0;
+	struct rec_sym_wait sw = { .o = o, .w = w, .run = run };
+	struct rcmd_look look = {
+		.look = rec_sym_look, .startup_over = rec_sym_startup_over,
+		.tick = rec_sym_tick, .stop = &rec_stop, .arg = &sw,
+	};
+	int i, err, late = 0;
 
 	for (i = 0; i < o->nsyms; i++) {
 		w[i].found = 0;
-		err = rec_symbol_resolve(run->child, o->sym[i].name, &w[i].a,
+		err = rec_symbol_resolve(run->cmd.pid, o->sym[i].name, &w[i].a,
 					 &w[i].b, w[i].file,
 					 sizeof(w[i].file));
 		if (!err)
@@ -1944,8 +1819,11 @@ static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 			return rec_resolve_sym(o, run->sb, o->sym[i].name,
 					       o->sym[i].cfg);
 	}
-	err = late ? rec_await_startup_libs(run, o, w, &nsys) : 0;
-	if (err == -ECHILD && __atomic_load_n(&rec_stop, __ATOMIC_RELAXED))
+	err = late ? rcmd_await_libs(&run->cmd, &look, &run->child_status) : 0;
+	if (err == -ECHILD)
+		run->exited = 1;
+	if (err == -EINTR || (err == -ECHILD &&
+			      __atomic_load_n(&rec_stop, __ATOMIC_RELAXED)))
 		return PTT_EXIT_INTERRUPTED;
 	for (i = 0; err && i < o->nsyms; i++) {
 		const char *opt = rec_sym_opt(o->sym[i].cfg);
@@ -1953,11 +1831,11 @@ static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 
 		if (w[i].found)
 			continue;
-		if (err == -ECHILD) {
-			ptt_err("%s %s: %s ended before its loader mapped a library with that function",
+		if (err == -ECHILD && sw.later) {
+			ptt_err("%s %s: %s ended without loading a library with that function (looked for in its executable, ld.so, the libraries its loader mapped at start and those it loaded later)",
 				opt, sym, cmd);
-		} else if (err == -ENOENT && nsys) {
-			ptt_err("%s %s: no such function in %s's executable, ld.so or the libraries its loader mapped at start (looked for until its first syscall from outside ld.so)",
+		} else if (err == -ECHILD) {
+			ptt_err("%s %s: %s ended before its loader mapped a library with that function",
 				opt, sym, cmd);
 		} else if (err == -ENOENT) {
 			ptt_err("%s %s: no such function in the executable mappings of %s (no loader: a static program has nothing more mapped at start)",
@@ -1968,19 +1846,18 @@ static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 			return PTT_EXIT_INTERNAL;
 		}
 	}
-	if (err) {
-		if (err == -ENOENT)
-			ptt_err("for a library it dlopens, use -p PID once it is loaded, or an address range");
+	if (err)
 		return PTT_EXIT_USAGE;
-	}
 	if (late)
-		ptt_maps_write(run->sb, run->child, &run->maps);
+		ptt_maps_write(run->sb, run->cmd.pid, &run->maps);
 	for (i = 0; i < o->nsyms && !err; i++) {
-		if (w[i].found == 2)
+		if (w[i].found >= 2)
 			fprintf(stderr,
-				"%s %s: in a library the loader mapped at start: tracing starts there\n",
+				"%s %s: in a library %s (%s): tracing starts there\n",
 				o->sym[i].cfg == PT_ADDR_CFG_STOP ? "stop at" :
-				"filter", o->sym[i].name);
+				"filter", o->sym[i].name, w[i].found == 2 ?
+				"the loader mapped at start" :
+				"the command loaded (dlopen)", w[i].file);
 		err = rec_add_sym_range(o, run->sb, o->sym[i].name,
 					o->sym[i].cfg, w[i].a, w[i].b,
 					w[i].file);
@@ -2041,20 +1918,21 @@ static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 {
 	int release = -1, ret, i;
 
-	run->child = rec_spawn(o->cmd, &release);
-	if (run->child < 0) {
+	run->cmd.pid = rcmd_spawn(o->cmd, &release);
+	if (run->cmd.pid < 0) {
 		ptt_err("fork: %s", strerror(errno));
 		return PTT_EXIT_INTERNAL;
 	}
-	o->target = run->child;
-	ptsb_put(run->sb, "pid", "%d", (int)run->child);
+	o->target = run->cmd.pid;
+	ptsb_put(run->sb, "pid", "%d", (int)run->cmd.pid);
 	rec_perf_open(run, cpus, n, o);
-	if (rec_release(run->child, &release, &run->child_status)) {
+	if (rcmd_release(run->cmd.pid, &release, &run->child_status)) {
 		run->exited = 1;
 		ptt_err("%s did not start (see above)", o->cmd[0]);
 		return PTT_EXIT_USAGE;
 	}
-	ptt_maps_write(run->sb, run->child, &run->maps);
+	ptt_maps_write(run->sb, run->cmd.pid, &run->maps);
+	run->cmd.stopped = run->cmd.pid;
 	ret = rec_resolve_cmd_syms(o, run);
 	if (!ret)
 		ret = rec_start_all(rcs, n, o, caps, run->sb);
@@ -2063,16 +1941,19 @@ static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 		ret = rec_bts_start(&bts[i]);
 	if (ret) {
 		if (!run->exited) {
-			kill(run->child, SIGKILL);
-			ptrace(PTRACE_CONT, run->child, NULL, NULL);
-			waitpid(run->child, &run->child_status, 0);
+			rcmd_kill(&run->cmd, &run->child_status);
 			run->exited = 1;
 		}
 		return ret;
 	}
-	ptrace(PTRACE_SETOPTIONS, run->child, NULL,
-	       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
-	ptrace(PTRACE_CONT, run->child, NULL, NULL);
+	/*
+	 * The command's exec stop, or the thread that mapped the last
+	 * library (rcmd_await_libs()); the others stop on their own.
+	 */
+	ptrace(PTRACE_SETOPTIONS, run->cmd.stopped, NULL,
+	       run->cmd.stopped == run->cmd.pid ?
+	       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL : PTRACE_O_EXITKILL);
+	ptrace(PTRACE_CONT, run->cmd.stopped, NULL, NULL);
 	return 0;
 }
 
@@ -2081,17 +1962,17 @@ static void rec_finish_command(struct rec_run *run)
 {
 	int st;
 
-	if (run->child <= 0 || run->exited)
+	if (run->cmd.pid <= 0 || run->exited)
 		return;
 	if (__atomic_load_n(&rec_stop, __ATOMIC_RELAXED))
-		kill(run->child, SIGTERM);
-	while (waitpid(run->child, &st, 0) == run->child) {
+		kill(run->cmd.pid, SIGTERM);
+	while (rcmd_wait(&run->cmd, &st, 0) == run->cmd.pid) {
 		if (!WIFSTOPPED(st)) {
 			run->child_status = st;
 			run->exited = 1;
 			break;
 		}
-		rec_child_stop(run->child, st, run->sb, &run->maps);
+		rec_child_stop(run->cmd.pid, st, run->sb, &run->maps);
 	}
 }
 
@@ -2230,7 +2111,7 @@ int cmd_record(int argc, char **argv)
 		rcs[i].fd = -1;
 		rcs[i].out = -1;
 	}
-	run.child = -1;
+	run.cmd.pid = -1;
 	run.stop_cpu = -1;
 	run.end.pidfd = -1;
 	o.target = o.pid;
@@ -2354,14 +2235,13 @@ int cmd_record(int argc, char **argv)
 			ptsb_put(run.sb, "perf.lost", "%llu",
 				 (unsigned long long)run.perf.lost);
 	}
-	if (run.child > 0 && run.exited && WIFEXITED(run.child_status))
+	if (run.cmd.pid > 0 && run.exited && WIFEXITED(run.child_status))
 		ptsb_put(run.sb, "exit_status", "%d",
 			 WEXITSTATUS(run.child_status));
 out_sb:
-	if (run.child > 0 && !run.exited) {
-		kill(run.child, SIGKILL);
-		waitpid(run.child, NULL, 0);
-	}
+	if (run.cmd.pid > 0 && !run.exited)
+		rcmd_kill(&run.cmd, NULL);
+	rcmd_free(&run.cmd);
 	if (run.perf.ring)
 		pcol_close(&run.perf, o.outdir, run.sb);
 	if (fclose(run.sb) && !ret)

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ptt-timeout: 120 (single-stepping under TCG)
+# record --filter SYMBOL -- COMMAND where SYMBOL is in a library COMMAND
+# loads itself (dlopen), from a second thread while its first waits in
+# pthread_join (/ptt/work/exact_dlopen: libipt.so.2's
+# pt_library_version, called 3 times).  The recorder finds no such
+# function at the exec stop nor in the start-up libraries, says it waits
+# for COMMAND to load it, follows every thread's syscalls until the
+# dlopen maps the library, programs the range and starts tracing there:
+# 'decode --format=ip' must be exactly the instructions of the model's
+# truth (all threads of the process) inside the range, with 3 entries.
+# Then the same function with COMMAND never loading it: exit status 1
+# once COMMAND has run to its end, with a message that says so.
+#
+# Exit 0 pass, 77 skip, 1 fail.
+
+[ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_filter_dlopen runs on icl (address ranges)"; exit 77; }
+# The recorder's logic, the same on every kernel; the debug kernel's
+# single steps take about 1 ms each (make check's time budget).
+[ ! -e /proc/lockdep ] || { echo "SKIP: not on the debug kernel (time budget)"; exit 77; }
+. /ptt/work/exact_lib.sh
+
+prog=exact_dlopen
+sym=pt_library_version
+
+# 1. the function of a library loaded later
+if exact_rec $prog dl --filter $sym; then
+	grep -q "^$prog 3\$" "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"
+	grep -q "filter $sym: not in .*waiting for .* to load it (dlopen)" "$d/rec.out" ||
+		exact_fail "the recorder did not say it waits for the dlopen: $(cat "$d/rec.out")"
+	grep -q "filter $sym: in a library the command loaded (dlopen) (.*libipt.*): tracing starts there" "$d/rec.out" ||
+		exact_fail "the recorder did not say where it found $sym: $(cat "$d/rec.out")"
+	# shellcheck disable=SC2046
+	set -- $(sed -n "s/^filter=$sym 0x\([0-9a-f]*\) 0x\([0-9a-f]*\) .*/\1 \2/p" "$d/rec/sideband.txt")
+	if [ -z "$2" ]; then
+		exact_fail "no 'filter=$sym' range in the sideband"
+	else
+		A=$(printf '%016x' "0x$1") B=$(printf '%016x' "0x$2")
+		# every thread of the process (the truth's third field)
+		grep -h "^[0-9][0-9]* [0-9][0-9]* $pid " "$d/truth.0" | cut -d' ' -f6 |
+			awk -v a="$A" -v b="$B" '{ ip = $1 ""; if (ip >= a "" && ip <= b "") print }' >"$d/want"
+		exact_compare "$d/want" "$d/got" "filter $sym [$A,$B]"
+		n=$(grep -c "^$A\$" "$d/got")
+		echo "PTT-INFO $n entries into $sym"
+		[ "$n" = 3 ] || exact_fail "$n entries into $sym decoded, not 3"
+	fi
+fi
+
+# 2. never loaded: an error once the command has ended
+d=$OUT/never
+mkdir -p "$d"
+taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/$prog noload >"$d/rec.out" 2>&1
+rc=$?
+echo "PTT-INFO never loaded: record exited $rc"
+[ $rc = 1 ] || exact_fail "record of a function never loaded exited $rc, not 1: $(cat "$d/rec.out")"
+grep -q "^$prog 0\$" "$d/rec.out" || exact_fail "$prog noload did not run to its end: $(cat "$d/rec.out")"
+grep -q "filter $sym: .* ended without loading a library with that function" "$d/rec.out" ||
+	exact_fail "no message that the command ended without loading $sym: $(cat "$d/rec.out")"
+exact_finish
