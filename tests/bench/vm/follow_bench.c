@@ -125,7 +125,7 @@ int main(void)
 	       ROUNDS, base);
 	printf("%.0f following both tasks, %.0f following one (parked and resumed each switch)\n",
 	       both, one);
-	printf("follow: +%.0f ns per context switch (%.2fx; one followed: +%.0f ns, %.2fx)\n",
+	printf("follow: %+.0f ns per context switch (%.2fx; one followed: %+.0f ns, %.2fx)\n",
 	       both - base, both / base, one - base, one / base);
 	close(fd);
 	return 0;
