@@ -12,7 +12,9 @@
 # 'decode --format=ip' must be exactly the instructions of the model's
 # truth (all threads of the process) inside the range, with 3 entries.
 # Then the same function with COMMAND never loading it: exit status 1
-# once COMMAND has run to its end, with a message that says so.
+# once COMMAND has run to its end, with a message that says so; and with
+# a static program (no loader): exit status 1 at its exec, the program
+# killed before it ran.
 #
 # Exit 0 pass, 77 skip, 1 fail.
 
@@ -58,4 +60,15 @@ echo "PTT-INFO never loaded: record exited $rc"
 grep -q "^$prog 0\$" "$d/rec.out" || exact_fail "$prog noload did not run to its end: $(cat "$d/rec.out")"
 grep -q "filter $sym: .* ended without loading a library with that function" "$d/rec.out" ||
 	exact_fail "no message that the command ended without loading $sym: $(cat "$d/rec.out")"
+
+# 3. a static program has no loader: the same is an error at its exec
+d=$OUT/static
+mkdir -p "$d"
+taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/exact_static >"$d/rec.out" 2>&1
+rc=$?
+echo "PTT-INFO static program: record exited $rc"
+[ $rc = 1 ] || exact_fail "record of a static program without $sym exited $rc, not 1: $(cat "$d/rec.out")"
+! grep -q "^exact_static " "$d/rec.out" || exact_fail "the static program ran: $(cat "$d/rec.out")"
+grep -q "filter $sym: no such function in the executable mappings of .* (no loader: a static program" "$d/rec.out" ||
+	exact_fail "no message that a static program has no loader: $(cat "$d/rec.out")"
 exact_finish
