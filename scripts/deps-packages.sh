@@ -18,8 +18,10 @@ pkgs=(
 	chromium
 	# decode: elfutils (ELF, symbols, separate debug info, DWARF lines),
 	# libiberty (C++ demangling), capstone (disassembly); zstd makes the
-	# .ko.zst of decode-kmod-xz
-	libdw-dev libelf-dev libiberty-dev libcapstone-dev zstd
+	# .ko.zst of decode-kmod-xz; libzstd-dev (with liblzma-dev, libbz2-dev
+	# and zlib1g-dev, which libdw-dev pulls in) for the host test
+	# decode-maps, which links libdw statically
+	libdw-dev libelf-dev libiberty-dev libcapstone-dev zstd libzstd-dev
 	# the VM
 	qemu-system-x86 busybox-static cpio gzip
 	# install and packaging: make install/deb, DKMS, man pages, the udev
