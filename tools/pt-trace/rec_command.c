@@ -275,22 +275,32 @@ static double rcmd_now(void)
 /*
  * The next stop of a traced thread (of the first one only until every
  * thread is traced): its tid and @st, -ECHILD when the command ended,
- * -EINTR when @l->stop was set, another -errno.
+ * -EINTR when @l->stop was set, another -errno.  SIGCHLD is blocked
+ * (rcmd_await_libs()): between stops it is waited for at most 100 ms at
+ * a time, so that @l->tick runs even when the command makes no syscall
+ * for long (a perf sideband ring that fills up drops the records that
+ * come next, such as the mmap of the library waited for).
  */
 static pid_t rcmd_next_stop(struct rcmd *c, const struct rcmd_look *l,
 			    int *st, int *status, double *tick)
 {
+	const struct timespec wait = { 0, 100000000 };
+	sigset_t chld;
 	pid_t tid;
 
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
 	for (;;) {
-		tid = waitpid(c->threads ? -1 : c->pid, st, __WALL);
 		if (l->tick && rcmd_now() >= *tick + 0.1) {
 			l->tick(l->arg);
 			*tick = rcmd_now();
 		}
-		if (tid < 0 && errno == EINTR) {
-			if (__atomic_load_n(l->stop, __ATOMIC_RELAXED))
-				return -EINTR;
+		if (__atomic_load_n(l->stop, __ATOMIC_RELAXED))
+			return -EINTR;
+		tid = waitpid(c->threads ? -1 : c->pid, st, __WALL | WNOHANG);
+		if (!tid || (tid < 0 && errno == EINTR)) {
+			/* a SIGCHLD, 100 ms, or a signal that sets @l->stop */
+			sigtimedwait(&chld, NULL, &wait);
 			continue;
 		}
 		if (tid < 0)
@@ -305,7 +315,22 @@ static pid_t rcmd_next_stop(struct rcmd *c, const struct rcmd_look *l,
 	}
 }
 
+static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status);
+
 int rcmd_await_libs(struct rcmd *c, const struct rcmd_look *l, int *status)
+{
+	sigset_t chld, old;
+	int err;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	err = rcmd_await(c, l, status);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status)
 {
 	struct __ptrace_syscall_info si;
 	struct rcmd_xmaps x;
