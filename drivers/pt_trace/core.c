@@ -217,6 +217,12 @@ void pt_core_release(struct pt_cpu *pc)
 		mmdrop(mm);
 	/* Nothing may refer to the buffer any more: works, PMIs. */
 	pt_stream_quiesce(pc);
+	/*
+	 * The session's positions and counters described the buffer just
+	 * dropped: the next opener's status and control page start empty
+	 * (its new buffer has no loss records to go with a count).
+	 */
+	pt_stream_clear(pc);
 	pt_follow_release(pc);
 	pt_core_drop_buffer(pc, buf);
 	if (pc->src->release)

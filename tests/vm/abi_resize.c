@@ -5,6 +5,10 @@
  *  1. after a trace in a 1 MiB buffer, STOP and a resize to 64 KiB, the
  *     status and the new control page describe the new, empty buffer
  *     (head and offset 0, no stale WRAPPED), flight and streaming alike;
+ *     and after a streaming trace that lost data (a 16 KiB ring nobody
+ *     reads), a close and a new open: the next opener's status and
+ *     control page show nothing of the last opener's session (loss
+ *     records, byte and PMI counts, the ring-full stop);
  *  2. eight threads on one file mix SET_CONFIG, SET_BUFSIZE, START, STOP,
  *     GET_STATUS, mmap, read and poll (1000 resizes and 1000 mappings at
  *     least), and check on every status that offset < buffer_size and
@@ -111,6 +115,50 @@ static void after_resize(int mode)
 	      mode, (unsigned long long)c->data_size,
 	      (unsigned long long)c->data_head,
 	      (unsigned long long)c->loss_records);
+	munmap((void *)c, pg);
+}
+
+/* 1b. A new opener sees nothing of the last one's streaming session. */
+static void after_reopen(void)
+{
+	struct pt_trace_status st;
+	const struct pt_trace_mmap_page *c;
+	double t0;
+
+	config(16 << 10, PT_MODE_STREAM);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_START), "START: %s", strerror(errno));
+	for (t0 = now(); now() - t0 < 3; usleep(50 * 1000))
+		if (!get_status(&st, "streaming") && st.loss_records)
+			break;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	REQUIRE(!get_status(&st, "stopped"), "GET_STATUS");
+	fprintf(stderr, "PTT-INFO last session: %llu bytes, %llu PMIs, %llu loss records\n",
+		(unsigned long long)st.stream_bytes,
+		(unsigned long long)st.pmis,
+		(unsigned long long)st.loss_records);
+	CHECK(st.stream_bytes && st.loss_records,
+	      "a 16 KiB ring nobody read lost nothing in 3 s");
+	close(fd);
+	fd = ptt_open_cpu(0, O_RDWR);
+	REQUIRE(fd >= 0, "open /dev/pt0 again: %s", strerror(errno));
+	config(16 << 10, PT_MODE_STREAM);
+	c = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(c != MAP_FAILED, "mmap: %s", strerror(errno));
+	REQUIRE(!get_status(&st, "new opener"), "GET_STATUS");
+	CHECK(!st.head && !st.stream_bytes && !st.pmis && !st.loss_records &&
+	      !st.lost_bytes && !st.lost_ns && !st.stops && !st.errors &&
+	      !(st.flags & (PT_STATUS_HW_STOPPED | PT_STATUS_HW_ERROR |
+			    PT_STATUS_TAKEN_OVER | PT_STATUS_WRAPPED)),
+	      "new opener's status: head %llu bytes %llu PMIs %llu losses %llu stops %llu flags %#x",
+	      (unsigned long long)st.head, (unsigned long long)st.stream_bytes,
+	      (unsigned long long)st.pmis,
+	      (unsigned long long)st.loss_records,
+	      (unsigned long long)st.stops, st.flags);
+	CHECK(!c->data_head && !c->loss_records && !c->lost_bytes,
+	      "new opener's control page: head %llu losses %llu lost %llu",
+	      (unsigned long long)c->data_head,
+	      (unsigned long long)c->loss_records,
+	      (unsigned long long)c->lost_bytes);
 	munmap((void *)c, pg);
 }
 
@@ -239,8 +287,10 @@ int main(void)
 		strerror(errno));
 
 	after_resize(PT_MODE_FLIGHT);
-	if (caps.flags & PT_CAP_TOPA)
+	if (caps.flags & PT_CAP_TOPA) {
 		after_resize(PT_MODE_STREAM);
+		after_reopen();
+	}
 
 	/* The race, on CPU 1 with hotplug beside where it can go offline. */
 	hot = ptt_read_ll(ONLINE) == 1;
