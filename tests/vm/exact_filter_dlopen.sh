@@ -11,7 +11,9 @@
 # dlopen maps the library, programs the range and starts tracing there:
 # 'decode --format=ip' must be exactly the instructions of the model's
 # truth (all threads of the process) inside the range, with 3 entries.
-# Then the same function with COMMAND never loading it: exit status 1
+# Then that function and libc's dlopen at once (one found at start, one
+# later: the trace starts at the later).  Then the same function with
+# COMMAND never loading it: exit status 1
 # once COMMAND has run to its end, with a message that says so; and with
 # a static program (no loader): exit status 1 at its exec, the program
 # killed before it ran.
@@ -50,7 +52,32 @@ if exact_rec $prog dl --filter $sym; then
 	fi
 fi
 
-# 2. never loaded: an error once the command has ended
+# 2. two at once: libc's dlopen (a library the loader maps at start) and
+#    the function of the library it loads: tracing starts when the last
+#    is mapped (inside dlopen), and the decode is the truth in either
+#    range (the way back through dlopen, then the 3 calls)
+if exact_rec $prog two --filter dlopen --filter $sym; then
+	grep -q "filter dlopen: in a library the loader mapped at start (.*libc" "$d/rec.out" ||
+		exact_fail "two: the recorder did not find dlopen in libc at start: $(cat "$d/rec.out")"
+	ranges=$(sed -n "s/^filter=\(dlopen\|$sym\) 0x\([0-9a-f]*\) 0x\([0-9a-f]*\) .*/\2 \3/p" "$d/rec/sideband.txt" |
+		while read -r a b; do printf '%016x %016x ' "0x$a" "0x$b"; done)
+	echo "PTT-INFO two: ranges $ranges"
+	# shellcheck disable=SC2086
+	set -- $ranges
+	if [ $# != 4 ]; then
+		exact_fail "two: not 2 filter ranges in the sideband: $ranges"
+	else
+		grep -h "^[0-9][0-9]* [0-9][0-9]* $pid " "$d/truth.0" | cut -d' ' -f6 |
+			awk -v a="$1" -v b="$2" -v c="$3" -v e="$4" '{ ip = $1 "";
+				if ((ip >= a "" && ip <= b "") || (ip >= c "" && ip <= e "")) print }' >"$d/want"
+		exact_compare "$d/want" "$d/got" "two ranges"
+		S=$(printf '%016x' "0x$(sed -n "s/^filter=$sym 0x\([0-9a-f]*\) .*/\1/p" "$d/rec/sideband.txt")")
+		n=$(grep -c "^$S\$" "$d/got")
+		[ "$n" = 3 ] || exact_fail "two: $n entries into $sym decoded, not 3"
+	fi
+fi
+
+# 3. never loaded: an error once the command has ended
 d=$OUT/never
 mkdir -p "$d"
 taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/$prog noload >"$d/rec.out" 2>&1
@@ -61,7 +88,7 @@ grep -q "^$prog 0\$" "$d/rec.out" || exact_fail "$prog noload did not run to its
 grep -q "filter $sym: .* ended without loading a library with that function" "$d/rec.out" ||
 	exact_fail "no message that the command ended without loading $sym: $(cat "$d/rec.out")"
 
-# 3. a static program has no loader: the same is an error at its exec
+# 4. a static program has no loader: the same is an error at its exec
 d=$OUT/static
 mkdir -p "$d"
 taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/exact_static >"$d/rec.out" 2>&1
