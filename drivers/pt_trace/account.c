@@ -46,23 +46,25 @@ int pt_account_charge(struct pt_account *a, unsigned long pages)
 	struct mm_struct *mm = current->mm;
 	unsigned long limit;
 
+	/* Nothing charged unless it succeeds: an uncharge is then a no-op. */
+	a->pages = 0;
+	a->mm = NULL;
 	if (atomic_long_add_return(pages, &pt_locked_pages) >
 	    pt_locked_max_pages()) {
 		atomic_long_sub(pages, &pt_locked_pages);
 		return -ENOMEM;
 	}
-	a->pages = pages;
-	a->mm = NULL;
-	if (!mm || capable(CAP_IPC_LOCK))
-		return 0;
-	limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	if (atomic64_add_return(pages, &mm->pinned_vm) > limit) {
-		atomic64_sub(pages, &mm->pinned_vm);
-		atomic_long_sub(pages, &pt_locked_pages);
-		return -EPERM;
+	if (mm && !capable(CAP_IPC_LOCK)) {
+		limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+		if (atomic64_add_return(pages, &mm->pinned_vm) > limit) {
+			atomic64_sub(pages, &mm->pinned_vm);
+			atomic_long_sub(pages, &pt_locked_pages);
+			return -EPERM;
+		}
+		mmgrab(mm);
+		a->mm = mm;
 	}
-	mmgrab(mm);
-	a->mm = mm;
+	a->pages = pages;
 	return 0;
 }
 

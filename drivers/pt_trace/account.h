@@ -17,7 +17,7 @@ struct pt_account {
 
 /*
  * Charge @pages to the caller: 0, -EPERM over RLIMIT_MEMLOCK, -ENOMEM
- * over the global cap (locked_max_kb).
+ * over the global cap (locked_max_kb); on an error @a holds no charge.
  */
 int pt_account_charge(struct pt_account *a, unsigned long pages);
 /* Give a charge back (any context that may sleep). */
