@@ -82,6 +82,7 @@
 
 struct bts_cpu {
 	struct bts_ds ds;
+	struct pt_account ds_acct;	/* the DS memory, charged (account.c) */
 	bool armed;		/* a stream session: threshold PMIs are ours */
 	bool busy;		/* an IPI works on it: the NMI leaves it */
 	bool pmi_taken;		/* ... and the NMI came meanwhile */
@@ -203,6 +204,13 @@ static u64 bts_ds_bytes(const struct pt_cpu *pc)
 	return min_t(u64, size, pt_buffer_max_contig());
 }
 
+/* The DS memory freed and its charge given back. */
+static void bts_ds_drop(struct bts_cpu *b)
+{
+	bts_ds_free(&b->ds);
+	pt_account_uncharge(&b->ds_acct);
+}
+
 static int bts_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
 {
 	struct bts_cpu *b = pc->bts;
@@ -212,11 +220,20 @@ static int bts_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
 
 	/* Stopped: the CPU no longer writes the old one (core.c). */
 	if (b->ds.area && b->ds.nr_records != div_u64(bytes, BTS_RECORD_SIZE))
-		bts_ds_free(&b->ds);
+		bts_ds_drop(b);
 	if (!b->ds.area) {
 		ret = bts_ds_alloc(&b->ds, bytes, cpu_to_node(pc->cpu));
 		if (ret)
 			return ret;
+		/*
+		 * Pinned as the ring is, and as large in flight mode: charged
+		 * to the caller the same way (its buffer and its area page).
+		 */
+		ret = pt_account_charge(&b->ds_acct, (1UL << b->ds.order) + 1);
+		if (ret) {
+			bts_ds_free(&b->ds);
+			return ret;
+		}
 	}
 	bts_ds_arm(&b->ds, stream ? b->ds.nr_records / 2 :
 				    b->ds.nr_records);
@@ -695,7 +712,7 @@ static void bts_src_release(struct pt_cpu *pc)
 	/* A failed disabling write: the CPU may still store into it. */
 	if (pc->kept)
 		return;
-	bts_ds_free(&b->ds);
+	bts_ds_drop(b);
 }
 
 const struct pt_source_ops pt_source_bts = {
