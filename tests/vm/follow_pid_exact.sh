@@ -22,7 +22,7 @@
 prog=exact_nolibc_fork
 D=$OUT/pid
 mkdir -p "$D"
-exact_drain
+exact_truth_start "$D"
 "/ptt/work/$prog" 200 >"$D/prog.out" 2>&1 &
 PID=$!
 # Stopped once it is the program (the shell's child has exec'd it; it

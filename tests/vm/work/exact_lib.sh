@@ -18,6 +18,7 @@ fi
 PARAM=/sys/module/pt_trace_model/parameters/model_exact
 EX=/sys/kernel/debug/pt_trace/model/exact
 OUT=${PTT_OUT:-/tmp}/exact.$$
+exact_reader=
 rm -rf "$OUT"
 mkdir -p "$OUT"
 exact_rc=0
@@ -53,8 +54,29 @@ exact_drain() {
 	done
 }
 
-# exact_truth DIR: DIR/truth.N for each CPU N (the rings, consumed).
+# exact_truth_start DIR: drain the rings, then read them while the test
+# records: /ptt/work/exact_truth_read (tests/vm/work/exact_truth_read.c)
+# appends each CPU N's lines to DIR/truth.N every 20 ms, so a program
+# of any length fits (a ring holds 2^18 lines, a few seconds of
+# stepping; truth_lost counts what a full ring drops and exact_finish
+# fails on it).  exact_truth DIR stops it.
+exact_truth_start() {
+	exact_drain
+	rm -f "$1"/truth.*
+	/ptt/work/exact_truth_read "$1" &
+	exact_reader=$!
+}
+
+# exact_truth DIR: DIR/truth.N for each CPU N, complete (the rings,
+# consumed): the reader exact_truth_start started reads them to their
+# end and stops, or, without one, they are read now.
 exact_truth() {
+	if [ -n "$exact_reader" ]; then
+		kill -TERM "$exact_reader"
+		wait "$exact_reader" || exact_fail "the truth reader exited $?"
+		exact_reader=
+		return
+	fi
 	for f in "$EX"/truth_cpu*; do
 		cat "$f" >"$1/truth.${f##*truth_cpu}"
 	done
@@ -85,24 +107,32 @@ exact_compare() {
 	fi
 }
 
-# exact_run PROG [RECORD-OPTIONS...]: record /ptt/work/PROG on cpu0
-# (the recorder pinned there, so the program is too) and require the
-# decoded IPs to be the truth of its process.  The program prints a line
-# starting with its name at its end.
+# exact_run PROG [RECORD-OPTIONS...]: record /ptt/work/PROG (or PROG,
+# a path; named by its last part, or $EXACT_NAME) with the arguments in
+# $EXACT_ARGS on cpu0 (the recorder pinned there, so the program is
+# too) and require the decoded IPs to be the truth of its process (its
+# main thread).  The program prints a line starting with its name at its
+# end (or one that matches $EXACT_END).
 exact_run() {
 	local t0	# the caller's t0 (a test's own timer) stays
 	prog=$1
 	shift
-	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return; }
-	d=$OUT/$prog
+	case $prog in
+	/*) path=$prog prog=${prog##*/} ;;
+	*) path=/ptt/work/$prog ;;
+	esac
+	[ -x "$path" ] || { exact_fail "$path missing from the initramfs"; return; }
+	d=$OUT/${EXACT_NAME:-$prog}
 	mkdir -p "$d"
-	exact_drain
+	exact_truth_start "$d"
 	t0=$(exact_up)
-	if ! taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "/ptt/work/$prog" >"$d/rec.out" 2>&1; then
+	# shellcheck disable=SC2086
+	if ! taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "$path" $EXACT_ARGS >"$d/rec.out" 2>&1; then
 		cat "$d/rec.out"
 		exact_fail "$prog: record exited non-zero"
 	fi
-	grep -q "^$prog " "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"
+	grep -q "${EXACT_END:-^$prog }" "$d/rec.out" ||
+		exact_fail "$prog did not run to its end: $(tail -n 5 "$d/rec.out")"
 	ti="record $(exact_since "$t0") s"
 	t0=$(exact_up)
 	exact_truth "$d"
@@ -110,7 +140,12 @@ exact_run() {
 	t0=$(exact_up)
 	pid=$(sed -n 's/^pid=//p' "$d/rec/sideband.txt")
 	[ -n "$pid" ] || exact_fail "$prog: no pid= in the sideband"
-	exact_ips "$d/truth.0" "$pid" >"$d/want"
+	# Each thread's IPs in ips.TID, in one pass of C (exact_split): a
+	# grep of a truth of 10^6 lines took 20 s under TCG.
+	/ptt/work/exact_split "$d/ips" 4 6 <"$d/truth.0" || exact_fail "$prog: cannot split the truth"
+	touch "$d/ips.$pid"
+	mv "$d/ips.$pid" "$d/want"
+	rm -f "$d"/ips.*
 	ti="$ti, its IPs $(exact_since "$t0") s"
 	t0=$(exact_up)
 	"$PT" decode --format=ip "$d/rec/cpu0.pt" >"$d/got" 2>"$d/dec.err" ||
@@ -135,6 +170,7 @@ exact_sampled_small() {
 }
 
 exact_finish() {
+	[ -z "$exact_reader" ] || exact_truth "$OUT"	# a test that stopped early
 	un=$(exact_stat unclassified) lost=$(exact_stat truth_lost)
 	echo "PTT-INFO exact stats: $(tr '\n' ' ' <"$EX/stats")"
 	echo "PTT-INFO $(exact_since "$exact_t0") s since model_exact=1"
@@ -159,7 +195,7 @@ exact_rec() {
 	shift 2
 	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return 1; }
 	mkdir -p "$d"
-	exact_drain
+	exact_truth_start "$d"
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
 	taskset -c 0 "$PT" record -C 0 -u "$@" -o "$d/rec" -- "/ptt/work/$prog" $EXACT_ARGS >"$d/rec.out" 2>&1 &

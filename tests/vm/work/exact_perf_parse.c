@@ -173,5 +173,6 @@ int main(void)
 		parse_line(line);
 	}
 	free(line);
-	return fflush(stdout) ? 1 : 0;
+	/* a full /tmp: fail, not a short list (that looked like a decoder's) */
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }

@@ -7,7 +7,10 @@
 #
 # exact_follow PROG [RECORD-OPTIONS...] sets D (its directory, $OUT/PROG
 # or $OUT/$EXACT_NAME, with rec/, all = every truth instruction line
-# merged by TSC) and PID (the program's pid, from the sideband);
+# merged by TSC) and PID (the program's pid, from the sideband); PROG
+# is a name in /ptt/work or a path (then named by its last part), run
+# with the arguments in $EXACT_ARGS; its output must have a line that
+# matches $EXACT_END (default: one starting with its name);
 # EXACT_AFTER_RECORD, if set, is evaluated once the recorder exited
 # (e.g. to stop other processes); EXACT_NO_DECODE=1 leaves out the decode
 # of all the traces (and $D/got) for a test that decodes thread by
@@ -37,17 +40,23 @@ exact_follow() {
 	local t0	# the caller's t0 (a test's own timer) stays
 	prog=$1
 	shift
-	[ -x "/ptt/work/$prog" ] || { exact_fail "/ptt/work/$prog missing from the initramfs"; return; }
+	case $prog in
+	/*) path=$prog prog=${prog##*/} ;;
+	*) path=/ptt/work/$prog ;;
+	esac
+	[ -x "$path" ] || { exact_fail "$path missing from the initramfs"; return; }
 	D=$OUT/${EXACT_NAME:-$prog}
 	mkdir -p "$D"
 	rm -f "$D/by_tid"
-	exact_drain
+	exact_truth_start "$D"
 	t0=$(exact_up)
-	if ! "$PT" record -u "$@" -o "$D/rec" -- "/ptt/work/$prog" >"$D/rec.out" 2>&1; then
+	# shellcheck disable=SC2086
+	if ! "$PT" record -u "$@" -o "$D/rec" -- "$path" $EXACT_ARGS >"$D/rec.out" 2>&1; then
 		cat "$D/rec.out"
 		exact_fail "$prog: record exited non-zero"
 	fi
-	grep -q "^$prog " "$D/rec.out" || exact_fail "$prog did not run to its end: $(cat "$D/rec.out")"
+	grep -q "${EXACT_END:-^$prog }" "$D/rec.out" ||
+		exact_fail "$prog did not run to its end: $(tail -n 5 "$D/rec.out")"
 	ti="record $(exact_since "$t0") s"
 	t0=$(exact_up)
 	# What the test runs beside the program is done with.
@@ -56,7 +65,7 @@ exact_follow() {
 	PID=$(sed -n 's/^pid=//p' "$D/rec/sideband.txt")
 	[ -n "$PID" ] || exact_fail "$prog: no pid= in the sideband"
 	# Instruction lines of every CPU, by TSC (the CPUs' TSCs agree).
-	cat "$D"/truth.* | grep -v '^#' | sort -s -n -k1,1 >"$D/all"
+	/ptt/work/exact_truth_read -m "$D" >"$D/all" || exact_fail "$prog: cannot merge the truth"
 	ti="$ti, truth $(exact_since "$t0") s"
 	# EXACT_NO_DECODE=1: the test decodes each thread on its own.
 	if [ -n "$EXACT_NO_DECODE" ]; then
@@ -69,7 +78,7 @@ exact_follow() {
 		exact_fail "$prog: decode exited $?: $(head -n 5 "$D/dec.err")"
 	ti="$ti, decode $(exact_since "$t0") s"
 	t0=$(exact_up)
-	exact_perf_parse <"$D/perf" >"$D/got"
+	exact_perf_parse <"$D/perf" >"$D/got" || exact_fail "$prog: cannot parse the decode (/tmp full?)"
 	echo "PTT-INFO $prog: $ti, parse $(exact_since "$t0") s"
 	sed "s/^/$prog decode: /" "$D/dec.err" | head -n 5
 	# Everything decoded is some traced task's instruction: as many.
