@@ -51,8 +51,12 @@ user mode at 0x401000 (an interrupt taken at proga's first instruction,
 which is progb's entry too): no exec, since the sideband's exec record
 (1500) is not within that run (1000 to 1200).
 
+With 'remap' one process (pid 100) runs proga, then maps progb's code
+over it without an exec (MMAP2 at 1500, as ld.so maps a library that
+dlopen() loads where a dlclose()d one was): its stretch at TSC 1100 is
+proga's, the one at 1600 progb's.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|bts|btsirq]
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|bts|btsirq|remap]
 """
 import re
 import struct
@@ -107,6 +111,22 @@ if sys.argv[4:] == ['exec']:
     open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
     pt = (PSB + PSBEND + MODE64 + tsc(950) + CBR + pge(0x401000) + PGD0 +
           pge(0x401000) + PGD0)
+    open(d + '/cpu0.pt', 'wb').write(pt)
+    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
+                                         insns(proga) + insns(progb)))
+    sys.exit(0)
+
+if sys.argv[4:] == ['remap']:
+    out = header()
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('proga'),
+               10, NONE, (100, 100))
+    out += mmap2(100, proga, 20)
+    out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
+    out += mmap2(100, progb, 1500)
+    open(d + '/sideband.perf', 'wb').write(out)
+    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+    pt = (PSB + PSBEND + MODE64 + tsc(1100) + pge(0x401000) + PGD0 +
+          tsc(1600) + pge(0x401000) + PGD0)
     open(d + '/cpu0.pt', 'wb').write(pt)
     open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
                                          insns(proga) + insns(progb)))

@@ -904,7 +904,10 @@ static void decode_pip(struct decode_ctx *c, struct decode_trace *t,
  * new program's entry with no timing packet between, so the time alone
  * cannot tell; the entry point can.  The new program is taken at the
  * first enable at its entry (the executable's or ld.so's, as mapped
- * after the exec) or at a time past the exec record's.
+ * after the exec) or at a time past the exec record's.  A next program
+ * that is no exec (das_proc.remap: a library mapped where another was)
+ * has no entry: the first enable past its record's time, as the mmap's
+ * system call returns (or later, where no timing packet came since).
  */
 static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 			struct pt_insn_decoder *dec, uint64_t ip)
@@ -941,7 +944,7 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 		pt_insn_set_image(dec, dvmx_image(&c->vmx,
 						  decode_image(c, n)));
 		/* the process has the new program's name from here on */
-		if (n->comm[0] && t->st.pid == n->pid)
+		if (!n->remap && n->comm[0] && t->st.pid == n->pid)
 			snprintf(t->st.comm, sizeof(t->st.comm), "%s", n->comm);
 	}
 }

@@ -162,6 +162,63 @@ static int das_exec(struct das_proc *p, const struct ptpsb_file *f,
 	return 0;
 }
 
+/*
+ * Does a mapping of @path at [@start, @end) from file offset @pgoff put
+ * other code where @p has some?  Another file, or the same one at
+ * another offset: a library dlopen()ed where a dlclose()d one was (the
+ * kernel records no munmap).  Not the same bytes mapped again.
+ */
+static int das_overlays(const struct das_proc *p, const char *path,
+			uint64_t start, uint64_t end, uint64_t pgoff)
+{
+	size_t i;
+
+	if (path[0] != '/')
+		return 0;	/* no file: nothing decodes there anyway */
+	for (i = 0; i < p->nmaps; i++) {
+		const struct das_map *m = &p->maps[i];
+
+		if (m->start < end && start < m->end &&
+		    (strcmp(m->path, path) || m->pgoff - m->start != pgoff - start))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Other code mapped over @p's (das_overlays(), record time @time): the
+ * process's code from then on is a next program with @p's mappings,
+ * the new one added after them (libipt's image then takes it where
+ * they overlap); @p stays for the code before.  Not an exec: no entry
+ * point, no new name.
+ */
+static int das_remap(struct das_proc *p, const struct ptpsb_file *f,
+		     const struct ptsb *sb, double hz, uint64_t time)
+{
+	struct das_proc *n;
+	size_t i;
+	int err;
+
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->pid = p->pid;
+	n->remap = 1;
+	n->started = p->started;
+	n->exec_time = !das_record_tsc(&f->hdr, sb, hz, time, &n->exec_tsc);
+	memcpy(n->comm, p->comm, sizeof(n->comm));
+	p->next = n;
+	for (i = 0; i < p->nmaps; i++) {
+		const struct das_map *m = &p->maps[i];
+
+		err = das_add_map(n, m->path, m->start, m->end, m->pgoff,
+				  m->build_id, m->build_id_size);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static struct das_proc *das_get(struct decode_aspaces *a, int pid);
 
 /* The kernel's comm of program @path: its base name, 15 characters. */
@@ -381,6 +438,13 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 			p = das_get(a, (int)ev->bpid);
 			if (!p)
 				return -ENOMEM;
+			if (das_overlays(p, ev->name, ev->addr,
+					 ev->addr + ev->len, ev->pgoff)) {
+				err = das_remap(p, f, sb, hz, ev->time);
+				if (err)
+					break;
+				p = p->next;
+			}
 			err = das_add_map(p, ev->name, ev->addr,
 					  ev->addr + ev->len, ev->pgoff,
 					  ev->build_id, ev->build_id_size);
@@ -910,7 +974,7 @@ struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
 	for (i = 0; i < p->nmaps; i++) {
 		das_load_map(a, p, &p->maps[i]);
 		/* where an exec lands: the executable's or ld.so's entry */
-		if (p->maps[i].path[0] == '/' &&
+		if (!p->remap && p->maps[i].path[0] == '/' &&
 		    p->nentry < (int)ARRAY_SIZE(p->entry) &&
 		    !elf_image_map_entry(p->maps[i].path, p->maps[i].start,
 					 p->maps[i].end, p->maps[i].pgoff,

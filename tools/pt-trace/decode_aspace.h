@@ -26,7 +26,10 @@ struct das_map;
 /*
  * A process's program: its mappings, and its image once something ran
  * there.  An exec starts another program in the same process: the next
- * das_proc of the pid (@next), from the exec record's time on.
+ * das_proc of the pid (@next), from the exec record's time on.  So does
+ * a mapping of other code over an earlier one (@remap: a library
+ * dlopen()ed where a dlclose()d one was), from its record's time on,
+ * with the mappings before it.
  */
 struct das_proc {
 	int pid;		/* -1: the default address space */
@@ -42,6 +45,7 @@ struct das_proc {
 	uint64_t entry[4];	/* where it starts: executable's, ld.so's */
 	int nentry;		/* entry points found (das_use()) */
 	int started;		/* the command as it started: sideband.txt's */
+	int remap;		/* no exec: new code where other code was */
 };
 
 /*
