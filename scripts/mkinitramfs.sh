@@ -55,7 +55,8 @@ for f in "$ROOT"/tests/vm/*.c "$ROOT"/tests/vm/*.sh; do
 done
 # Traced programs of tests (tests/vm/work/NAME.c -> /ptt/work/NAME):
 # exact_static*, exact_threads* and exact_signal statically linked, bts_*, exact_nolibc* and follow_nolibc* static without
-# libc (their own _start), the others PIEs with libc; and the
+# libc (their own _start), exact_dl_* shared libraries (NAME.so, which
+# exact_dlswap loads), the others PIEs with libc; and the
 # tests' shell libraries (tests/vm/work/*.sh, sourced, not tests).
 mkdir -p ptt/work
 for f in "$ROOT"/tests/vm/work/*.c; do
@@ -65,6 +66,7 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	exact_static* | exact_threads* | exact_signal) gcc -static -pthread -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n" "$f" ;;
 	bts_* | exact_nolibc* | follow_nolibc*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
 		-Werror -o "ptt/work/$n" "$f" ;;
+	exact_dl_*) gcc -shared -fPIC -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n.so" "$f" ;;
 	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -I"$ROOT/include/uapi" -o "ptt/work/$n" "$f" ;;
 	esac
 done
