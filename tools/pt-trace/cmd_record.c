@@ -80,7 +80,7 @@ struct rec_opts {
 	int user, kernel;
 	int cyc;
 	uint32_t cyc_thresh;
-	int mtc;
+	int mtc;		/* 1 --mtc, 0 --no-mtc, -1 where the CPU can */
 	uint32_t mtc_freq;
 	int tsc;
 	int psb;
@@ -156,7 +156,10 @@ static void rec_usage(FILE *f)
 	      "                          its threads, not the children it forks\n"
 	      "  -u, --user              user mode only      -k, --kernel  kernel only\n"
 	      "      --cyc[=THRESH]      cycle-accurate mode (CYC packets)\n"
-	      "      --mtc[=FREQ]        MTC timing packets (default period 3)\n"
+	      "      --mtc[=FREQ]        MTC timing packets, period FREQ (default 3);\n"
+	      "                          on by default where the CPU has MTC and\n"
+	      "                          that period, as perf's\n"
+	      "      --no-mtc            no MTC packets\n"
 	      "      --no-tsc            no TSC packets (on by default)\n"
 	      "      --psb-period N      PSBFreq encoding: a PSB every 2^(N+11) bytes\n"
 	      "      --ptw               PTWRITE packets (with FUP)\n"
@@ -293,7 +296,21 @@ static int rec_online_cpus(int *cpus)
 	return n;
 }
 
-static uint64_t rec_ctl(const struct rec_opts *o)
+/*
+ * MTC by default, as perf's intel_pt does (mtc, mtc_period=3): timing
+ * between PSBs (decode's times, and which image a remapped library's
+ * code decodes in: tools.rst) where the CPU has it and the period.
+ */
+static int rec_mtc(const struct rec_opts *o, const struct pt_trace_caps *caps)
+{
+	if (o->mtc >= 0)
+		return o->mtc;
+	return (caps->ctl_valid & PT_CTL_MTCEN) &&
+	       (caps->mtc_periods & (1u << o->mtc_freq));
+}
+
+static uint64_t rec_ctl(const struct rec_opts *o,
+			const struct pt_trace_caps *caps)
 {
 	uint64_t ctl = PT_CTL_BRANCHEN;
 
@@ -303,7 +320,7 @@ static uint64_t rec_ctl(const struct rec_opts *o)
 		ctl |= PT_CTL_OS;
 	if (o->tsc)
 		ctl |= PT_CTL_TSCEN;
-	if (o->mtc)
+	if (rec_mtc(o, caps))
 		ctl |= PT_CTL_MTCEN |
 		       ((uint64_t)o->mtc_freq << PT_CTL_MTCFREQ_SHIFT);
 	if (o->psb)
@@ -322,7 +339,7 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 			 const struct pt_trace_caps *caps)
 {
 	struct pt_trace_config cfg;
-	uint64_t want = rec_ctl(o);
+	uint64_t want = rec_ctl(o, caps);
 	int err;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -841,7 +858,7 @@ static void rec_status_line(struct rec_cpu *rcs, int n, double t0,
 static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		     int *ncpus)
 {
-	enum { O_CR3 = 256, O_CYC, O_MTC, O_NOTSC, O_PSB, O_PTW, O_PWR,
+	enum { O_CR3 = 256, O_CYC, O_MTC, O_NOMTC, O_NOTSC, O_PSB, O_PTW, O_PWR,
 	       O_FILTER, O_STOPAT, O_DRAIN, O_BTS, O_NORETC, O_CR3FILT,
 	       O_NOINHERIT };
 	static const struct option opts[] = {
@@ -859,6 +876,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "cyc", optional_argument, NULL, O_CYC },
 		{ "mtc", optional_argument, NULL, O_MTC },
+		{ "no-mtc", no_argument, NULL, O_NOMTC },
 		{ "no-tsc", no_argument, NULL, O_NOTSC },
 		{ "psb-period", required_argument, NULL, O_PSB },
 		{ "ptw", no_argument, NULL, O_PTW },
@@ -934,6 +952,9 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 			if (optarg && (ptt_parse_u32(optarg, &o->mtc_freq) ||
 				       o->mtc_freq > 15))
 				goto bad;
+			break;
+		case O_NOMTC:
+			o->mtc = 0;
 			break;
 		case O_NOTSC:
 			o->tsc = 0;
@@ -2088,7 +2109,7 @@ static int rec_bts_stream_finish(struct rec_cpu *rc, const char *outdir,
 int cmd_record(int argc, char **argv)
 {
 	static int cpus[REC_MAX_CPUS];
-	struct rec_opts o = { .outdir = "pt-trace.data", .tsc = 1,
+	struct rec_opts o = { .outdir = "pt-trace.data", .tsc = 1, .mtc = -1,
 			      .mtc_freq = 3, .mode = PT_MODE_FLIGHT };
 	static struct rec_run run;
 	struct rec_bts *bts = NULL;
