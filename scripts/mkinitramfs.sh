@@ -56,7 +56,8 @@ done
 # Traced programs of tests (tests/vm/work/NAME.c -> /ptt/work/NAME):
 # exact_static*, exact_threads* and exact_signal statically linked, bts_*, exact_nolibc* and follow_nolibc* static without
 # libc (their own _start), exact_dl_* shared libraries (NAME.so, which
-# exact_dlswap loads), the others PIEs with libc; and the
+# exact_dlswap loads), exact_needs_missing linked against a library left
+# out, the others PIEs with libc; and the
 # tests' shell libraries (tests/vm/work/*.sh, sourced, not tests).
 mkdir -p ptt/work
 for f in "$ROOT"/tests/vm/work/*.c; do
@@ -67,6 +68,11 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	bts_* | exact_nolibc* | follow_nolibc*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
 		-Werror -o "ptt/work/$n" "$f" ;;
 	exact_dl_*) gcc -shared -fPIC -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n.so" "$f" ;;
+	exact_needs_missing)
+		# against a library the initramfs does not carry: its loader fails
+		echo 'void ptt_missing(void) {}' | gcc -shared -fPIC -x c -o ptt/libptt_missing.so -
+		gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" -Lptt -lptt_missing
+		rm ptt/libptt_missing.so ;;
 	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -I"$ROOT/include/uapi" -o "ptt/work/$n" "$f" ;;
 	esac
 done

@@ -14,9 +14,10 @@
 # Then that function and libc's dlopen at once (one found at start, one
 # later: the trace starts at the later).  Then the same function with
 # COMMAND never loading it: exit status 1
-# once COMMAND has run to its end, with a message that says so; and with
-# a static program (no loader): exit status 1 at its exec, the program
-# killed before it ran.
+# once COMMAND has run to its end, with a message that says so; with a
+# COMMAND whose loader fails (a missing library): exit status 1 when it
+# ends in ld.so; and with a static program (no loader): exit status 1 at
+# its exec, the program killed before it ran.
 #
 # Exit 0 pass, 77 skip, 1 fail.
 
@@ -115,7 +116,19 @@ grep -q "^$prog 0\$" "$d/rec.out" || exact_fail "$prog noload did not run to its
 grep -q "filter $sym: .* ended without loading a library with that function" "$d/rec.out" ||
 	exact_fail "no message that the command ended without loading $sym: $(cat "$d/rec.out")"
 
-# 5. a static program has no loader: the same is an error at its exec
+# 5. COMMAND's loader fails (a library it needs is missing) and exits
+#    before the start-up is over: an error that says so
+d=$OUT/ldfail
+mkdir -p "$d"
+taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/exact_needs_missing >"$d/rec.out" 2>&1
+rc=$?
+echo "PTT-INFO loader failed: record exited $rc"
+[ $rc = 1 ] || exact_fail "record of a command whose loader fails exited $rc, not 1: $(cat "$d/rec.out")"
+grep -q "libptt_missing.so" "$d/rec.out" || exact_fail "ld.so did not fail on the missing library: $(cat "$d/rec.out")"
+grep -q "filter $sym: .* ended before its loader mapped a library with that function" "$d/rec.out" ||
+	exact_fail "no message that the command ended in its loader's start-up: $(cat "$d/rec.out")"
+
+# 6. a static program has no loader: the same is an error at its exec
 d=$OUT/static
 mkdir -p "$d"
 taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/exact_static >"$d/rec.out" 2>&1
