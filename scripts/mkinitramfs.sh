@@ -71,7 +71,7 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	exact_needs_missing)
 		# against a library the initramfs does not carry: its loader fails
 		echo 'void ptt_missing(void) {}' | gcc -shared -fPIC -x c -o ptt/libptt_missing.so -
-		gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" -Lptt -lptt_missing
+		gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -o "ptt/work/$n" "$f" -Lptt -Wl,--no-as-needed -lptt_missing
 		rm ptt/libptt_missing.so ;;
 	*) gcc -O1 -g -fPIE -pie -Wall -Wextra -Werror -I"$ROOT/include/uapi" -o "ptt/work/$n" "$f" ;;
 	esac
