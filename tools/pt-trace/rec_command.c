@@ -315,6 +315,25 @@ static pid_t rcmd_next_stop(struct rcmd *c, const struct rcmd_look *l,
 	}
 }
 
+/*
+ * @tid is at its exec's event stop.  A thread other than the first that
+ * execs takes the first one's tid (@tid now): its own is never reported
+ * again.  The syscall exit that follows is an exec's (@tid's entry may be
+ * the first thread's last syscall).
+ */
+static void rcmd_exec(struct rcmd *c, pid_t tid)
+{
+	unsigned long old = 0;
+	long i;
+
+	if (!ptrace(PTRACE_GETEVENTMSG, tid, NULL, &old) &&
+	    (pid_t)old != tid)
+		rcmd_forget(c, (pid_t)old);
+	i = rcmd_find(c, tid);
+	if (i >= 0)
+		c->nr[i] = SYS_execve;
+}
+
 static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status);
 
 int rcmd_await_libs(struct rcmd *c, const struct rcmd_look *l, int *status)
@@ -348,8 +367,14 @@ static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status)
 	lo = x.start;
 	hi = x.end;
 	hash = x.hash;
+	/*
+	 * PTRACE_O_TRACEEXEC: an exec is an event stop (with the tid a
+	 * thread other than the first had), and a SIGTRAP is the command's
+	 * own signal, delivered.
+	 */
 	if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
-		   PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL) ||
+		   PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL |
+		   PTRACE_O_TRACEEXEC) ||
 	    rcmd_add(c, c->pid))
 		return -errno;
 	for (;;) {
@@ -363,13 +388,18 @@ static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status)
 		sig = WSTOPSIG(st);
 		if (rcmd_first_stop(c, tid) && sig == SIGSTOP)
 			sig = 0;
-		if (st >> 16 || sig == SIGTRAP)
-			sig = 0;	/* a ptrace event (clone), an exec */
+		if (st >> 16 == PTRACE_EVENT_EXEC)
+			rcmd_exec(c, tid);
+		if (st >> 16)
+			sig = 0;	/* a ptrace event: clone, exec */
 		if (sig != (SIGTRAP | 0x80))
 			continue;	/* a signal: delivered */
 		sig = 0;
-		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(si), &si) <= 0)
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(si), &si) <= 0) {
+			if (errno == ESRCH)
+				continue;	/* killed: its end comes */
 			return -errno;
+		}
 		i = rcmd_find(c, tid);
 		if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
 			if (i >= 0)
@@ -390,7 +420,8 @@ static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status)
 				return err;
 			if (ptrace(PTRACE_SETOPTIONS, tid, NULL,
 				   PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL |
-				   PTRACE_O_TRACECLONE))
+				   PTRACE_O_TRACEEXEC | PTRACE_O_TRACECLONE) &&
+			    errno != ESRCH)
 				return -errno;
 			c->threads = 1;
 			continue;

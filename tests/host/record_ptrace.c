@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record -- COMMAND's wait for a --filter/--stop-at function that COMMAND
+ * never loads (rcmd_await_libs(), tools/pt-trace/rec_command.c), on the
+ * host: no /dev/pt* needed.  This program is both the recorder side and
+ * the command (run again with a mode as argv[1]); it is linked with
+ * -Wl,--wrap=waitpid so that a thread can be killed between a stop's
+ * waitpid() and the ptrace requests that follow.
+ *
+ *  trap: the command's threads raise SIGTRAP (a handler counts them):
+ *        a signal of the command, delivered, not taken for an exec's.
+ *  kill: the command is SIGKILLed (as by its exit_group() or the OOM
+ *        killer) while a thread of it is at a syscall stop: the wait
+ *        says the command ended (-ECHILD), not that ptrace failed.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "expect.h"
+#include "rec_command.h"
+
+/* --- the command ------------------------------------------------------- */
+
+static int traps;
+
+static void on_trap(int sig)
+{
+	(void)sig;
+	__atomic_add_fetch(&traps, 1, __ATOMIC_RELAXED);
+}
+
+static void *trap_thread(void *arg)
+{
+	(void)arg;
+	raise(SIGTRAP);
+	return NULL;
+}
+
+static void *busy_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		syscall(SYS_getpid);
+	return NULL;
+}
+
+static int command(const char *mode)
+{
+	pthread_t t;
+
+	if (!strcmp(mode, "trap")) {
+		signal(SIGTRAP, on_trap);
+		raise(SIGTRAP);
+		pthread_create(&t, NULL, trap_thread, NULL);
+		pthread_join(t, NULL);
+		return __atomic_load_n(&traps, __ATOMIC_RELAXED) == 2 ? 0 : 3;
+	}
+	pthread_create(&t, NULL, busy_thread, NULL);
+	pthread_join(t, NULL);
+	return 4;
+}
+
+/* --- the recorder's side ----------------------------------------------- */
+
+static pid_t leader;
+static int kill_armed;
+
+/* rec_command.c's waitpid() (-Wl,--wrap=waitpid): wait4() as libc's */
+pid_t __wrap_waitpid(pid_t pid, int *st, int flags)
+{
+	pid_t got = wait4(pid, st, flags, NULL);
+
+	if (got > 0 && got != leader && kill_armed &&
+	    rcmd_is_syscall_stop(*st)) {
+		kill_armed = 0;
+		kill(leader, SIGKILL);
+		usleep(100000);	/* the thread is woken and dies */
+	}
+	return got;
+}
+
+static int never_found(void *arg, pid_t pid)
+{
+	(void)arg;
+	(void)pid;
+	return 1;
+}
+
+static int go_on(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static int stop;
+
+/* Run @self @mode under the wait: its result, the command's @status. */
+static int await(char *self, const char *mode, int *status)
+{
+	struct rcmd c;
+	char *cmd[3];
+	struct rcmd_look l = {
+		.look = never_found, .startup_over = go_on, .stop = &stop,
+	};
+	int release, err;
+
+	cmd[0] = self;
+	cmd[1] = (char *)mode;
+	cmd[2] = NULL;
+	memset(&c, 0, sizeof(c));
+	c.pid = rcmd_spawn(cmd, &release);
+	if (c.pid < 0)
+		return -errno;
+	leader = c.pid;
+	if (rcmd_release(c.pid, &release, status))
+		return -EINVAL;
+	c.stopped = c.pid;
+	kill_armed = !strcmp(mode, "kill");
+	err = rcmd_await_libs(&c, &l, status);
+	if (err != -ECHILD)
+		rcmd_kill(&c, status);
+	rcmd_free(&c);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	int st = 0, err;
+
+	if (argc > 1)
+		return command(argv[1]);
+
+	err = await(argv[0], "trap", &st);
+	EXPECT(err == -ECHILD, "trap: %d (%s)", err, strerror(-err));
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "trap: status %#x: the command's SIGTRAPs were not delivered",
+	       st);
+
+	st = 0;
+	err = await(argv[0], "kill", &st);
+	EXPECT(err == -ECHILD, "kill: %d (%s)", err, strerror(-err));
+	EXPECT(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "kill: status %#x",
+	       st);
+	return fails ? 1 : 0;
+}
