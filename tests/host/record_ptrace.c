@@ -12,6 +12,8 @@
  *  kill: the command is SIGKILLed (as by its exit_group() or the OOM
  *        killer) while a thread of it is at a syscall stop: the wait
  *        says the command ended (-ECHILD), not that ptrace failed.
+ *  lead: the first thread has ended (pthread_exit(): its maps are empty)
+ *        when another maps the code looked for: found there.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,6 +54,22 @@ static void *busy_thread(void *arg)
 	return NULL;
 }
 
+/* Code mapped from a file of its own: the function looked for. */
+static void *map_thread(void *arg)
+{
+	int fd = memfd_create("ptt-marker", 0);
+
+	(void)arg;
+	usleep(100000);	/* the first thread has exited */
+	/* a first mmap: the look there finds nothing yet */
+	if (fd < 0 || ftruncate(fd, 4096) ||
+	    mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0) == MAP_FAILED ||
+	    mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) ==
+	    MAP_FAILED)
+		exit(5);
+	return NULL;
+}
+
 static int command(const char *mode)
 {
 	pthread_t t;
@@ -61,6 +80,10 @@ static int command(const char *mode)
 		pthread_create(&t, NULL, trap_thread, NULL);
 		pthread_join(t, NULL);
 		return __atomic_load_n(&traps, __ATOMIC_RELAXED) == 2 ? 0 : 3;
+	}
+	if (!strcmp(mode, "lead")) {
+		pthread_create(&t, NULL, map_thread, NULL);
+		pthread_exit(NULL);
 	}
 	pthread_create(&t, NULL, busy_thread, NULL);
 	pthread_join(t, NULL);
@@ -86,11 +109,24 @@ pid_t __wrap_waitpid(pid_t pid, int *st, int flags)
 	return got;
 }
 
-static int never_found(void *arg, pid_t pid)
+/* Found once the marker is mapped executable (never but in mode lead). */
+static int look_marker(void *arg, pid_t pid)
 {
+	char path[64], line[4096], perm[5];
+	int left = 1;
+	FILE *f;
+
 	(void)arg;
-	(void)pid;
-	return 1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	while (left && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %4s", perm) == 1 && perm[2] == 'x' &&
+		    strstr(line, "/memfd:ptt-marker"))
+			left = 0;
+	fclose(f);
+	return left;
 }
 
 static int go_on(void *arg)
@@ -107,7 +143,7 @@ static int await(char *self, const char *mode, int *status)
 	struct rcmd c;
 	char *cmd[3];
 	struct rcmd_look l = {
-		.look = never_found, .startup_over = go_on, .stop = &stop,
+		.look = look_marker, .startup_over = go_on, .stop = &stop,
 	};
 	int release, err;
 
@@ -124,6 +160,8 @@ static int await(char *self, const char *mode, int *status)
 	c.stopped = c.pid;
 	kill_armed = !strcmp(mode, "kill");
 	err = rcmd_await_libs(&c, &l, status);
+	if (!err && c.stopped == c.pid)
+		err = -EBADF;	/* not the thread that mapped it */
 	if (err != -ECHILD)
 		rcmd_kill(&c, status);
 	rcmd_free(&c);
@@ -148,5 +186,9 @@ int main(int argc, char **argv)
 	EXPECT(err == -ECHILD, "kill: %d (%s)", err, strerror(-err));
 	EXPECT(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "kill: status %#x",
 	       st);
+
+	err = await(argv[0], "lead", &st);
+	EXPECT(!err, "lead: %d (%s): not found in the thread that mapped it",
+	       err, strerror(-err));
 	return fails ? 1 : 0;
 }

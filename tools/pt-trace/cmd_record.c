@@ -1772,11 +1772,14 @@ static int rec_sym_look(void *arg, pid_t pid)
 	struct rec_sym_where *w = sw->w;
 	int i, left = 0;
 
-	(void)pid;	/* the threads share the mappings of the process */
+	/*
+	 * The thread that stopped: the threads share their mappings, but
+	 * the first one's are empty once it has ended (pthread_exit()).
+	 */
 	for (i = 0; i < sw->o->nsyms; i++) {
 		if (w[i].found)
 			continue;
-		if (!rec_symbol_resolve(sw->run->cmd.pid, sw->o->sym[i].name,
+		if (!rec_symbol_resolve(pid, sw->o->sym[i].name,
 					&w[i].a, &w[i].b, w[i].file,
 					sizeof(w[i].file)))
 			w[i].found = sw->later ? 3 : 2;
@@ -1870,7 +1873,7 @@ static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 	if (err)
 		return PTT_EXIT_USAGE;
 	if (late)
-		ptt_maps_write(run->sb, run->cmd.pid, &run->maps);
+		ptt_maps_write(run->sb, run->cmd.stopped, &run->maps);
 	for (i = 0; i < o->nsyms && !err; i++) {
 		if (w[i].found >= 2)
 			fprintf(stderr,

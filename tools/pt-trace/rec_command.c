@@ -426,9 +426,13 @@ static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status)
 			c->threads = 1;
 			continue;
 		}
+		/*
+		 * @tid's maps: the first thread's are empty once it has
+		 * ended (pthread_exit()) while others run.
+		 */
 		if (si.op != PTRACE_SYSCALL_INFO_EXIT ||
 		    !rcmd_may_map(i >= 0 ? c->nr[i] : -1) ||
-		    rcmd_xmaps(c->pid, &x, 0) || x.hash == hash)
+		    rcmd_xmaps(tid, &x, 0) || x.hash == hash)
 			continue;
 		hash = x.hash;
 		left = l->look(l->arg, tid);
