@@ -12,6 +12,8 @@
  *  kill: the command is SIGKILLed (as by its exit_group() or the OOM
  *        killer) while a thread of it is at a syscall stop: the wait
  *        says the command ended (-ECHILD), not that ptrace failed.
+ *  exec: a thread other than the first execs (its tid changes) this
+ *        program in mode trap: the wait goes on in the new program.
  *  lead: the first thread has ended (pthread_exit(): its maps are empty)
  *        when another maps the code looked for: found there.
  */
@@ -44,6 +46,15 @@ static void *trap_thread(void *arg)
 	(void)arg;
 	raise(SIGTRAP);
 	return NULL;
+}
+
+static char *self;
+
+static void *exec_thread(void *arg)
+{
+	(void)arg;
+	execl(self, self, "trap", (char *)NULL);
+	exit(6);
 }
 
 static void *busy_thread(void *arg)
@@ -80,6 +91,11 @@ static int command(const char *mode)
 		pthread_create(&t, NULL, trap_thread, NULL);
 		pthread_join(t, NULL);
 		return __atomic_load_n(&traps, __ATOMIC_RELAXED) == 2 ? 0 : 3;
+	}
+	if (!strcmp(mode, "exec")) {
+		pthread_create(&t, NULL, exec_thread, NULL);
+		pthread_join(t, NULL);
+		return 7;
 	}
 	if (!strcmp(mode, "lead")) {
 		pthread_create(&t, NULL, map_thread, NULL);
@@ -172,6 +188,7 @@ int main(int argc, char **argv)
 {
 	int st = 0, err;
 
+	self = argv[0];
 	if (argc > 1)
 		return command(argv[1]);
 
@@ -186,6 +203,11 @@ int main(int argc, char **argv)
 	EXPECT(err == -ECHILD, "kill: %d (%s)", err, strerror(-err));
 	EXPECT(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "kill: status %#x",
 	       st);
+
+	st = 0;
+	err = await(argv[0], "exec", &st);
+	EXPECT(err == -ECHILD, "exec: %d (%s)", err, strerror(-err));
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exec: status %#x", st);
 
 	err = await(argv[0], "lead", &st);
 	EXPECT(!err, "lead: %d (%s): not found in the thread that mapped it",
