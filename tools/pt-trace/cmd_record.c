@@ -1877,11 +1877,11 @@ static int rec_resolve_cmd_syms(struct rec_opts *o, struct rec_run *run)
 	for (i = 0; i < o->nsyms && !err; i++) {
 		if (w[i].found >= 2)
 			fprintf(stderr,
-				"%s %s: in a library %s (%s): tracing starts there\n",
+				"%s %s: in a library %s: tracing starts there\n",
 				o->sym[i].cfg == PT_ADDR_CFG_STOP ? "stop at" :
 				"filter", o->sym[i].name, w[i].found == 2 ?
 				"the loader mapped at start" :
-				"the command loaded (dlopen)", w[i].file);
+				"the command loaded (dlopen)");
 		err = rec_add_sym_range(o, run->sb, o->sym[i].name,
 					o->sym[i].cfg, w[i].a, w[i].b,
 					w[i].file);
@@ -2101,6 +2101,8 @@ static int rec_bts_stream_finish(struct rec_cpu *rc, const char *outdir,
 	ptsb_put(sb, key, "%llu", (unsigned long long)rc->loss.lapped);
 	snprintf(key, sizeof(key), "bts.cpu%d.driver_lost_bytes", rc->cpu);
 	ptsb_put(sb, key, "%llu", (unsigned long long)rc->status.lost_bytes);
+	snprintf(key, sizeof(key), "bts.cpu%d.pmis", rc->cpu);
+	ptsb_put(sb, key, "%llu", (unsigned long long)rc->status.pmis);
 	fprintf(stderr, summary, rc->cpu, (unsigned long long)rc->written / PT_BTS_RECORD_SIZE,
 		rc->cpu, (unsigned long long)lost,
 		(unsigned long long)rc->loss.records, rc->cpu, PTL_SUFFIX);
