@@ -803,14 +803,6 @@ static void rec_write_tsc(FILE *sb, const struct rec_cpu *rcs, int n)
 	}
 }
 
-static double rec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void rec_sum(const struct rec_cpu *rcs, int n, struct ptl_sum *sum,
 		    uint64_t *bytes)
 {
@@ -831,7 +823,7 @@ static void rec_sum(const struct rec_cpu *rcs, int n, struct ptl_sum *sum,
 static void rec_status_line(struct rec_cpu *rcs, int n, double t0,
 			    const struct rec_opts *o)
 {
-	double dt = rec_now() - t0;
+	double dt = ptt_now() - t0;
 	struct ptl_sum sum;
 	uint64_t bytes = 0;
 	int i;
@@ -1389,7 +1381,7 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 			 struct rec_run *run, struct rec_sleep *w, int stop)
 {
 	double check_s = o->following ? REC_STOP_CHECK_S : REC_STOP_CHECK_CPU_S;
-	double t0 = rec_now(), next_status = t0 + 0.5, next_drain = t0;
+	double t0 = ptt_now(), next_status = t0 + 0.5, next_drain = t0;
 	double next_check = t0 + check_s, next_gone = t0 + 0.1;
 	int tty = isatty(STDERR_FILENO), i, st;
 	int stream = o->mode == PT_MODE_STREAM;
@@ -1418,7 +1410,7 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 				break;
 			}
 		}
-		now = rec_now();
+		now = ptt_now();
 		/* -p: as perf record -p, the end when the process has gone. */
 		if (now >= next_gone) {
 			if (rec_end_gone(&run->end, rcs[0].fd)) {

@@ -19,6 +19,7 @@
 
 #include "proc_maps.h"
 #include "rec_command.h"
+#include "tool.h"
 
 pid_t rcmd_spawn(char **cmd, int *release)
 {
@@ -264,14 +265,6 @@ static int rcmd_may_map(int nr)
 	return 0;
 }
 
-static double rcmd_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * The next stop of a traced thread (of the first one only until every
  * thread is traced): its tid and @st, -ECHILD when the command ended,
@@ -291,9 +284,9 @@ static pid_t rcmd_next_stop(struct rcmd *c, const struct rcmd_look *l,
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	for (;;) {
-		if (l->tick && rcmd_now() >= *tick + 0.1) {
+		if (l->tick && ptt_now() >= *tick + 0.1) {
 			l->tick(l->arg);
-			*tick = rcmd_now();
+			*tick = ptt_now();
 		}
 		if (__atomic_load_n(l->stop, __ATOMIC_RELAXED))
 			return -EINTR;
@@ -354,7 +347,7 @@ static int rcmd_await(struct rcmd *c, const struct rcmd_look *l, int *status)
 	struct __ptrace_syscall_info si;
 	struct rcmd_xmaps x;
 	uint64_t lo, hi, hash;
-	double tick = rcmd_now();
+	double tick = ptt_now();
 	int st, sig = 0, left, err, startup = 1;
 	pid_t tid = c->pid;
 	long i;

@@ -44,6 +44,9 @@ int ptt_parse_u32(const char *s, uint32_t *val);
 /* "A-B", two such numbers with A <= B (an address range); 0 on success. */
 int ptt_parse_range(const char *s, uint64_t *a, uint64_t *b);
 
+/* CLOCK_MONOTONIC in seconds (the recorder's timers). */
+double ptt_now(void);
+
 /* Write all @n bytes (retrying short writes and EINTR); 0 or -errno. */
 int ptt_write_all(int fd, const void *p, size_t n);
 

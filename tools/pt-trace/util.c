@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tool.h"
@@ -98,6 +99,14 @@ int ptt_parse_u64(const char *s, uint64_t *val)
 		return -EINVAL;
 	*val = v;
 	return 0;
+}
+
+double ptt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int ptt_parse_range(const char *s, uint64_t *a, uint64_t *b)
