@@ -34,6 +34,18 @@ esac
 prog=exact_dlopen
 sym=pt_library_version
 
+# rec_fails NAME WHAT PROG [ARGS]: 'record --filter $sym -- PROG ARGS'
+# into $OUT/NAME (d) must exit 1 (WHAT says which case).
+rec_fails() {
+	d=$OUT/$1 what=$2
+	shift 2
+	mkdir -p "$d"
+	taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- "$@" >"$d/rec.out" 2>&1
+	rc=$?
+	echo "PTT-INFO $what: record exited $rc"
+	[ $rc = 1 ] || exact_fail "record of $what exited $rc, not 1: $(cat "$d/rec.out")"
+}
+
 # 1. the function of a library loaded later
 if exact_rec $prog dl --filter $sym; then
 	grep -q "^$prog 3\$" "$d/rec.out" || exact_fail "$prog did not run to its end: $(cat "$d/rec.out")"
@@ -47,8 +59,7 @@ if exact_rec $prog dl --filter $sym; then
 		exact_fail "no 'filter=$sym' range in the sideband"
 	else
 		A=$(printf '%016x' "0x$1") B=$(printf '%016x' "0x$2")
-		# every thread of the process (the truth's third field)
-		grep -h "^[0-9][0-9]* [0-9][0-9]* $pid " "$d/truth.0" | cut -d' ' -f6 |
+		exact_pid_ips "$d/truth.0" "$pid" |
 			awk -v a="$A" -v b="$B" '{ ip = $1 ""; if (ip >= a "" && ip <= b "") print }' >"$d/want"
 		exact_compare "$d/want" "$d/got" "filter $sym [$A,$B]"
 		n=$(grep -c "^$A\$" "$d/got")
@@ -72,7 +83,7 @@ if exact_rec $prog two --filter dlopen --filter $sym; then
 	if [ $# != 4 ]; then
 		exact_fail "two: not 2 filter ranges in the sideband: $ranges"
 	else
-		grep -h "^[0-9][0-9]* [0-9][0-9]* $pid " "$d/truth.0" | cut -d' ' -f6 |
+		exact_pid_ips "$d/truth.0" "$pid" |
 			awk -v a="$1" -v b="$2" -v c="$3" -v e="$4" '{ ip = $1 "";
 				if ((ip >= a "" && ip <= b "") || (ip >= c "" && ip <= e "")) print }' >"$d/want"
 		exact_compare "$d/want" "$d/got" "two ranges"
@@ -96,7 +107,7 @@ if exact_rec $prog stop -b 1M --filter dlopen --stop-at $sym; then
 		exact_fail "stop: no filter=dlopen and stop_at=$sym ranges in the sideband"
 	else
 		S=$(printf '%016x' "0x$3")
-		grep -h "^[0-9][0-9]* [0-9][0-9]* $pid " "$d/truth.0" | cut -d' ' -f6 >"$d/all"
+		exact_pid_ips "$d/truth.0" "$pid" >"$d/all"
 		awk -v a="$(printf '%016x' "0x$1")" -v b="$(printf '%016x' "0x$2")" -v s="$S" '
 				$1 "" == s "" { exit }
 				{ ip = $1 ""; if (ip >= a "" && ip <= b "") print }' "$d/all" >"$d/want"
@@ -106,35 +117,20 @@ if exact_rec $prog stop -b 1M --filter dlopen --stop-at $sym; then
 fi
 
 # 4. never loaded: an error once the command has ended
-d=$OUT/never
-mkdir -p "$d"
-taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/$prog noload >"$d/rec.out" 2>&1
-rc=$?
-echo "PTT-INFO never loaded: record exited $rc"
-[ $rc = 1 ] || exact_fail "record of a function never loaded exited $rc, not 1: $(cat "$d/rec.out")"
+rec_fails never "a function never loaded" /ptt/work/$prog noload
 grep -q "^$prog 0\$" "$d/rec.out" || exact_fail "$prog noload did not run to its end: $(cat "$d/rec.out")"
 grep -q "filter $sym: .* ended without loading a library with that function" "$d/rec.out" ||
 	exact_fail "no message that the command ended without loading $sym: $(cat "$d/rec.out")"
 
 # 5. COMMAND's loader fails (a library it needs is missing) and exits
 #    before the start-up is over: an error that says so
-d=$OUT/ldfail
-mkdir -p "$d"
-taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/exact_needs_missing >"$d/rec.out" 2>&1
-rc=$?
-echo "PTT-INFO loader failed: record exited $rc"
-[ $rc = 1 ] || exact_fail "record of a command whose loader fails exited $rc, not 1: $(cat "$d/rec.out")"
+rec_fails ldfail "a command whose loader fails" /ptt/work/exact_needs_missing
 grep -q "libptt_missing.so" "$d/rec.out" || exact_fail "ld.so did not fail on the missing library: $(cat "$d/rec.out")"
 grep -q "filter $sym: .* ended before its loader mapped a library with that function" "$d/rec.out" ||
 	exact_fail "no message that the command ended in its loader's start-up: $(cat "$d/rec.out")"
 
 # 6. a static program has no loader: the same is an error at its exec
-d=$OUT/static
-mkdir -p "$d"
-taskset -c 0 "$PT" record -C 0 -u --filter $sym -o "$d/rec" -- /ptt/work/exact_static >"$d/rec.out" 2>&1
-rc=$?
-echo "PTT-INFO static program: record exited $rc"
-[ $rc = 1 ] || exact_fail "record of a static program without $sym exited $rc, not 1: $(cat "$d/rec.out")"
+rec_fails static "a static program without $sym" /ptt/work/exact_static
 ! grep -q "^exact_static " "$d/rec.out" || exact_fail "the static program ran: $(cat "$d/rec.out")"
 grep -q "filter $sym: no such function in the executable mappings of .* (no loader: a static program" "$d/rec.out" ||
 	exact_fail "no message that a static program has no loader: $(cat "$d/rec.out")"

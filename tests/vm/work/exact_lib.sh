@@ -96,6 +96,12 @@ exact_ips() {
 	exact_tid_lines "$2" "$1" | cut -d' ' -f6
 }
 
+# exact_pid_ips TRUTH PID: the IPs of every thread of process PID, in
+# the truth's order.
+exact_pid_ips() {
+	grep -h "^[0-9][0-9]* [0-9][0-9]* $2 " "$1" | cut -d' ' -f6
+}
+
 # exact_compare WANT GOT WHAT: the two IP lists must be the same.
 exact_compare() {
 	w=$(wc -l <"$1") g=$(wc -l <"$2")
