@@ -4,8 +4,8 @@
 # pt-trace decode's VMX contexts (decode_vmx.c) on a trace the model's
 # guests make through the driver (model.rst "Guests"; model_vmx=1,
 # system-wide: VM A at 0x100000000000 with the host's own CR3, VM B at
-# 0x08040000), each guest's code a raw --guest-image (0x74 bytes: jz,
-# which walks the guest's TNTs), recorded with MTC and a fake KVM debugfs
+# 0x08040000), each guest's code a raw --guest-image (the model's
+# vmx_guest_code, which its packets walk), recorded with MTC and a fake KVM debugfs
 # (PTT_KVM_DEBUGFS: one vCPU with the model's TSC offset 2^40 and ratio
 # 1.5, in KVM's files):
 #  - the unfiltered decode has instructions of both VMs;
@@ -20,8 +20,10 @@
 #  - sideband.txt has the fake vCPU's kvm.vcpu line, and decode --tsc,
 #    with no --guest-tsc, puts every guest instruction's time between
 #    the host instructions' around it, give or take one MTC period (guest
-#    TSC packets converted with the recorded offset/ratio, MTC unscaled);
-#    with --guest-tsc VMCS:0:0 (no conversion) they lie 2^40 off; all
+#    TSC packets converted with the recorded offset/ratio, MTC unscaled),
+#    and no host instruction's before the host's before it (the first
+#    after a VM exit is timed from the guest's TSC packets); with
+#    --guest-tsc VMCS:0:0 (no conversion) they lie 2^40 off; all
 #    within the host TSC span (where no host instruction decodes: the
 #    debug kernel has no /proc/kcore, so no kernel text is recorded).
 # Table 36-48 (host-only tracing) is vmx_host_only's.  icl only: bdw
@@ -117,10 +119,12 @@ between() {
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v }
 	/^[0-9a-f]+  [0-9a-f]+ / {
-		t = hex($1); g = $2 ~ /^00001000000[01]/ || $2 ~ /^00000000080[45]/
+		t = hex($1); g = $2 ~ /^000010000000/ || $2 ~ /^000000000804/
 		if (!g) {
 			for (i = 0; i < np; i++) if (pend[i] > t + per && bad++ < 3)
 				printf "PTT-INFO guest at %s, host %s after at %s\n", pend[i], $2, t > "/dev/stderr"
+			if (have && t < last - per && bad++ < 3)
+				printf "PTT-INFO host %s at %s, host before at %s\n", $2, t, last > "/dev/stderr"
 			np = 0; last = t; have = 1; hosts++
 		} else {
 			guests++
@@ -149,7 +153,7 @@ span() {
 	BEGIN { sl = hi - lo + per }
 	/^[0-9a-f]+  [0-9a-f]+ / {
 		t = hex($1)
-		if (($2 ~ /^00001000000[01]/ || $2 ~ /^00000000080[45]/) &&
+		if (($2 ~ /^000010000000/ || $2 ~ /^000000000804/) &&
 		    (t < lo - sl || t > hi + sl) && out++ < 3)
 			printf "PTT-INFO guest %s at %.0f, host span %.0f..%.0f\n", $2, t, lo, hi > "/dev/stderr"
 	}

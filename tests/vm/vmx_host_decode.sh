@@ -42,7 +42,7 @@ TR="$OUT/rec/cpu0.pt"
 # Table 36-48 in pt-trace dump's listing ("OFFSET  NAME  PAYLOAD ...").
 pt dump "$TR" >"$OUT/dump" 2>"$OUT/dump.err" || bad "dump: $(head -n 3 "$OUT/dump.err")"
 set -- $(awk '
-	function guest(ip) { return ip ~ /^00001000000[01]/ || ip ~ /^00000000080[45]/ }
+	function guest(ip) { return ip ~ /^000010000000/ || ip ~ /^000000000804/ }
 	$2 == "psb" { p = 1 } $2 == "psbend" { p = 0 }
 	$2 == "pip" && / nr/ { nr++ }
 	$2 == "vmcs" && !p { v[$3]++ }
@@ -69,7 +69,7 @@ mkdir -p "$OUT/t" "$OUT/c"
 cp "$TR" "$OUT/t/"
 cp "$TR" "$OUT/c/"
 { echo pt-trace-sideband=1; grep '^kvm\.' "$OUT/rec/sideband.txt"; } >"$OUT/t/sideband.txt"
-# Both guests' code (64 KiB of jz) over the first PSB+'s host IP.
+# Both guests' code (vmx_guest_code) over the first PSB+'s host IP.
 hip=$(awk '$2 == "psb" { p = 1 } $2 == "psbend" { p = 0 }
 	p && $2 == "fup" && $NF ~ /^[0-9a-f]+$/ { print $NF; exit }' "$OUT/dump")
 [ -n "$hip" ] || bad "no FUP in a PSB+"

@@ -15,6 +15,7 @@
  *                 that clears TraceEn #GPs (counted in gp_faults_test)
  *                 and leaves TraceEn set: a disabling write that fails.
  *   foreign, late_pmi, vmx, foreign_*: the other agents (agents.c).
+ *   vmx_guest_code  the model guests' code, 64 KiB (vmx.c).
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -254,6 +255,7 @@ int pt_model_debugfs_init(struct dentry *parent)
 	pt_model_selftest_init(dir);
 	pt_model_witness_init(dir);
 	pt_model_exact_init(dir);
+	pt_model_vmx_debugfs_init(dir);
 	ret = pt_model_agents_init(dir);
 	if (ret)
 		return ret;

@@ -240,6 +240,27 @@ static u64 pt_target(const struct pt_model_regs *r, u64 ip, u64 t)
 }
 
 /* One step of "execution" while PacketEn=1. */
+/*
+ * A model guest's branches (model_vmx): its code is vmx.c's blocks, and
+ * the step walks them: the six JZ of the block at @c->ip, its JMP *%rax
+ * to another block of the VM's 64 KiB, that block's six JZ and its JMP
+ * back to @c->ip, where the next step, a PSB+'s FUP or the VM exit's FUP
+ * finds the guest.
+ */
+static void pt_guest_branches(const struct pt_model_regs *r,
+			      struct pt_pkt_buf *b, const struct pt_ctx *c,
+			      u64 rnd)
+{
+	u64 t = pt_target(r, c->ip, c->ip ^ ((rnd >> 16) & 0xff0));
+
+	if (t & (PT_MODEL_VMX_BLOCK - 1))
+		t = c->ip;	/* a filter range that starts inside a block */
+	pt_pkt_tnt8(b, rnd >> 10, PT_MODEL_VMX_BLOCK_JCC);
+	pt_pkt_ip(b, PT_PKT_TIP, t, false);
+	pt_pkt_tnt8(b, rnd >> 24, PT_MODEL_VMX_BLOCK_JCC);
+	pt_pkt_ip(b, PT_PKT_TIP, c->ip, false);
+}
+
 static void pt_step(struct pt_model_state *s, struct pt_pkt_buf *b,
 		    const struct pt_ctx *c, bool pe)
 {
@@ -261,6 +282,11 @@ static void pt_step(struct pt_model_state *s, struct pt_pkt_buf *b,
 		return;
 	if ((ctl & PT_CTL_CYCEN) && (ctl & PT_CTL_BRANCHEN))
 		pt_pkt_cyc(b, 1 + (rnd & 0x3ff));
+	if (c->guest) {
+		if (ctl & PT_CTL_BRANCHEN)
+			pt_guest_branches(r, b, c, rnd);
+		return;
+	}
 	if (ctl & PT_CTL_BRANCHEN) {
 		pt_pkt_tnt8(b, rnd >> 10, 6);
 		/* An indirect branch to near the sampled IP, then to it. */

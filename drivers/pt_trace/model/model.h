@@ -19,6 +19,7 @@
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 #include "../hw.h"
@@ -473,6 +474,14 @@ void pt_model_gen_kick(struct pt_model_cpu *st);
 #define PT_MODEL_VMX_OFF	0
 #define PT_MODEL_VMX_SYSTEM	1	/* system-wide: guests traced */
 #define PT_MODEL_VMX_HOST	2	/* host-only: Table 36-48 */
+/*
+ * The guests' code: the same 16-byte block throughout each VM's 64 KiB
+ * (vmx.c), whose six JZ a guest step walks with a TNT bit each before
+ * its JMP *%rax (a TIP) to another block (generator.c).
+ */
+#define PT_MODEL_VM_CODE_SIZE	SZ_64K
+#define PT_MODEL_VMX_BLOCK	16
+#define PT_MODEL_VMX_BLOCK_JCC	6
 unsigned int pt_model_vmx_mode(const struct pt_model_regs *r);
 u64 pt_model_vmx_tsc(const struct pt_ctx *c, u64 tsc);
 u64 pt_model_vmx_psb_vmcs(const struct pt_model_state *s);
@@ -485,6 +494,7 @@ bool pt_model_vmx_entry(unsigned int mode, struct pt_model_state *s,
 void pt_model_vmx_exit(unsigned int mode, struct pt_model_state *s,
 		       struct pt_pkt_buf *b, const struct pt_ctx *host,
 		       const struct pt_ctx *g, bool h_ctx_en, bool h_pe);
+void pt_model_vmx_debugfs_init(struct dentry *dir);
 
 /* pmi.c */
 void pt_model_nmi_self(void);

@@ -29,10 +29,27 @@
  * is 64-bit user code whose CR3 is the host's own (a collision only the
  * VMCS and PIP.NR tell apart), VM B 32-bit user code (CS.L=0).  Their IPs
  * lie in ranges no host code uses, so a test can tell guest from host.
+ *
+ * Their code is one 16-byte block repeated over each VM's 64 KiB, the
+ * same instructions in 64-bit and 32-bit mode:
+ *   +0   74 00  jz .+2       six of them: a TNT bit each, taken or not
+ *                            the next instruction
+ *   +12  ff e0  jmp *%rax    (%eax in VM B) to another block: a TIP
+ *   +14  0f 0b  ud2          never reached
+ * and a guest step (generator.c) walks it: the six JZ of the block the
+ * guest is in, its JMP to another block, that block's six JZ and its JMP
+ * back.  So every guest instruction decodes with these bytes as the
+ * guest's image (debugfs vmx_guest_code, a test's --guest-image), and a
+ * PSB+'s FUP and the exit's FUP are at a block's start, where a decoder
+ * is.  No PTWRITE, TSX or power events in a guest: the code has none.
  */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/pt_trace.h>
+#include <linux/sizes.h>
+#include <linux/uaccess.h>
 
 #include "../regs.h"
 #include "model.h"
@@ -110,8 +127,8 @@ u64 pt_model_vmx_psb_vmcs(const struct pt_model_state *s)
 /*
  * Choose the VM of this visit (each runs two visits in a row, so a
  * VMPTRLD comes every other entry) and load its VMCS; fill in the guest's
- * context.  The guest IP is somewhere in the VM's 64 KiB, from the
- * generator's LFSR (part of the state: a redone tick repeats it).
+ * context.  The guest IP is a block's start somewhere in the VM's 64 KiB,
+ * from the generator's LFSR (part of the state: a redone tick repeats it).
  */
 void pt_model_vmx_enter(struct pt_model_state *s, struct pt_pkt_buf *b,
 			const struct pt_ctx *host, bool host_ctx_en,
@@ -125,7 +142,8 @@ void pt_model_vmx_enter(struct pt_model_state *s, struct pt_pkt_buf *b,
 		s->vmx.vmcs = vm->vmcs;
 	}
 	s->lfsr ^= s->lfsr << 7;
-	g->ip = vm->ip + ((s->lfsr >> 20) & 0xfff0);
+	g->ip = vm->ip + ((s->lfsr >> 20) &
+			  (PT_MODEL_VM_CODE_SIZE - PT_MODEL_VMX_BLOCK));
 	g->cr3 = vm->cr3 ? vm->cr3 : host->cr3;
 	g->user = true;
 	g->csl = vm->csl;
@@ -182,4 +200,46 @@ void pt_model_vmx_exit(unsigned int mode, struct pt_model_state *s,
 	pt_vmx_enc_store(&e, s);
 	if (mode != PT_MODEL_VMX_HOST)
 		s->seen_cr3 = host->cr3;
+}
+
+static const u8 pt_vmx_block[PT_MODEL_VMX_BLOCK] = {
+	0x74, 0x00, 0x74, 0x00, 0x74, 0x00, 0x74, 0x00, 0x74, 0x00, 0x74, 0x00,
+	0xff, 0xe0, 0x0f, 0x0b,
+};
+
+/* debugfs vmx_guest_code: a VM's 64 KiB of code, the block repeated. */
+static ssize_t pt_vmx_code_read(struct file *file, char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	u8 chunk[PT_MODEL_VMX_BLOCK * 16];
+	loff_t pos = *ppos;
+	size_t done = 0;
+
+	if (pos < 0)
+		return -EINVAL;
+	while (done < len && pos < PT_MODEL_VM_CODE_SIZE) {
+		size_t i, n = min3(len - done, sizeof(chunk),
+				   (size_t)(PT_MODEL_VM_CODE_SIZE - pos));
+
+		for (i = 0; i < n; i++)
+			chunk[i] = pt_vmx_block[(pos + i) % PT_MODEL_VMX_BLOCK];
+		if (copy_to_user(ubuf + done, chunk, n))
+			return done ? done : -EFAULT;
+		done += n;
+		pos += n;
+	}
+	*ppos = pos;
+	return done;
+}
+
+static const struct file_operations pt_vmx_code_fops = {
+	.owner	= THIS_MODULE,
+	.read	= pt_vmx_code_read,
+	.llseek	= default_llseek,
+};
+
+void pt_model_vmx_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file_size("vmx_guest_code", 0444, dir, NULL,
+				 &pt_vmx_code_fops, PT_MODEL_VM_CODE_SIZE);
 }

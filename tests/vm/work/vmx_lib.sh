@@ -14,19 +14,15 @@
 #                 copied to $PTT_OUT on a failure, then removed
 #   pt ARGS...    pt-trace, killed and named when not done in 20 s
 #                 (SIGTERM would let a stuck record try to finish)
-#   vmx_guest_images [BYTES]  $OUT/guest.bin, each guest's code as a raw
-#                 image (BYTES, 64 KiB by default, of 0x74, jz, which walks
-#                 the guest's TNTs), and
+#   vmx_guest_images  $OUT/guest.bin, the guests' code as a raw image
+#                 (the model's debugfs vmx_guest_code: 64 KiB of a 16-byte
+#                 block of six jz and a jmp *%rax, which a guest's packets
+#                 walk, model.rst "Guests"), and
 #                 GI, the --guest-image options for VM A (VMCS $A, at
 #                 0x100000000000) and VM B (VMCS $B, at 0x08040000)
 #   GA_RE, GB_RE  grep patterns of VM A's and VM B's IPs (16 hex digits)
 #   classify FILE the IPs (16 hex digits a line) counted by where they
 #                 lie: "a=N b=N h=N " (VM A, VM B, the host)
-# The model's guest TNTs are not bound to code: a visit that starts near
-# the end of the 64 KiB its IPs start in walks past it (one jz per TNT
-# bit), a "no memory mapped" error with a 64 KiB image.  A test that
-# counts those errors (vmx_nopip) gives 128 KiB; classify counts the
-# second 64 KiB as the VM's.
 . /ptt/work/pt_trace_lib.sh
 pt_trace_require
 M=/sys/kernel/debug/pt_trace/model
@@ -79,13 +75,15 @@ pt() {
 
 vmx_guest_images() {
 	mkdir -p "$OUT"
-	head -c "${1:-65536}" /dev/zero | tr '\000' '\164' >"$OUT/guest.bin"
+	cat $M/vmx_guest_code >"$OUT/guest.bin" &&
+		[ "$(wc -c <"$OUT/guest.bin")" = 65536 ] ||
+		{ echo "FAIL: no 64 KiB of guest code in $M/vmx_guest_code" >&2; exit 1; }
 	GI="--guest-image $A:$OUT/guest.bin@0x100000000000 --guest-image $B:$OUT/guest.bin@0x08040000"
 }
 
-GA_RE='^00001000000[01]' GB_RE='^00000000080[45]'
+GA_RE='^000010000000' GB_RE='^000000000804'
 classify() {
-	awk '{ if ($1 ~ /^00001000000[01]/) print "a";
-	       else if ($1 ~ /^00000000080[45]/) print "b";
+	awk '{ if ($1 ~ /^000010000000/) print "a";
+	       else if ($1 ~ /^000000000804/) print "b";
 	       else print "h" }' "$1" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }'
 }
