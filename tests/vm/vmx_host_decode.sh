@@ -19,10 +19,6 @@
 #  - contexts has no guest context.
 # icl only: bdw cannot trace in VMX operation, min has no VMX.
 OUT=/tmp/vmx_host_decode.$$
-# Not on the debug kernel (lockdep, KASAN): what it checks is the
-# decoder, the same on every kernel (18 s there of make check's budget; the
-# model's guests run there in vmx_contexts, vmx_nopip and vmx_host_only).
-[ ! -e /proc/lockdep ] || { echo "SKIP: not on the debug kernel (time budget; the decoder is checked on 6.1 and 6.12)"; exit 77; }
 . /ptt/work/vmx_lib.sh
 vmx_icl_only
 vmx_require
