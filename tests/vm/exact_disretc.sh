@@ -15,16 +15,6 @@
 # Exit 0 pass, 77 skip, 1 fail.
 
 [ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_disretc runs on icl"; exit 77; }
-# Not on the debug kernel (lockdep, KASAN: about 1 ms a step under TCG):
-# what it checks is the encoder, the same on every kernel; exact_signal,
-# exact_fork, exact_migrate, exact_stream and exact_cr3 run the exact
-# model's kernel hooks there.
-# And on 6.1 only of the two Debian kernels: the encoder is the same on
-# both, and 6.12 is the slower guest (make check's 30-minute budget).
-case $(uname -r) in
-6.1.0-*) ;;
-*) echo "SKIP: on Debian's 6.1 only (time budget; the encoder is the same on every kernel)"; exit 77 ;;
-esac
 . /ptt/work/exact_lib.sh
 
 prog=exact_nolibc

@@ -23,10 +23,6 @@
 
 # The exact model is above the output schemes: icl only (77 elsewhere).
 [ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_* run on icl"; exit 77; }
-# Not on the debug kernel: 30-38 s there (697 timer entries in 2,446
-# steps), too much of make check's budget; exact_signal, exact_stream,
-# exact_threads and exact_fork take the same hooks there (it passed).
-[ ! -e /proc/lockdep ] || { echo "SKIP: not on the debug kernel (time budget)"; exit 77; }
 . /ptt/work/exact_lib.sh
 
 prog=exact_nolibc_irq

@@ -34,16 +34,6 @@
 # Exit 0 pass, 77 skip, 1 fail.
 
 [ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_timing runs on icl (MTC and CYC)"; exit 77; }
-# Not on the debug kernel (lockdep, KASAN): it takes 60-75 s there
-# (recording 18 s, then dump and awk over ~125,000 MTCs: a step spans
-# ~20 MTC periods), too much of make check's budget; the packets are the
-# same on every kernel.
-# And on 6.1 only of the two Debian kernels: the encoder is the same on
-# both, and 6.12 is the slower guest (make check's 30-minute budget).
-case $(uname -r) in
-6.1.0-*) ;;
-*) echo "SKIP: on Debian's 6.1 only (time budget; the encoder is the same on every kernel)"; exit 77 ;;
-esac
 . /ptt/work/exact_lib.sh
 
 prog=exact_nolibc
