@@ -60,6 +60,7 @@ echo 1 >$P/model_vmx
 # 3000 bytes a tick: PSBs (every 8 KiB) drift across the visits of both
 # VMs (2048 would put them in the same phase of the A, A, B, B cycle).
 echo 3000 >$P/model_tick_bytes
+t0=$(cut -d' ' -f1 /proc/uptime)
 PTT_KVM_DEBUGFS="$OUT/kvm" pt record -a -C 0 -d 1 -b 256K -m flight --psb-period 2 --mtc \
 	-o "$OUT/rec" 2>"$OUT/rec.err" ||
 	{ cat "$OUT/rec.err" >&2; bad "record exited non-zero"; exit 1; }
@@ -69,6 +70,7 @@ SB="$OUT/rec/sideband.txt"
 grep -qx "kvm.vcpu=1234-12/vcpu0 tsc_offset=$OFF tsc_ratio=$((RATIO >> 8)) frac_bits=40" "$SB" ||
 	bad "sideband.txt lacks the fake vCPU: $(grep '^kvm' "$SB" | tr '\n' ' ')"
 
+echo "PTT-INFO record: $(awk -v t="$t0" '{ print $1 - t }' /proc/uptime) s"
 dec() {
 	pt decode --format=ip "$@" "$OUT/rec/cpu0.pt" 2>>"$OUT/dec.err"
 }
@@ -80,6 +82,7 @@ dec $GI --vmcs $A >"$OUT/a"
 dec $GI --vmcs $B >"$OUT/b"
 dec >"$OUT/noimg"
 pt decode -q --summary $GI "$OUT/rec/cpu0.pt" >"$OUT/sum" 2>>"$OUT/dec.err"
+echo "PTT-INFO decodes: $(awk -v t="$t0" '{ print $1 - t }' /proc/uptime) s"
 for f in all host guest a b noimg; do
 	echo "PTT-INFO $f: $(classify "$OUT/$f")"
 done
@@ -110,29 +113,38 @@ case "$mtc$eax$ebx" in
 esac
 echo "PTT-INFO MTC period $per TSC ticks (mtc_freq=$mtc cpuid15=$eax/$ebx)"
 [ "$per" -gt 0 ] || bad "no MTC period in the sideband (mtc_freq, cpuid15.eax/ebx)"
+# The listing's times, "N TSC g|h" a line (uniq -c): N guest or host
+# lines in a row at that TSC.  busybox awk takes ~0.2 ms a line under TCG
+# to read a hex TSC, and most lines share their TSC with the one before.
+tsc_runs() {
+	sed -rn 's/^([0-9a-f]{16})  (000010000000|000000000804)[0-9a-f]{4} .*/\1 g/p
+		s/^([0-9a-f]{16})  [0-9a-f]{16} .*/\1 h/p' "$1" | uniq -c
+}
 between() {
 	awk -v per="$per" '
 	function hex(s,  i, v) { v = 0; s = tolower(s)
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v }
-	/^[0-9a-f]+  [0-9a-f]+ / {
-		t = hex($1); g = $2 ~ /^000010000000/ || $2 ~ /^000000000804/
-		if (!g) {
+	{
+		t = hex($2)
+		if ($3 == "h") {
 			for (i = 0; i < np; i++) if (pend[i] > t + per && bad++ < 3)
-				printf "PTT-INFO guest at %s, host %s after at %s\n", pend[i], $2, t > "/dev/stderr"
+				printf "PTT-INFO guest at %s, host after at %s\n", pend[i], t > "/dev/stderr"
 			if (have && t < last - per && bad++ < 3)
-				printf "PTT-INFO host %s at %s, host before at %s\n", $2, t, last > "/dev/stderr"
-			np = 0; last = t; have = 1; hosts++
+				printf "PTT-INFO host at %s, host before at %s\n", t, last > "/dev/stderr"
+			np = 0; last = t; have = 1; hosts += $1
 		} else {
-			guests++
+			guests += $1
 			if (have && t < last - per && bad++ < 3)
-				printf "PTT-INFO guest %s at %s, host before at %s\n", $2, t, last > "/dev/stderr"
+				printf "PTT-INFO guest at %s, host before at %s\n", t, last > "/dev/stderr"
 			pend[np++] = t
 		}
 	}
 	END { printf "%d %d %d\n", guests + 0, hosts + 0, bad + 0 }'
 }
-between <"$OUT/tsc" >"$OUT/conv"
+echo "PTT-INFO listings classified: $(awk -v t="$t0" '{ print $1 - t }' /proc/uptime) s"
+tsc_runs "$OUT/tsc" >"$OUT/tsc.t"
+between <"$OUT/tsc.t" >"$OUT/conv"
 # And all within the host TSC packets' span (--summary's host lines:
 # first .. last), give or take that span's length: a flight ring may
 # begin in a guest, before the first host TSC, and on a loaded machine
@@ -148,19 +160,20 @@ span() {
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v }
 	BEGIN { sl = hi - lo + per }
-	/^[0-9a-f]+  [0-9a-f]+ / {
-		t = hex($1)
-		if (($2 ~ /^000010000000/ || $2 ~ /^000000000804/) &&
-		    (t < lo - sl || t > hi + sl) && out++ < 3)
-			printf "PTT-INFO guest %s at %.0f, host span %.0f..%.0f\n", $2, t, lo, hi > "/dev/stderr"
+	$3 == "g" {
+		t = hex($2)
+		if ((t < lo - sl || t > hi + sl) && out++ < 3)
+			printf "PTT-INFO guest at %.0f, host span %.0f..%.0f\n", t, lo, hi > "/dev/stderr"
 	}
 	END { print out + 0 }'
 }
 pt decode --format=raw --tsc $GI --guest-tsc $A:0:0 --guest-tsc $B:0:0 \
 	"$OUT/rec/cpu0.pt" 2>>"$OUT/dec.err" >"$OUT/tsc-raw"
-between <"$OUT/tsc-raw" >"$OUT/raw"
-so=$(span <"$OUT/tsc") sr=$(span <"$OUT/tsc-raw")
+tsc_runs "$OUT/tsc-raw" >"$OUT/tsc-raw.t"
+between <"$OUT/tsc-raw.t" >"$OUT/raw"
+so=$(span <"$OUT/tsc.t") sr=$(span <"$OUT/tsc-raw.t")
 read g h nb <"$OUT/conv"
+echo "PTT-INFO TSC checks: $(awk -v t="$t0" '{ print $1 - t }' /proc/uptime) s"
 echo "PTT-INFO converted: $g guest and $h host lines, $nb guest times outside their host neighbours', $so outside the host span; unconverted: $(cat "$OUT/raw"), $sr outside"
 [ "$g" -gt 0 ] || bad "--tsc: no guest line"
 [ "$so" = 0 ] || bad "$so converted guest times outside the host TSC span (+- its length)"
