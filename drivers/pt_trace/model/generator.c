@@ -239,7 +239,6 @@ static u64 pt_target(const struct pt_model_regs *r, u64 ip, u64 t)
 	return t;
 }
 
-/* One step of "execution" while PacketEn=1. */
 /*
  * A model guest's branches (model_vmx): its code is vmx.c's blocks, and
  * the step walks them: the six JZ of the block at @c->ip, its JMP *%rax
@@ -261,6 +260,7 @@ static void pt_guest_branches(const struct pt_model_regs *r,
 	pt_pkt_ip(b, PT_PKT_TIP, c->ip, false);
 }
 
+/* One step of "execution" while PacketEn=1. */
 static void pt_step(struct pt_model_state *s, struct pt_pkt_buf *b,
 		    const struct pt_ctx *c, bool pe)
 {
