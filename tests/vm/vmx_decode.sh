@@ -13,9 +13,9 @@
 #    two together are the unfiltered listing;
 #  - --vmcs A only VM A's IPs, --vmcs B only VM B's: VM A's CR3 is the
 #    host's, only its VMCS keeps it apart;
-#  - --summary: a host context and both guests (their TSC ticks are not
-#    checked: the model's clock hardly moves within a stretch between
-#    two decode errors, and tests/host/run's vmx-decode counts them);
+#  - --summary: a host context and both guests, each VM with
+#    instructions and TSC ticks (the guests' code decodes: vmx_guest_code;
+#    a context of VM A, one per host CR3, may be too short for a tick);
 #  - without --guest-image no guest IP at all (never the host's code);
 #  - sideband.txt has the fake vCPU's kvm.vcpu line, and decode --tsc,
 #    with no --guest-tsc, puts every guest instruction's time between
@@ -102,6 +102,10 @@ case "$(classify "$OUT/noimg")" in *a=*|*b=*) bad "guest IPs without --guest-ima
 grep -q '^# guest   0x0000000012345000 .* [1-9][0-9]* ' "$OUT/sum" || bad "--summary: no VM A context"
 grep -q '^# guest   0x000000006789a000 0x0000000076543000 ' "$OUT/sum" || bad "--summary: no VM B context"
 grep -q '^# host ' "$OUT/sum" || bad "--summary: no host context"
+# "# guest VMCS CR3 INSNS TSC-TICKS PACKETS FIRST .. LAST", summed by VM
+awk '$1 == "#" && $2 == "guest" { n[$3] += $5; t[$3] += $6 }
+	END { for (v in n) if (!(n[v] > 0 && t[v] > 0)) print v, n[v], t[v] }' "$OUT/sum" >"$OUT/sum.bad"
+[ ! -s "$OUT/sum.bad" ] || bad "--summary: a VM without instructions or TSC ticks (VMCS insns ticks): $(head -n 1 "$OUT/sum.bad")"
 
 # --tsc: the guests' times in host time.  Each guest line between the
 # host lines before and after it, one MTC period of slack (2^mtc_freq
