@@ -401,6 +401,15 @@ int pt_core_start(struct pt_cpu *pc)
 	int ret;
 
 	/*
+	 * A streaming START resets the ring and its control page: it waits
+	 * for a read(2) that is copying from the last session, whose release
+	 * of data_tail would otherwise land in the new one and hide its
+	 * first bytes (the lock is held only while copying; taken before the
+	 * hotplug lock, so a copy held by a page fault holds no CPU up).
+	 */
+	if (mutex_lock_interruptible(&pc->stream.read_lock))
+		return -ERESTARTSYS;
+	/*
 	 * Reserved under the hotplug lock held to the end of START: else the
 	 * CPU could go down (dropping the reservation) and come back up with
 	 * perf's intel_pt on it between the check and the enabling write.
@@ -410,6 +419,7 @@ int pt_core_start(struct pt_cpu *pc)
 	ret = pc->src->reserve(pc->cpu);
 	if (ret) {
 		cpus_read_unlock();
+		mutex_unlock(&pc->stream.read_lock);
 		return ret;
 	}
 	mutex_lock(&pc->lock);
@@ -472,6 +482,7 @@ out:
 		pc->src->disarm(pc);
 	mutex_unlock(&pc->lock);
 	cpus_read_unlock();
+	mutex_unlock(&pc->stream.read_lock);
 	return ret;
 }
 

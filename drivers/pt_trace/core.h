@@ -120,7 +120,8 @@ struct pt_hw_saved {
  * One per possible CPU.  'lock' serialises every configuration change,
  * start and stop (ioctls, release, CPU hotplug); lock order:
  * cpu_hotplug_lock (cpus_read_lock) before 'lock'; mmap_lock (mmap) and
- * stream.read_lock (read) before 'lock'.  No mm reference is dropped
+ * stream.read_lock (read) before 'lock'; stream.read_lock (START) before
+ * cpu_hotplug_lock.  No mm reference is dropped
  * under 'lock' (see pt_src_set_cr3()).
  */
 struct pt_cpu {

@@ -127,7 +127,7 @@ int main(void)
 	head = head_now();
 	CHECK(head > 0, "the new session wrote nothing in 600 ms");
 	tail = __atomic_load_n(&ctrl->data_tail, __ATOMIC_ACQUIRE);
-	CHECK(tail <= head, "new session: data_tail %llu beyond data_head %llu (the held read's release)",
+	CHECK(tail <= head, "new session: data_tail %llu beyond data_head %llu",
 	      tail, head);
 	while ((n = read(fd, out, sizeof(out))) > 0)
 		got += n;
