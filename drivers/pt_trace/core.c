@@ -415,8 +415,17 @@ int pt_core_start(struct pt_cpu *pc)
 	 * perf's intel_pt on it between the check and the enabling write.
 	 */
 	cpus_read_lock();
+	/*
+	 * Running already: EBUSY before the reservation, which BTS's gives
+	 * up and takes anew (ownership_bts.c), leaving perf a window on a
+	 * CPU whose BTS is in use.  STARTs are serialised by read_lock, so
+	 * none can start the device between this check and the one below.
+	 */
+	mutex_lock(&pc->lock);
+	ret = pc->running ? -EBUSY : 0;
+	mutex_unlock(&pc->lock);
 	/* perf holds this CPU's hardware (ownership.c): one log line. */
-	ret = pc->src->reserve(pc->cpu);
+	ret = ret ?: pc->src->reserve(pc->cpu);
 	if (ret) {
 		cpus_read_unlock();
 		mutex_unlock(&pc->stream.read_lock);

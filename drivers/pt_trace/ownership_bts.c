@@ -12,7 +12,9 @@
  * Unlike intel_pt's (held for the module's life) the reservation is made
  * at START and replaced at each one: a CPU that went offline lost the
  * event from perf's context, and the next START (the device is stopped
- * by the hotplug) creates a fresh one.  The PMU type comes from sysfs
+ * by the hotplug) creates a fresh one.  A START on a running device
+ * fails with EBUSY before it gets here (core.c): replacing the event of a
+ * BTS in use would leave perf a window to take the CPU.  The PMU type comes from sysfs
  * (/sys/bus/event_source/devices/intel_bts/type) at load;
  * without that PMU nothing can take BTS through perf's intel_bts and
  * nothing is reserved.  perf's other BTS user (a branch-instructions

@@ -9,12 +9,18 @@
  *    cpu1 is allowed (cpu1's BTS is not in use);
  *  - after the close perf may open them again;
  *  - while perf holds a CPU-wide intel_bts event on cpu0, START there
- *    fails with EBUSY (the log names perf), and works once it is closed.
+ *    fails with EBUSY (the log names perf), and works once it is closed;
+ *  - a START repeated on a running device (EBUSY) never opens a window
+ *    in which perf gets cpu0's intel_bts: 2 s of repeated STARTs beside
+ *    perf_event_open() in a loop (before the fix each START gave the
+ *    reservation up and took a new one).
  * Kernel branches only, so it runs under PTI; icl only.
  * Exit 0 pass, 77 skip, 1 fail.
  */
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #include "bts_common.h"
 
@@ -48,6 +54,56 @@ static void want(int type, int cpu, int busy, const char *when)
 		close(fd);
 }
 
+static int restart_fd, restart_stop;
+static long restarts, restart_other;
+
+/* START on the running device, over and over: EBUSY each time. */
+static void *restarter(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&restart_stop, __ATOMIC_RELAXED)) {
+		if (ioctl(restart_fd, PT_TRACE_IOC_START) && errno != EBUSY)
+			restart_other++;
+		restarts++;
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Perf's intel_bts on cpu0 while STARTs are refused on the running device. */
+static void restart_race(int type, int fd)
+{
+	long opens = 0, got = 0;
+	pthread_t t;
+	double t0;
+
+	restart_fd = fd;
+	REQUIRE(!pthread_create(&t, NULL, restarter, NULL), "thread");
+	for (t0 = now_s(); now_s() - t0 < 2; opens++) {
+		int p = perf_open(type, -1, 0);
+
+		if (p >= 0) {
+			got++;
+			close(p);
+		}
+	}
+	__atomic_store_n(&restart_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	CHECK(!got, "running: perf got cpu0's intel_bts %ld of %ld times beside %ld refused STARTs",
+	      got, opens, restarts);
+	CHECK(!restart_other, "START on the running device: %ld errors other than EBUSY",
+	      restart_other);
+	printf("restart race: %ld STARTs, %ld perf opens, %ld installed\n",
+	       restarts, opens, got);
+}
+
 static int bts_start_cpu0(int *fd)
 {
 	*fd = bts_open(0, O_RDWR);
@@ -77,6 +133,8 @@ int main(void)
 	want(type, -1, 1, "started");
 	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
 		want(type, 1, 0, "cpu0 started");
+	if (!err)
+		restart_race(type, fd);
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	want(type, 0, 1, "stopped, still open");
 	close(fd);
