@@ -27,7 +27,17 @@
 
 prog=exact_nolibc_irq
 # Rounds of its spin loop between two pages: about 2,000 instructions.
-EXACT_ARGS=20
+# Then 2000 getppid() calls: returns the timer may interrupt before
+# their first instruction (an out line right after the return's resume
+# line: counted, PTT-INFO; the old model sent none, 0 in a run where
+# the new one gave 11).  Not on the debug kernel: there the loop
+# takes 18 s, and in it the model's truth lacked an out line that the
+# trace had (a FUP + TIP.PGD at the syscall, with desync counted) once
+# or twice a run, with or without the change this part tests: not
+# understood yet (session 21's note).
+nsys=2000
+[ ! -e /proc/lockdep ] || nsys=0
+EXACT_ARGS="20 $nsys"
 if exact_rec $prog irq; then
 	exact_compare "$d/truth" "$d/got" "$prog"
 	"$PT" decode --jobs 2 --format=ip "$d/rec/cpu0.pt" >"$d/got.j" 2>"$d/dec.j.err" ||
@@ -48,6 +58,12 @@ if exact_rec $prog irq; then
 	timer=$(awk '$2 == 236' "$d/outs" | wc -l)
 	pf=$(awk '$2 == 14' "$d/outs" | wc -l)
 	other=$(awk 'NF == 2 && $2 != 236 && $2 != 14' "$d/outs" | wc -l)
+	# Entries right after a return the model did not step (a system
+	# call's): an out line at the IP of the resume line before it.
+	ret=$(grep -A1 '^# resume ' "$d/truth.0" | awk -v p="$pid" '
+		$1 == "#" && $2 == "resume" && $6 == p { ip = $7; next }
+		$1 == "#" && $2 == "out" && $6 == p && $7 == ip { n++ }
+		{ ip = "" } END { print n + 0 }')
 	# The decoded disables (FUP + TIP.PGD) and what follows each.
 	grep '^\[' "$d/events" >"$d/ev"
 	sed -n 's/^\[disabled, at: \([0-9a-f]*\)\]$/\1/p' "$d/ev" >"$d/dis"
@@ -56,9 +72,13 @@ if exact_rec $prog irq; then
 			if (substr($3, 1, 16) == at) ok++; else bad++
 			at = "" }
 		END { print ok + 0, bad + 0 }' "$d/ev")
-	echo "PTT-INFO $prog: $outs out lines in the truth, $timer timer, $pf page fault, $other other; decoded $(wc -l <"$d/dis") disables, back at the same IP / elsewhere: $back"
+	echo "PTT-INFO $prog: $outs out lines in the truth, $timer timer ($ret right after a return), $pf page fault, $other other; decoded $(wc -l <"$d/dis") disables, back at the same IP / elsewhere: $back"
 	[ "$timer" -ge 3 ] || exact_fail "$timer timer interrupts in the program's truth (want 3 or more)"
 	[ "$pf" -ge 16 ] || exact_fail "$pf page faults in the program's truth (want one a page: 16)"
+	# 2 in 400 calls on 6.12; the model sent none before it read the
+	# interrupt's own frame (exact_step.c, pt_exact_hardirq()).
+	# Not required: 1 to 29 a run (1 on an idle host, 6.1), so a run
+	# with none is likely; each is checked as every out line is.
 	cut -d' ' -f1 "$d/outs" | sort >"$d/outs.ip"
 	sort "$d/dis" >"$d/dis.ip"
 	if ! cmp -s "$d/outs.ip" "$d/dis.ip"; then

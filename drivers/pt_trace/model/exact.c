@@ -434,10 +434,12 @@ static int pt_exact_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		 * fup-tip_pgd.ptt); the return to it is the TIP.PGE of its
 		 * step (pt_exact_enter()).  A switch-out or TraceEn 1->0
 		 * before that return finds PacketEn 0 and sends nothing more.
-		 * A fault comes from user code for sure: PacketEn 0 (an
-		 * earlier entry's PGD, a resume not yet stepped) means the
-		 * task returned to this IP since, with its TIP.PGE (if the
-		 * ranges pass it), which silicon sends before the fault's.
+		 * A fault comes from user code for sure, and so does an
+		 * interrupt whose frame says so (exact_step.c,
+		 * pt_exact_hardirq()): PacketEn 0 (an earlier entry's PGD,
+		 * a resume not yet stepped) means the task returned to this
+		 * IP since, with its TIP.PGE (if the ranges pass it), which
+		 * silicon sends before the entry's FUP + TIP.PGD.
 		 */
 		if (a->fault)
 			pt_exact_enter(s, &b);

@@ -66,8 +66,9 @@ bool pt_model_exact_event(enum pt_exact_ev ev, u64 ip,
  * kernel by an interrupt or exception (vector @vec, -1: a device
  * interrupt's) that returns there: FUP + TIP.PGD if its code was being
  * traced, and the truth's out line (IRQs off, not NMI).  @fault: a
- * fault of that instruction, so the task ran user code there for sure
- * (TIP.PGE first if PacketEn was 0).
+ * fault of that instruction, or an interrupt whose frame is the user
+ * one, so the task ran user code there for sure (TIP.PGE first if
+ * PacketEn was 0).
  */
 void pt_model_exact_kentry(int vec, bool fault);
 /*

@@ -65,6 +65,8 @@
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
+#include <asm/irq_regs.h>
+#include <asm/irq_vectors.h>
 #include <asm/processor-flags.h>
 #include <asm/ptrace.h>
 #include <asm/trapnr.h>
@@ -646,22 +648,45 @@ static void pt_exact_signal(void *data, int sig, struct kernel_siginfo *info,
 }
 
 /*
+ * The frame a hardirq with vector @vec interrupted, where the kernel says
+ * (set_irq_regs()): the local timer's and devices' (@vec -1) handlers
+ * set it before their tracepoints; the IPIs' (reschedule, call function,
+ * irq_work) do not.
+ */
+static struct pt_regs *pt_exact_irq_frame(int vec)
+{
+	return vec == LOCAL_TIMER_VECTOR || vec < 0 ? get_irq_regs() : NULL;
+}
+
+/*
  * A hardirq on this CPU (vector @vec, -1: a device's, unknown): did it
  * interrupt the armed task's user code?  Between our #DB and the task's
  * next kernel entry it runs user code, and the interrupt's frame is its
- * user frame at the pending instruction.
+ * user frame at the pending instruction.  Before the task's first step
+ * after a return the model did not step (a system call's, a signal
+ * handler's, another interrupt's) only the interrupt's own frame says
+ * whether it came from user code: where the kernel gives it, an
+ * interrupt there is an entry too, with the return's TIP.PGE first (as
+ * a page fault's, exact.c); PT only (BTS's return records, bts_exact.c,
+ * are not made for it: model.rst).
  */
 static void pt_exact_hardirq(int vec)
 {
+	struct pt_regs *user = task_pt_regs(current), *frame;
 	struct pt_model_cpu *st;
 
 	if (pt_exact_find(current) < 0)
 		return;
 	st = this_cpu_ptr(pt_model_cpus);
-	if (!st->xuser)
+	if (!st->xuser) {
+		frame = pt_exact_irq_frame(vec);
+		if (frame == user && user_mode(frame) &&
+		    frame->ip == st->xpending && pt_exact_traced(st))
+			pt_model_exact_kentry(vec, true);
 		return;
+	}
 	st->xbts_off = NULL;
-	if (task_pt_regs(current)->ip == st->xpending && pt_exact_traced(st))
+	if (user->ip == st->xpending && pt_exact_traced(st))
 		pt_exact_kentry(st, vec, false, false);
 }
 

@@ -6,7 +6,9 @@
  * it runs, and a store into each of PAGES pages of its .bss, untouched
  * until then: one page fault each, handled and returned from.  Between
  * two pages it spins argv[1] rounds (default 20) of a few instructions.
- * The last line written is "exact_nolibc_irq SUM".
+ * Then it makes argv[2] getppid() system calls (default 0), each a
+ * return to user code that the timer may interrupt before its first
+ * instruction.  The last line written is "exact_nolibc_irq SUM".
  */
 #include "workload.h"
 #include "nolibc.h"	/* _start, atou() */
@@ -37,11 +39,14 @@ void start_c(unsigned long *sp)
 {
 	char **argv = (char **)(sp + 1);
 	unsigned int i, n = sp[0] > 1 ? atou(argv[1]) : 20;
+	unsigned int nsys = sp[0] > 2 ? atou(argv[2]) : 0;
 	char *page = (char *)(((unsigned long)pages + 4095) & ~4095UL);
 
 	for (i = 0; i < PAGES; i++) {
 		touch(page + i * 4096UL);
 		sink = spin(sink, n);
 	}
+	for (i = 0; i < nsys; i++)
+		sink += sys3(110, 0, 0, 0);	/* getppid */
 	exit_saying("exact_nolibc_irq ", sink);
 }
