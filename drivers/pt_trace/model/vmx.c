@@ -44,12 +44,11 @@
  * is.  No PTWRITE, TSX or power events in a guest: the code has none.
  */
 #include <linux/debugfs.h>
-#include <linux/fs.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/pt_trace.h>
 #include <linux/sizes.h>
-#include <linux/uaccess.h>
+#include <linux/string.h>
 
 #include "../regs.h"
 #include "model.h"
@@ -208,38 +207,17 @@ static const u8 pt_vmx_block[PT_MODEL_VMX_BLOCK] = {
 };
 
 /* debugfs vmx_guest_code: a VM's 64 KiB of code, the block repeated. */
-static ssize_t pt_vmx_code_read(struct file *file, char __user *ubuf,
-				size_t len, loff_t *ppos)
-{
-	u8 chunk[PT_MODEL_VMX_BLOCK * 16];
-	loff_t pos = *ppos;
-	size_t done = 0;
-
-	if (pos < 0)
-		return -EINVAL;
-	while (done < len && pos < PT_MODEL_VM_CODE_SIZE) {
-		size_t i, n = min3(len - done, sizeof(chunk),
-				   (size_t)(PT_MODEL_VM_CODE_SIZE - pos));
-
-		for (i = 0; i < n; i++)
-			chunk[i] = pt_vmx_block[(pos + i) % PT_MODEL_VMX_BLOCK];
-		if (copy_to_user(ubuf + done, chunk, n))
-			return done ? done : -EFAULT;
-		done += n;
-		pos += n;
-	}
-	*ppos = pos;
-	return done;
-}
-
-static const struct file_operations pt_vmx_code_fops = {
-	.owner	= THIS_MODULE,
-	.read	= pt_vmx_code_read,
-	.llseek	= default_llseek,
+static u8 pt_vmx_code[PT_MODEL_VM_CODE_SIZE];
+static struct debugfs_blob_wrapper pt_vmx_code_blob = {
+	.data = pt_vmx_code,
+	.size = sizeof(pt_vmx_code),
 };
 
 void pt_model_vmx_debugfs_init(struct dentry *dir)
 {
-	debugfs_create_file_size("vmx_guest_code", 0444, dir, NULL,
-				 &pt_vmx_code_fops, PT_MODEL_VM_CODE_SIZE);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pt_vmx_code); i += PT_MODEL_VMX_BLOCK)
+		memcpy(pt_vmx_code + i, pt_vmx_block, PT_MODEL_VMX_BLOCK);
+	debugfs_create_blob("vmx_guest_code", 0444, dir, &pt_vmx_code_blob);
 }
