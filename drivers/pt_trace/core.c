@@ -416,10 +416,9 @@ int pt_core_start(struct pt_cpu *pc)
 	 */
 	cpus_read_lock();
 	/*
-	 * Running already: EBUSY before the reservation, which BTS's gives
-	 * up and takes anew (ownership_bts.c), leaving perf a window on a
-	 * CPU whose BTS is in use.  STARTs are serialised by read_lock, so
-	 * none can start the device between this check and the one below.
+	 * Running already: EBUSY before the reservation (held already,
+	 * ownership_bts.c).  STARTs are serialised by read_lock, so none
+	 * can start the device between this check and the one below.
 	 */
 	mutex_lock(&pc->lock);
 	ret = pc->running ? -EBUSY : 0;
@@ -666,6 +665,8 @@ static void pt_cpu_offline_one(struct pt_cpu *pc)
 	pc->status_flags |= PT_STATUS_CPU_OFFLINE;
 	pt_core_update_ctrl(pc);
 	mutex_unlock(&pc->lock);
+	if (pc->src->offline)
+		pc->src->offline(pc);
 }
 
 static int pt_cpu_offline(unsigned int cpu)

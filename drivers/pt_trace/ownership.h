@@ -36,8 +36,9 @@ struct perf_event *pt_own_create(int type, unsigned int cpu);
 
 /*
  * perf's intel_bts, reserved while /dev/btsN is in use (ownership_bts.c):
- * at each START (0, or -EBUSY while perf holds it on @cpu), released at
- * the device's last close.
+ * at the first START (0, or -EBUSY while perf holds it on @cpu), held
+ * across STOP and START, released at the device's last close or when
+ * @cpu goes offline.
  */
 void bts_own_init(void);
 int bts_own_start(unsigned int cpu);

@@ -10,11 +10,15 @@
  * fails with EBUSY and a log line naming perf.
  *
  * Unlike intel_pt's (held for the module's life) the reservation is made
- * at START and replaced at each one: a CPU that went offline lost the
- * event from perf's context, and the next START (the device is stopped
- * by the hotplug) creates a fresh one.  A START on a running device
- * fails with EBUSY before it gets here (core.c): replacing the event of a
- * BTS in use would leave perf a window to take the CPU.  The PMU type comes from sysfs
+ * at the first START and held to the last close: a STOP and a START
+ * again on the open device keep the same event, so perf never finds
+ * the CPU's intel_bts free while /dev/btsN is in use (issue 10: a START
+ * that released it and created it anew gave perf that window, and then
+ * failed with EBUSY itself).  A CPU that goes offline loses the event
+ * from perf's context (perf_event_exit_cpu()): it is released then
+ * (source_bts.c's offline, from core.c's hotplug callback once the
+ * device is stopped) and the next START creates a fresh one.  The PMU type comes
+ * from sysfs
  * (/sys/bus/event_source/devices/intel_bts/type) at load;
  * without that PMU nothing can take BTS through perf's intel_bts and
  * nothing is reserved.  perf's other BTS user (a branch-instructions
@@ -53,18 +57,17 @@ void bts_own_init(void)
 
 int bts_own_start(unsigned int cpu)
 {
-	struct perf_event *old, *ev;
+	struct perf_event *ev;
 	int err = 0;
 
-	/* The caller holds cpus_read_lock(): no event on a CPU going down. */
+	/*
+	 * The caller holds cpus_read_lock(): no event on a CPU going down,
+	 * and none left from before its offline (released there).
+	 */
 	mutex_lock(&bts_own_lock);
-	if (bts_own_type < 0)
+	if (bts_own_type < 0 || per_cpu(bts_own_event, cpu) || !cpu_online(cpu))
 		goto out;
-	old = bts_own_take(cpu);
-	if (old)
-		perf_event_release_kernel(old);
-	ev = cpu_online(cpu) ? pt_own_create(bts_own_type, cpu) :
-			       ERR_PTR(-ENODEV);
+	ev = pt_own_create(bts_own_type, cpu);
 	if (!IS_ERR(ev))
 		per_cpu(bts_own_event, cpu) = ev;
 	else if (PTR_ERR(ev) == -EBUSY)
@@ -87,3 +90,4 @@ void bts_own_release(unsigned int cpu)
 	if (ev)
 		perf_event_release_kernel(ev);
 }
+

@@ -91,6 +91,11 @@ struct pt_source_ops {
 	 * release (no lock held): free what the source allocated.
 	 */
 	void (*release)(struct pt_cpu *pc);
+	/*
+	 * Optional: @pc's CPU goes down (its hotplug callback, after the
+	 * stop; hotplug lock held, pc->lock not): drop what perf detaches.
+	 */
+	void (*offline)(struct pt_cpu *pc);
 };
 
 extern const struct pt_source_ops pt_source_pt;

@@ -694,9 +694,9 @@ static void bts_src_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
 }
 
 /*
- * perf's intel_bts is reserved from START to the last close
- * (ownership_bts.c); perf's other BTS use shows in DEBUGCTL, which
- * START checks.
+ * perf's intel_bts is reserved from the first START to the last close
+ * or the CPU's offline (ownership_bts.c); perf's other BTS use shows in
+ * DEBUGCTL, which START checks.
  */
 static int bts_src_reserve(unsigned int cpu)
 {
@@ -713,6 +713,12 @@ static void bts_src_release(struct pt_cpu *pc)
 	if (pc->kept)
 		return;
 	bts_ds_drop(b);
+}
+
+/* perf detaches the reservation from a CPU going down: a new one later. */
+static void bts_src_offline(struct pt_cpu *pc)
+{
+	bts_own_release(pc->cpu);
 }
 
 const struct pt_source_ops pt_source_bts = {
@@ -732,6 +738,7 @@ const struct pt_source_ops pt_source_bts = {
 	.get_caps = bts_src_get_caps,
 	.reserve = bts_src_reserve,
 	.release = bts_src_release,
+	.offline = bts_src_offline,
 };
 
 /*

@@ -6,11 +6,39 @@
  * status says PT_STATUS_CPU_OFFLINE and not RUNNING; /dev/bts1 goes away
  * (an open file stays usable) and comes back with the CPU, where START
  * and STOP work again.  DEBUGCTL has no BTS bit on CPU 1 after it came
- * back.
+ * back.  The START after the online reserves perf's intel_bts on CPU 1
+ * again (the offline dropped the reservation from perf's context, and
+ * a reservation kept across STOP and START must not be that stale one):
+ * a CPU-wide intel_bts event there gets EBUSY.
  */
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+
 #include "bts_common.h"
 
 #define ONLINE	"/sys/devices/system/cpu/cpu1/online"
+#define PMU_TYPE "/sys/bus/event_source/devices/intel_bts/type"
+
+/* A CPU-wide perf intel_bts event on CPU 1 (the model's PMU): EBUSY? */
+static void want_reserved(void)
+{
+	struct perf_event_attr attr;
+	long long type = ptt_read_ll(PMU_TYPE);
+	int p;
+
+	if (type <= 0)
+		return;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = type;
+	attr.size = sizeof(attr);
+	attr.disabled = 1;
+	p = syscall(SYS_perf_event_open, &attr, -1, 1, -1, 0);
+	CHECK(p < 0 && errno == EBUSY,
+	      "START after online: perf's intel_bts event on CPU 1: %s (should be EBUSY)",
+	      p < 0 ? strerror(errno) : "installed");
+	if (p >= 0)
+		close(p);
+}
 
 static unsigned char out[4 << 20];
 
@@ -57,6 +85,7 @@ int main(void)
 	      st.flags);
 	CHECK(!ioctl(fd, PT_TRACE_IOC_START), "START after online: %s",
 	      strerror(errno));
+	want_reserved();
 	usleep(100 * 1000);
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	REQUIRE(!bts_model_regs(1, &dbg, &ds), "model detail");

@@ -13,7 +13,12 @@
  *  - a START repeated on a running device (EBUSY) never opens a window
  *    in which perf gets cpu0's intel_bts: 2 s of repeated STARTs beside
  *    perf_event_open() in a loop (before the fix each START gave the
- *    reservation up and took a new one).
+ *    reservation up and took a new one);
+ *  - STOP and START again on the still-open device never open one
+ *    either: 2 s of STOP/START beside perf_event_open() (CPU-wide on
+ *    cpu0 and per task) in a loop; every START works and perf gets
+ *    nothing (issue 10: before the fix each START released the
+ *    reservation and created it again).
  * Kernel branches only, so it runs under PTI; icl only.
  * Exit 0 pass, 77 skip, 1 fail.
  */
@@ -104,6 +109,56 @@ static void restart_race(int type, int fd)
 	       restarts, opens, got);
 }
 
+static int perf_stop;
+static int perf_type;
+static long perf_opens, perf_got;
+
+/* perf_event_open() of intel_bts, CPU-wide on cpu0 and per task in turn. */
+static void *perf_opener(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&perf_stop, __ATOMIC_RELAXED)) {
+		int p = perf_open(perf_type, perf_opens & 1 ? 0 : -1,
+				  perf_opens & 1 ? -1 : 0);
+
+		if (p >= 0) {
+			__atomic_add_fetch(&perf_got, 1, __ATOMIC_RELAXED);
+			close(p);
+		}
+		perf_opens++;
+	}
+	return NULL;
+}
+
+/* STOP and START on the open device while perf tries to get intel_bts. */
+static void stop_start_race(int type, int fd)
+{
+	long cycles = 0, failed = 0;
+	int first_err = 0;
+	pthread_t t;
+	double t0;
+
+	perf_type = type;
+	REQUIRE(!pthread_create(&t, NULL, perf_opener, NULL), "thread");
+	for (t0 = now_s(); now_s() - t0 < 2; cycles++) {
+		if (ioctl(fd, PT_TRACE_IOC_STOP))
+			failed++;
+		if (ioctl(fd, PT_TRACE_IOC_START)) {
+			if (!first_err)
+				first_err = errno;
+			failed++;
+		}
+	}
+	__atomic_store_n(&perf_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	CHECK(!perf_got, "STOP/START: perf got intel_bts %ld of %ld times in %ld cycles",
+	      perf_got, perf_opens, cycles);
+	CHECK(!failed, "STOP/START: %ld of %ld cycles failed (first: %s)",
+	      failed, cycles, strerror(first_err));
+	printf("stop/start race: %ld cycles, %ld perf opens, %ld installed\n",
+	       cycles, perf_opens, perf_got);
+}
+
 static int bts_start_cpu0(int *fd)
 {
 	*fd = bts_open(0, O_RDWR);
@@ -135,6 +190,8 @@ int main(void)
 		want(type, 1, 0, "cpu0 started");
 	if (!err)
 		restart_race(type, fd);
+	if (!err)
+		stop_start_race(type, fd);
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	want(type, 0, 1, "stopped, still open");
 	close(fd);
