@@ -30,13 +30,14 @@ prog=exact_nolibc_irq
 # Then 2000 getppid() calls: returns the timer may interrupt before
 # their first instruction (an out line right after the return's resume
 # line: counted, PTT-INFO; the old model sent none, 0 in a run where
-# the new one gave 11).  Not on the debug kernel: there the loop
-# takes 18 s, and in it the model's truth lacked an out line that the
-# trace had (a FUP + TIP.PGD at the syscall, with desync counted) once
-# or twice a run, with or without the change this part tests: not
-# understood yet (session 21's note).
+# the new one gave 11).  On the debug kernel the loop also guards the
+# syscall window (model.rst, syscalls_out): in its long entry work the
+# driver stopped and restarted the trace between a SYSCALL and the
+# sys_enter probe once or twice a run, and the model sent a FUP +
+# TIP.PGD at the SYSCALL (an enable's TSC/TMA/CBR after it) with no out
+# line in the truth (desync 1-2, which exact_finish now fails on); its
+# syscalls_out counts the windows hit (not required: 0 in some runs).
 nsys=2000
-[ ! -e /proc/lockdep ] || nsys=0
 EXACT_ARGS="20 $nsys"
 if exact_rec $prog irq; then
 	exact_compare "$d/truth" "$d/got" "$prog"

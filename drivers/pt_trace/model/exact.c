@@ -532,8 +532,6 @@ static bool pt_exact_event(enum pt_exact_ev ev, u64 ip,
 		pt_model_count_operr(st, a.operr);
 	if (a.out.pmi)
 		pt_model_pmi_send(st);
-	if (in_nmi())
-		return true;
 	/* The truth's psb line where the PSB+ lies among the instructions. */
 	if (a.psbs > a.psb_after)
 		pt_exact_truth(PT_TRUTH_PSB, 0, t);
@@ -545,7 +543,12 @@ static bool pt_exact_event(enum pt_exact_ev ev, u64 ip,
 		pt_exact_truth_kout(a.left_ip, t, vec);
 	else if (a.left)
 		pt_exact_truth(PT_TRUTH_OUT, a.left_ip, t);
-	if (a.resumed)
+	/*
+	 * A resume in NMI is a PMI's restart (pt_model_exact_enabled()):
+	 * the task returns to user code later, where a probe or its step
+	 * says so, not here.
+	 */
+	if (a.resumed && !in_nmi())
 		pt_exact_truth(PT_TRUTH_RESUME, ip, t);
 	if (a.encoded && insn_ip)
 		*insn_ip = a.insn_ip;

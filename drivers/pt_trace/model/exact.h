@@ -87,6 +87,8 @@ void pt_model_exact_exit(void);
  */
 void pt_model_exact_enabled(struct pt_model_cpu *st, bool bts_only);
 void pt_model_exact_bts_off(struct pt_model_cpu *st);
+/* Before a TraceEn 1->0 or a BTS 1->0 is published on this CPU. */
+void pt_model_exact_disabling(struct pt_model_cpu *st);
 
 /* exact_truth.c: the ground truth, per CPU. */
 enum pt_truth_kind {
@@ -107,7 +109,7 @@ struct pt_exact_stats {
 	u64 unclassified;	/* bytes unreadable or not an instruction */
 	u64 strays;		/* steps of a task no longer traced: TF cleared */
 	u64 desync;		/* a syscall that was not the pending instruction */
-	u64 syscalls_out;	/* retired at a switch-out before sys_enter */
+	u64 syscalls_out;	/* retired before sys_enter: a switch-out, a disable */
 	u64 arms, arm_full;	/* tasks armed; refused, table full */
 	u64 signals, execs, forks;
 	u64 step_ns;		/* time spent in the notifier (bench) */
@@ -118,7 +120,7 @@ struct pt_exact_stats {
 int pt_exact_truth_alloc(void);
 void pt_exact_truth_files(struct dentry *dir);
 void pt_exact_truth_free(void);
-/* Log a line on this CPU about @t (not from NMI). */
+/* Log a line on this CPU about @t (from NMI: at the CPU's next line). */
 void pt_exact_truth(enum pt_truth_kind kind, u64 ip, struct task_struct *t);
 /* A kentry line: vector @vec (-1: a device interrupt's, unknown). */
 void pt_exact_truth_kentry(u64 ip, struct task_struct *t, int vec);

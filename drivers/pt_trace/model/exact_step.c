@@ -151,11 +151,10 @@ static void pt_exact_mark_add(struct task_struct **set, struct task_struct *t)
 }
 
 /*
- * Tasks switched out between their SYSCALL and our sys_enter probe (a
- * preemptible kernel enables IRQs before the probe, so the task can be
- * preempted or migrated there): the switch-out retired the syscall, and
- * their sys_enter must not retire it again.  Set and cleared for a task
- * by the CPU it runs on (switch-out, its sys_enter, its exit).
+ * Tasks whose SYSCALL was retired between it and our sys_enter probe
+ * (pt_exact_syscall_retire(): a switch-out, a disable), so that their
+ * sys_enter does not retire it again.  Set and cleared for a task by the
+ * CPU it runs on (that retire, its sys_enter, its exit).
  */
 static struct task_struct *pt_exact_sysdone[PT_EXACT_TASKS];
 
@@ -413,8 +412,10 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 		return;
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
+	WRITE_ONCE(st->xsys_probe, true);
+	barrier();
 	pt_exact_crossed(st);
-	/* Retired when it was switched out before this probe. */
+	/* Retired before this probe (pt_exact_syscall_retire()). */
 	if (pt_exact_mark_take(pt_exact_sysdone, current))
 		goto out;
 	if (!pt_exact_traced(st))
@@ -432,6 +433,8 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 		pt_exact_truth_insn(iip, current);
 	}
 out:
+	barrier();
+	WRITE_ONCE(st->xsys_probe, false);
 	local_irq_restore(flags);
 }
 
@@ -457,32 +460,50 @@ static void pt_exact_sys_exit(void *data, struct pt_regs *regs, long ret)
 }
 
 /*
- * prev (current) is switched out before its sys_enter probe ran: its
- * SYSCALL is the pending instruction and its saved IP the one after it.
- * Silicon retired the SYSCALL (TIP.PGD at its target): do what the probe
- * would have, so the trace and the truth show the syscall, not an
- * asynchronous leave at it; the probe then skips it.
+ * @t (current) is in the kernel between its SYSCALL and our sys_enter
+ * probe (the entry code enables IRQs first: a preemptible kernel can
+ * switch it out there, an IPI or the PMI can stop the trace there; a
+ * debug kernel's entry work makes the window long).  Silicon retired the
+ * SYSCALL when it ran (TIP.PGD at its target); the model sends it at the
+ * probe.  Something that ends the trace's view of @t before the probe
+ * (a switch-out, TraceEn or BTS 1 -> 0) retires it first, so the trace
+ * and the truth show the syscall, not an asynchronous leave at it (FUP +
+ * TIP.PGD at the SYSCALL, and a resume past it: the probe's desync);
+ * the probe then skips it.  Also in NMI (the PMI's stream service):
+ * the mark is a cmpxchg, the truth defers its line (exact_truth.c).
  */
-static void pt_exact_syscall_out(struct pt_model_cpu *st,
-				 struct task_struct *prev)
+static void pt_exact_syscall_retire(struct pt_model_cpu *st,
+				    struct task_struct *t)
 {
-	struct pt_regs *regs = task_pt_regs(prev);
+	struct pt_regs *regs = task_pt_regs(t);
 	struct pt_insn in;
 	u64 ip, iip;
 
-	if ((long)regs->orig_ax < 0 || !pt_exact_traced(st))
+	if ((long)regs->orig_ax < 0 || READ_ONCE(st->xsys_probe) ||
+	    !pt_exact_traced(st))
 		return;
 	ip = pt_model_exact_pending(st);
 	if (ip + 2 != regs->ip || !pt_exact_read_insn(ip, &in) ||
 	    in.cls != PT_INSN_SYSCALL)
 		return;
 	pt_exact_stats_this()->syscalls_out++;
-	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, prev,
-				 &iip)) {
+	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, t, &iip)) {
 		pt_exact_stats_this()->insns++;
-		pt_exact_truth_insn(iip, prev);
+		pt_exact_truth_insn(iip, t);
 	}
-	pt_exact_mark_add(pt_exact_sysdone, prev);
+	pt_exact_mark_add(pt_exact_sysdone, t);
+}
+
+/*
+ * TraceEn or BTS 1 -> 0 on this CPU, published next (model.c): the
+ * driver's stop, its stream service (an IPI, the PMI), a follower's
+ * switch-out in its sched_switch probe, which runs before ours.
+ */
+void pt_model_exact_disabling(struct pt_model_cpu *st)
+{
+	if (!READ_ONCE(pt_exact_hooked) || pt_exact_find(current) < 0)
+		return;
+	pt_exact_syscall_retire(st, current);
 }
 
 /* Runs after the driver's probe (lower priority), IRQs off. */
@@ -495,7 +516,7 @@ static void pt_exact_switch(void *data, bool preempt,
 
 	pt_exact_crossed(st);
 	if (pt_exact_find(prev) >= 0) {
-		pt_exact_syscall_out(st, prev);
+		pt_exact_syscall_retire(st, prev);
 		if (pt_model_bts_exact_out(st))
 			pt_exact_mark_add(pt_exact_kdue, prev);
 		pt_model_exact_event(PT_EXACT_OUT, 0, NULL, prev, NULL);

@@ -5,7 +5,8 @@
  * truth_cpuN, and the counters in exact/stats.
  *
  * Each CPU writes only its own ring, with IRQs off (the #DB notifier,
- * the probes, an enable in an IPI), never from NMI; the reader is one
+ * the probes, an enable in an IPI); lines made in NMI wait in a small
+ * queue for the CPU's next line (pt_truth_nmi_put()); the reader is one
  * task at a time (a mutex).  A full ring drops new lines and counts them
  * (truth_lost): a test must read as it goes or keep its program within
  * PT_TRUTH_RECS lines per CPU.  Lines (hex IPs and CR3, decimal rest):
@@ -50,10 +51,21 @@ struct pt_truth_rec {
 	u32 kind;
 };
 
+/*
+ * Lines made in NMI (a PMI's stream service retires a syscall, model.c
+ * pt_model_exact_disabling()) wait here: an NMI may interrupt a writer
+ * of the ring.  The CPU's next writer outside NMI moves them to the ring
+ * first, so the ring keeps the order they were made in.
+ */
+#define PT_TRUTH_NMI_RECS	8
+
 struct pt_exact_cpu {
 	struct pt_truth_rec *ring;	/* vmalloc: PT_TRUTH_RECS */
 	u64 head, tail;			/* written by the CPU, the reader */
 	u64 lost;
+	struct pt_truth_rec nmi[PT_TRUTH_NMI_RECS];
+	unsigned int nmi_head, nmi_tail;	/* NMI's, the writer's */
+	u64 nmi_lost;				/* NMI's: the queue was full */
 	struct pt_exact_stats stats;
 };
 
@@ -68,35 +80,71 @@ struct pt_exact_stats *pt_exact_stats_this(void)
 	return pt_exact_pc ? &this_cpu_ptr(pt_exact_pc)->stats : &sink;
 }
 
+/* IRQs off, not in NMI. */
+static void pt_truth_put(struct pt_exact_cpu *pc, const struct pt_truth_rec *r)
+{
+	u64 head = pc->head;
+
+	/* The reader's tail: the slots before it are free to reuse. */
+	if (!pc->ring || head - smp_load_acquire(&pc->tail) >= PT_TRUTH_RECS) {
+		pc->lost++;
+		return;
+	}
+	pc->ring[head % PT_TRUTH_RECS] = *r;
+	/* The record is complete before the reader sees it. */
+	smp_store_release(&pc->head, head + 1);
+}
+
+/*
+ * One producer (NMI, which does not nest) and one consumer (this CPU
+ * outside NMI, IRQs off): the same CPU, so compiler barriers order them.
+ */
+static void pt_truth_nmi_put(struct pt_exact_cpu *pc,
+			     const struct pt_truth_rec *r)
+{
+	unsigned int head = READ_ONCE(pc->nmi_head);
+
+	if (head - READ_ONCE(pc->nmi_tail) >= PT_TRUTH_NMI_RECS) {
+		pc->nmi_lost++;
+		return;
+	}
+	pc->nmi[head % PT_TRUTH_NMI_RECS] = *r;
+	barrier();
+	WRITE_ONCE(pc->nmi_head, head + 1);
+}
+
+static void pt_truth_nmi_drain(struct pt_exact_cpu *pc)
+{
+	unsigned int tail;
+
+	for (tail = pc->nmi_tail; tail != READ_ONCE(pc->nmi_head); tail++) {
+		pt_truth_put(pc, &pc->nmi[tail % PT_TRUTH_NMI_RECS]);
+		barrier();
+		WRITE_ONCE(pc->nmi_tail, tail + 1);
+	}
+}
+
 /* @arg: CR3 for an instruction, the vector for a kentry. */
 static void pt_exact_truth_rec(enum pt_truth_kind kind, u64 ip,
 			       struct task_struct *t, u64 arg)
 {
+	struct pt_truth_rec r = {
+		.tsc = rdtsc(), .ip = ip, .cr3 = arg,
+		.pid = task_tgid_nr(t), .tid = task_pid_nr(t), .kind = kind,
+	};
 	struct pt_exact_cpu *pc;
-	struct pt_truth_rec *rec;
 	unsigned long flags;
-	u64 head;
 
-	if (!pt_exact_pc || in_nmi())
+	if (!pt_exact_pc)
 		return;
+	if (in_nmi()) {
+		pt_truth_nmi_put(this_cpu_ptr(pt_exact_pc), &r);
+		return;
+	}
 	local_irq_save(flags);
 	pc = this_cpu_ptr(pt_exact_pc);
-	head = pc->head;
-	/* The reader's tail: the slots before it are free to reuse. */
-	if (!pc->ring || head - smp_load_acquire(&pc->tail) >= PT_TRUTH_RECS) {
-		pc->lost++;
-		goto out;
-	}
-	rec = &pc->ring[head % PT_TRUTH_RECS];
-	rec->tsc = rdtsc();
-	rec->ip = ip;
-	rec->cr3 = arg;
-	rec->pid = task_tgid_nr(t);
-	rec->tid = task_pid_nr(t);
-	rec->kind = kind;
-	/* The record is complete before the reader sees it. */
-	smp_store_release(&pc->head, head + 1);
-out:
+	pt_truth_nmi_drain(pc);
+	pt_truth_put(pc, &r);
 	local_irq_restore(flags);
 }
 
@@ -233,7 +281,8 @@ static int pt_exact_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s %llu\n", pt_exact_stat_names[i].name, sum);
 	}
 	for_each_possible_cpu(cpu)
-		lost += READ_ONCE(per_cpu_ptr(pt_exact_pc, cpu)->lost);
+		lost += READ_ONCE(per_cpu_ptr(pt_exact_pc, cpu)->lost) +
+			READ_ONCE(per_cpu_ptr(pt_exact_pc, cpu)->nmi_lost);
 	seq_printf(m, "truth_lost %llu\n", lost);
 	return 0;
 }

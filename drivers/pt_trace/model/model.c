@@ -426,6 +426,18 @@ static bool pt_model_injected_fault(struct pt_model_cpu *st, u32 msr, u64 val)
 	return true;
 }
 
+/* Does this write turn TraceEn or BTS off (if it is allowed)? */
+static bool pt_model_turns_off(struct pt_model_cpu *st, u32 msr, u64 val)
+{
+	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
+	const u64 bts = BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS;
+
+	if (msr == PT_MSR_RTIT_CTL)
+		return (r->ctl & PT_CTL_TRACEEN) && !(val & PT_CTL_TRACEEN);
+	return msr == BTS_MSR_DEBUGCTL && pt_model_bts_on(r) &&
+	       (val & bts) != bts;
+}
+
 int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 {
 	struct pt_wr_arg a = { .msr = msr, .val = val };
@@ -435,6 +447,8 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 		return -EIO;
 	if (msr == BTS_MSR_DEBUGCTL && !test)
 		pt_model_bts_writing(st, val);
+	if (!test && pt_model_turns_off(st, msr, val))
+		pt_model_exact_disabling(st);
 	ret = pt_model_update(st, pt_wr_fn, &a, true);
 	if (ret) {
 		pt_model_count_gp(st, msr, val, a.why, test);

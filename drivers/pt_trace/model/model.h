@@ -372,6 +372,11 @@ struct pt_model_cpu {
 	 * step): a signal at its return is no exception of xpending.
 	 */
 	bool xsyscall;
+	/*
+	 * Our sys_enter probe is at work on this CPU: a disable in an NMI
+	 * there leaves the syscall to it (exact_step.c).
+	 */
+	bool xsys_probe;
 	/* exact.c: a PSB+ followed the instruction whose truth line is due. */
 	bool xpsb_after;
 	/*

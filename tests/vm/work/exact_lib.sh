@@ -46,6 +46,9 @@ echo "PTT-INFO model_exact=1 set in $(exact_since "$exact_t0") s"
 exact_stat() {
 	awk -v n="$1" '$1 == n { print $2 }' "$EX/stats"
 }
+# The counters are the module's (a profile's tests share it): this
+# test's desyncs are those after this point.
+exact_desync0=$(exact_stat desync)
 
 # Drain what earlier runs left in the truth rings.
 exact_drain() {
@@ -178,10 +181,14 @@ exact_sampled_small() {
 exact_finish() {
 	[ -z "$exact_reader" ] || exact_truth "$OUT"	# a test that stopped early
 	un=$(exact_stat unclassified) lost=$(exact_stat truth_lost)
+	desync=$(($(exact_stat desync) - exact_desync0))
 	echo "PTT-INFO exact stats: $(tr '\n' ' ' <"$EX/stats")"
 	echo "PTT-INFO $(exact_since "$exact_t0") s since model_exact=1"
 	[ "$un" = 0 ] || exact_fail "$un unclassified instructions"
 	[ "$lost" = 0 ] || exact_fail "$lost truth lines lost"
+	# A system call that was not the pending instruction at sys_enter:
+	# the model lost its place (exact_step.c).
+	[ "$desync" = 0 ] || exact_fail "desync $desync: the model lost the pending instruction at a system call"
 	gp=$(cat /sys/kernel/debug/pt_trace/model/gp_faults)
 	[ "$gp" = 0 ] || exact_fail "gp_faults $gp"
 	echo "$exact_old" >"$PARAM"
