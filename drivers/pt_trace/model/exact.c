@@ -42,6 +42,19 @@ bool pt_model_exact_active(struct pt_model_cpu *st)
 	return pt_exact_pt_on(READ_ONCE(st->active)) || pt_model_bts_exact(st);
 }
 
+/*
+ * A TraceEn 1 -> 0 published now sends FUP + TIP.PGD at @ip, the pending
+ * instruction of the task in user code (pt_model_exact_on_disable()).
+ */
+bool pt_model_exact_disable_leaves(struct pt_model_cpu *st, u64 *ip)
+{
+	const struct pt_model_state *s = READ_ONCE(st->active);
+
+	*ip = s->x.pending;
+	return pt_exact_pt_on(s) && s->x.enc.in &&
+	       (s->regs.status & PT_STATUS_TRIGGEREN);
+}
+
 u64 pt_model_exact_pending(struct pt_model_cpu *st)
 {
 	return st->xpending;

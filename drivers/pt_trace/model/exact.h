@@ -87,8 +87,13 @@ void pt_model_exact_exit(void);
  */
 void pt_model_exact_enabled(struct pt_model_cpu *st, bool bts_only);
 void pt_model_exact_bts_off(struct pt_model_cpu *st);
-/* Before a TraceEn 1->0 or a BTS 1->0 is published on this CPU. */
-void pt_model_exact_disabling(struct pt_model_cpu *st);
+/*
+ * Before a TraceEn 1->0 (@pt) or a BTS 1->0 is published on this CPU;
+ * pt_model_exact_disable_leaves(): the FUP + TIP.PGD that TraceEn 1->0
+ * sends, and where.
+ */
+void pt_model_exact_disabling(struct pt_model_cpu *st, bool pt);
+bool pt_model_exact_disable_leaves(struct pt_model_cpu *st, u64 *ip);
 
 /* exact_truth.c: the ground truth, per CPU. */
 enum pt_truth_kind {
@@ -110,6 +115,7 @@ struct pt_exact_stats {
 	u64 strays;		/* steps of a task no longer traced: TF cleared */
 	u64 desync;		/* a syscall that was not the pending instruction */
 	u64 syscalls_out;	/* retired before sys_enter: a switch-out, a disable */
+	u64 restarts;		/* system calls the kernel restarted (ip -= 2) */
 	u64 arms, arm_full;	/* tasks armed; refused, table full */
 	u64 signals, execs, forks;
 	u64 step_ns;		/* time spent in the notifier (bench) */

@@ -401,12 +401,45 @@ static struct notifier_block pt_exact_die_nb = {
 
 /* ---- probes ---- */
 
+/*
+ * The task (current) entered the kernel by the SYSCALL before @regs->ip:
+ * is it the pending instruction?  Its address, or 0 (desync).  At its
+ * sys_enter (@entry): a system call the kernel restarted (-ERESTART*
+ * with no handler to run: regs->ip moved back by 2 after our resume at
+ * the instruction after it, which sys_exit made, or the arm of a task
+ * stopped in it) returned to user code at the SYSCALL, by IRET, and ran
+ * it again: that resume first.  (Elsewhere pending == regs->ip is a task
+ * in the body of a system call already retired.)
+ */
+static u64 pt_exact_syscall_at(struct pt_model_cpu *st,
+			       const struct pt_regs *regs, bool entry,
+			       struct pt_insn *in)
+{
+	u64 ip = pt_model_exact_pending(st);
+	struct pt_regs back;
+
+	if (entry && ip == regs->ip && pt_exact_read_insn(ip - 2, in) &&
+	    in->cls == PT_INSN_SYSCALL && in->len == 2) {
+		back = *regs;
+		back.ip -= 2;
+		pt_exact_stats_this()->restarts++;
+		pt_model_bts_exact_resume(st, &back);
+		pt_model_exact_event(PT_EXACT_RESUME, back.ip, NULL, current,
+				     NULL);
+		return back.ip;
+	}
+	if (ip + 2 != regs->ip || !pt_exact_read_insn(ip, in) ||
+	    in->cls != PT_INSN_SYSCALL)
+		return 0;
+	return ip;
+}
+
 static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct pt_model_cpu *st;
 	unsigned long flags;
 	struct pt_insn in;
-	u64 ip, iip;
+	u64 iip;
 
 	if (pt_exact_find(current) < 0)
 		return;
@@ -421,9 +454,7 @@ static void pt_exact_sys_enter(void *data, struct pt_regs *regs, long id)
 	if (!pt_exact_traced(st))
 		goto out;
 	/* SYSCALL raised no #DB: it is the pending instruction. */
-	ip = pt_model_exact_pending(st);
-	if (ip + 2 != regs->ip || !pt_exact_read_insn(ip, &in) ||
-	    in.cls != PT_INSN_SYSCALL) {
+	if (!pt_exact_syscall_at(st, regs, true, &in)) {
 		pt_exact_stats_this()->desync++;
 		goto out;
 	}
@@ -477,14 +508,10 @@ static void pt_exact_syscall_retire(struct pt_model_cpu *st,
 {
 	struct pt_regs *regs = task_pt_regs(t);
 	struct pt_insn in;
-	u64 ip, iip;
+	u64 iip;
 
 	if ((long)regs->orig_ax < 0 || READ_ONCE(st->xsys_probe) ||
-	    !pt_exact_traced(st))
-		return;
-	ip = pt_model_exact_pending(st);
-	if (ip + 2 != regs->ip || !pt_exact_read_insn(ip, &in) ||
-	    in.cls != PT_INSN_SYSCALL)
+	    !pt_exact_traced(st) || !pt_exact_syscall_at(st, regs, false, &in))
 		return;
 	pt_exact_stats_this()->syscalls_out++;
 	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, t, &iip)) {
@@ -495,15 +522,23 @@ static void pt_exact_syscall_retire(struct pt_model_cpu *st,
 }
 
 /*
- * TraceEn or BTS 1 -> 0 on this CPU, published next (model.c): the
- * driver's stop, its stream service (an IPI, the PMI), a follower's
- * switch-out in its sched_switch probe, which runs before ours.
+ * TraceEn (@pt) or BTS 1 -> 0 on this CPU, published next (model.c):
+ * the driver's stop, its stream service (an IPI, the PMI), a follower's
+ * switch-out in its sched_switch probe, which runs before ours.  A task
+ * still in user code as far as PT knows (the disable came in its #DB's
+ * kernel visit: a PMI's NMI, a follower's switch at its return) leaves
+ * there with FUP + TIP.PGD (pt_model_exact_on_disable()): the truth's
+ * out line, as a switch-out's (pt_exact_switch()) when PT is still on.
  */
-void pt_model_exact_disabling(struct pt_model_cpu *st)
+void pt_model_exact_disabling(struct pt_model_cpu *st, bool pt)
 {
+	u64 ip;
+
 	if (!READ_ONCE(pt_exact_hooked) || pt_exact_find(current) < 0)
 		return;
 	pt_exact_syscall_retire(st, current);
+	if (pt && pt_model_exact_disable_leaves(st, &ip))
+		pt_exact_truth(PT_TRUTH_OUT, ip, current);
 }
 
 /* Runs after the driver's probe (lower priority), IRQs off. */

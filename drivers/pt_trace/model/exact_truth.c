@@ -261,7 +261,7 @@ static const struct {
 } pt_exact_stat_names[] = {
 	PT_STAT(steps), PT_STAT(insns), PT_STAT(rep_iters),
 	PT_STAT(unclassified), PT_STAT(strays), PT_STAT(desync),
-	PT_STAT(syscalls_out),
+	PT_STAT(syscalls_out), PT_STAT(restarts),
 	PT_STAT(arms), PT_STAT(arm_full), PT_STAT(signals), PT_STAT(execs),
 	PT_STAT(forks), PT_STAT(step_ns), PT_STAT(traps), PT_STAT(trap_irqs),
 };

@@ -448,7 +448,7 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 	if (msr == BTS_MSR_DEBUGCTL && !test)
 		pt_model_bts_writing(st, val);
 	if (!test && pt_model_turns_off(st, msr, val))
-		pt_model_exact_disabling(st);
+		pt_model_exact_disabling(st, msr == PT_MSR_RTIT_CTL);
 	ret = pt_model_update(st, pt_wr_fn, &a, true);
 	if (ret) {
 		pt_model_count_gp(st, msr, val, a.why, test);
