@@ -212,6 +212,18 @@ static inline int bts_prog_rec(const struct bts_prog *p,
 		bts_in_prog(p, r->to));
 }
 
+/* The line at @l, without its newline, in @buf (cut to @size - 1). */
+static inline void bts_line(char *buf, size_t size, const char *l)
+{
+	const char *e = strchr(l, '\n');
+	size_t n = e ? (size_t)(e - l) : strlen(l);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, l, n);
+	buf[n] = 0;
+}
+
 /*
  * The records silicon stores with -u (BTS_OFF_OS, Documentation/model.rst
  * "BTS in exact mode") for the truth of process @pid (its lines of
@@ -241,10 +253,12 @@ static inline size_t bts_expect(const char *truth, long pid,
 	for (; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
 		unsigned long long tsc, cr3, v;
 		long cpu, lpid, tid;
-		char kind[16];
+		char kind[16], line[128];
 		__u64 ip, succ;
 
-		if (sscanf(l, "# %15s %llu %ld %ld %ld %llx", kind, &tsc, &cpu,
+		/* sscanf() on the truth itself would scan all of it each time. */
+		bts_line(line, sizeof(line), l);
+		if (sscanf(line, "# %15s %llu %ld %ld %ld %llx", kind, &tsc, &cpu,
 			   &lpid, &tid, &v) == 6) {
 			if (tid == pid && !strcmp(kind, "kentry") && nk < 16) {
 				kent[nk++] = v;
@@ -253,7 +267,7 @@ static inline size_t bts_expect(const char *truth, long pid,
 			continue;
 		}
 		if (*l == '#' ||
-		    sscanf(l, "%llu %ld %ld %ld %llx %llx", &tsc, &cpu, &lpid,
+		    sscanf(line, "%llu %ld %ld %ld %llx %llx", &tsc, &cpu, &lpid,
 			   &tid, &cr3, &v) != 6 || tid != pid)
 			continue;
 		ip = v;

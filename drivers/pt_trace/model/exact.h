@@ -121,6 +121,7 @@ struct pt_exact_stats {
 	u64 step_ns;		/* time spent in the notifier (bench) */
 	u64 traps;		/* DIE_TRAP, DIE_INT3 from a stepped task */
 	u64 trap_irqs;		/* irq_works queued there (trap_irq) */
+	u64 ret_irqs;		/* interrupts before a return's first step */
 };
 
 int pt_exact_truth_alloc(void);

@@ -29,9 +29,11 @@
  * - BTS also stores the kernel's returns to user mode (bts_exact.c): each
  *   resume above says which return it is; interrupts taken in user code
  *   (the hardirq tracepoints, while the task is between our #DB and its
- *   next kernel entry, at its pending IP) and page faults from user mode
- *   (page_fault_user) each add an IRET back to the pending instruction,
- *   and PT's FUP + TIP.PGD at it (its next step: TIP.PGE);
+ *   next kernel entry, at its pending IP; the local timer's and devices'
+ *   also before its first step after a return, by their frame) and page
+ *   faults from user mode (page_fault_user) each add an IRET back to the
+ *   pending instruction, and PT's FUP + TIP.PGD at it (its next step:
+ *   TIP.PGE);
  * - a die notifier also sees the traps that report DIE_TRAP or DIE_INT3
  *   (#UD, #DE, #BP ...) from user mode: the task is in the kernel from
  *   there, so an interrupt before its signal is not one of user code;
@@ -722,9 +724,11 @@ static struct pt_regs *pt_exact_irq_frame(int vec)
  * after a return the model did not step (a system call's, a signal
  * handler's, another interrupt's) only the interrupt's own frame says
  * whether it came from user code: where the kernel gives it, an
- * interrupt there is an entry too, with the return's TIP.PGE first (as
- * a page fault's, exact.c); PT only (BTS's return records, bts_exact.c,
- * are not made for it: model.rst).
+ * interrupt there is an entry too, as one after a step: PT's return
+ * TIP.PGE first (as a page fault's, exact.c), then FUP + TIP.PGD; BTS's
+ * record of the return, stored now, then the entry's (bts_exact.c,
+ * pt_model_bts_exact_kentry(): not with BTS_OFF_OS) and an IRET due
+ * (tests/vm/bts_exact_irq).
  */
 static void pt_exact_hardirq(int vec)
 {
@@ -737,8 +741,11 @@ static void pt_exact_hardirq(int vec)
 	if (!st->xuser) {
 		frame = pt_exact_irq_frame(vec);
 		if (frame == user && user_mode(frame) &&
-		    frame->ip == st->xpending && pt_exact_traced(st))
-			pt_model_exact_kentry(vec, true);
+		    frame->ip == st->xpending && pt_exact_traced(st)) {
+			pt_exact_stats_this()->ret_irqs++;
+			st->xbts_off = NULL;
+			pt_exact_kentry(st, vec, false, true);
+		}
 		return;
 	}
 	st->xbts_off = NULL;
