@@ -101,6 +101,25 @@ static int pt_copy_out(void *k, size_t ksize, size_t ver0, void __user *u)
 	return copy_to_user(u, k, usize) ? -EFAULT : 0;
 }
 
+/*
+ * In and out (SET_CR3): the answer is written after the change is made,
+ * so check first that the caller can take it, by writing its own bytes
+ * back (the size it gave, the rest as read): a structure in read-only or
+ * unmapped memory fails with EFAULT before anything changes.
+ */
+static int pt_copy_back(void *k, size_t ksize, void __user *u)
+{
+	u32 ksz = *(u32 *)k, usize;
+	int ret;
+
+	if (get_user(usize, (u32 __user *)u))
+		return -EFAULT;
+	*(u32 *)k = usize;
+	ret = copy_to_user(u, k, min_t(u32, usize, ksize)) ? -EFAULT : 0;
+	*(u32 *)k = ksz;
+	return ret;
+}
+
 #define PT_IN(kvar, ver0, arg)  pt_copy_in(&(kvar), sizeof(kvar), ver0, arg)
 #define PT_OUT(kvar, ver0, arg) pt_copy_out(&(kvar), sizeof(kvar), ver0, arg)
 
@@ -146,6 +165,7 @@ static long pt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return PT_OUT(u.cfg, PT_TRACE_CONFIG_SIZE_VER0, uarg);
 	case PT_TRACE_IOC_SET_CR3 & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):
 		ret = PT_IN(u.cr3, PT_TRACE_CR3_SIZE_VER0, uarg);
+		ret = ret ?: pt_copy_back(&u.cr3, sizeof(u.cr3), uarg);
 		ret = ret ?: pt_src_set_cr3(pc, &u.cr3);
 		return ret ?: PT_OUT(u.cr3, PT_TRACE_CR3_SIZE_VER0, uarg);
 	case PT_TRACE_IOC_SET_CYC & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT):

@@ -93,7 +93,42 @@ static const struct sized sized[] = {
 	{ "SET_CYC", PT_TRACE_IOC_SET_CYC, PT_TRACE_CYC_SIZE_VER0, 1 },
 	{ "SET_ADDR", PT_TRACE_IOC_SET_ADDR, PT_TRACE_ADDR_SIZE_VER0, 1 },
 	{ "GET_STATUS", PT_TRACE_IOC_GET_STATUS, PT_TRACE_STATUS_SIZE_VER0, 0 },
+	{ "FOLLOW", PT_TRACE_IOC_FOLLOW, PT_TRACE_FOLLOW_SIZE_VER0, 1 },
+	{ "GET_FOLLOW", PT_TRACE_IOC_GET_FOLLOW, PT_TRACE_FOLLOW_STATUS_SIZE_VER0, 0 },
 };
+
+/*
+ * SET_CR3 answers in its structure: one the caller cannot write (a
+ * read-only page) fails with EFAULT, and before the filter changes.
+ */
+static void test_cr3_readonly(int fd)
+{
+	struct pt_trace_config c = { .size = sizeof(c) };
+	long pg = sysconf(_SC_PAGESIZE);
+	struct pt_trace_cr3 *cr;
+	int r, e;
+
+	if (!(caps.flags & PT_CAP_CR3_FILTER))
+		return;
+	cr = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	REQUIRE(cr != MAP_FAILED, "mmap");
+	cr->size = sizeof(*cr);
+	cr->how = PT_CR3_BY_PID;
+	REQUIRE(mprotect(cr, pg, PROT_READ) == 0, "mprotect");
+	errno = 0;
+	r = ioctl(fd, PT_TRACE_IOC_SET_CR3, cr);
+	e = errno;
+	CHECK(r == -1 && e == EFAULT, "SET_CR3 from read-only memory: %d %s",
+	      r, strerror(e));
+	REQUIRE(ioctl(fd, PT_TRACE_IOC_GET_CONFIG, &c) == 0, "GET_CONFIG");
+	CHECK(!(c.ctl & PT_CTL_CR3FILTER) && !c.cr3_match,
+	      "SET_CR3 failed (%s) but set the filter (cr3 %#llx)",
+	      strerror(e), (unsigned long long)c.cr3_match);
+	ioctl(fd, PT_TRACE_IOC_SET_CR3,
+	      &(struct pt_trace_cr3){ .size = sizeof(*cr), .how = PT_CR3_OFF });
+	munmap(cr, pg);
+}
 
 static void test_sizes(int fd)
 {
@@ -770,6 +805,7 @@ int main(void)
 
 	fprintf(stderr, "PTT-INFO test_sizes\n");
 	test_sizes(fd);
+	test_cr3_readonly(fd);
 	fprintf(stderr, "PTT-INFO test_random_cmds\n");
 	test_random_cmds(fd);
 	fprintf(stderr, "PTT-INFO test_random_configs\n");
