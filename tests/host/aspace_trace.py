@@ -31,6 +31,13 @@ proga's start, which is progb's entry too) and then progb's, a TIP.PGE
 at 0x401000 with no timing packet before it, as user-mode tracing gives
 an exec.
 
+With 'forkexec' pid 100 is a child that pid 50 (running proga) forked,
+proga's copy with no exec of its own, and it execs progb (exec record at
+1500) in its run from 1000: the trace has only progb's stretch, a
+followed task's enable (TSC 950, CBR) and TIP.PGE at 0x401000, progb's
+entry and proga's too.  proga cannot start there: a forked child goes
+on after the fork, not at an entry point (it was decoded as proga).
+
 With 'psb' each run also has its switch-out record, and each stretch
 is a followed task's enable 50 before its switch-in record (TSC, CBR)
 followed by a PSB+ whose TSC is 100 past that record, then the TIP.PGE:
@@ -56,7 +63,7 @@ over it without an exec (MMAP2 at 1500, as ld.so maps a library that
 dlopen() loads where a dlclose()d one was): its stretch at TSC 1100 is
 proga's, the one at 1600 progb's.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|bts|btsirq|remap]
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|forkexec|bts|btsirq|remap]
 """
 import re
 import struct
@@ -114,6 +121,25 @@ if sys.argv[4:] == ['exec']:
     open(d + '/cpu0.pt', 'wb').write(pt)
     open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
                                          insns(proga) + insns(progb)))
+    sys.exit(0)
+
+if sys.argv[4:] == ['forkexec']:
+    out = header()
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', 50, 50) + s8('proga'),
+               10, NONE, (50, 50))
+    out += mmap2(50, proga, 20)
+    out += rec(FORK, 0, struct.pack('<IIIIQ', 100, 50, 100, 50, 30), 30,
+               NONE, (100, 100))
+    out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
+    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('progb'),
+               1500, 0, (100, 100))
+    out += mmap2(100, progb, 1510)
+    open(d + '/sideband.perf', 'wb').write(out)
+    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+    pt = PSB + PSBEND + MODE64 + tsc(950) + CBR + pge(0x401000) + PGD0
+    open(d + '/cpu0.pt', 'wb').write(pt)
+    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
+                                         insns(progb)))
     sys.exit(0)
 
 if sys.argv[4:] == ['remap']:

@@ -4,7 +4,7 @@
 # ptt-timeout: 120 (single-stepping under TCG, the debug kernel)
 # 'pt-trace record -u -p PID --no-inherit' of a running process (issue
 # 13), checked against the exact model's ground truth (model_exact=1):
-# /ptt/work/exact_nolibc_fork 200 sleeps 0.2 s, then forks a child that
+# /ptt/work/exact_nolibc_fork 1000 sleeps 1 s, then forks a child that
 # execs, waits for it and exits.  It is held (SIGSTOP) until the recorder
 # traces: the truth has that process only (its later child, not
 # inherited, never runs with the model's TF), the decode of every CPU's trace names only it, and its
@@ -23,14 +23,16 @@ prog=exact_nolibc_fork
 D=$OUT/pid
 mkdir -p "$D"
 exact_truth_start "$D"
-"/ptt/work/$prog" 200 >"$D/prog.out" 2>&1 &
+"/ptt/work/$prog" 1000 >"$D/prog.out" 2>&1 &
 PID=$!
 # Stopped once it is the program (the shell's child has exec'd it; it
-# sleeps 0.2 s first): stopped in the shell's child before the exec,
-# the recording holds an exec from static busybox to a static program at
-# the same entry address on another CPU, which decode cannot place
-# (make check, 6.12: the new program decoded with busybox's image;
-# Documentation/tools.rst, decode's limits).
+# sleeps 1 s first: 0.2 s was too short once on the debug kernel of a
+# loaded host, where it had exited before the SIGSTOP), so that the
+# truth starts in it: stopped in the shell's child before the exec, the
+# recording holds an exec from static busybox to a static program at the
+# same entry address, which decode once placed wrongly when the execve
+# moved to another CPU (make check, 6.12; now host test
+# decode-aspaces-forkexec).
 i=0
 while [ "$(readlink "/proc/$PID/exe")" != "/ptt/work/$prog" ] && [ $i -lt 500 ]; do
 	sleep 0.01

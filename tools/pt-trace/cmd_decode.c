@@ -927,11 +927,13 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 		/*
 		 * Not the current program's own start at the same address
 		 * (two static programs at one address): before it ran an
-		 * instruction, this enable is its first.
+		 * instruction, this enable is its first, if it starts at
+		 * its entry at all (a forked child's copy of its parent's
+		 * program, or one that ran before the recording, does not).
 		 */
 		for (i = 0; i < t->st.cur->nentry; i++)
 			own |= t->st.cur->entry[i] == ip;
-		if (own && t->st.cur_fresh)
+		if (own && t->st.cur_fresh && t->st.cur->execd)
 			at_entry = 0;
 		if (have_time < 0)
 			have_time = !decode_time(t, dec, &tsc, &lost_mtc,

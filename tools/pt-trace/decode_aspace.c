@@ -156,6 +156,7 @@ static int das_exec(struct das_proc *p, const struct ptpsb_file *f,
 	if (!n)
 		return -ENOMEM;
 	n->pid = p->pid;
+	n->execd = 1;
 	n->exec_time = !das_record_tsc(&f->hdr, sb, hz, time, &n->exec_tsc);
 	snprintf(n->comm, sizeof(n->comm), "%s", comm);
 	p->next = n;
@@ -205,6 +206,7 @@ static int das_remap(struct das_proc *p, const struct ptpsb_file *f,
 	n->pid = p->pid;
 	n->remap = 1;
 	n->started = p->started;
+	n->execd = p->execd;
 	n->exec_time = !das_record_tsc(&f->hdr, sb, hz, time, &n->exec_tsc);
 	memcpy(n->comm, p->comm, sizeof(n->comm));
 	p->next = n;
@@ -263,6 +265,7 @@ static int das_start_prog(struct decode_aspaces *a, const struct ptsb *sb,
 		return -ENOMEM;
 	snprintf(p->comm, sizeof(p->comm), "%s", name);
 	p->started = 1;
+	p->execd = 1;
 	for (i = exe + 1; i < sb->n && !err; i++) {
 		struct ptt_map_rec m;
 
@@ -307,6 +310,7 @@ static int das_fork(struct decode_aspaces *a, int pid, int ppid)
 		return -ENOMEM;
 	parent = das_lookup(a, ppid);	/* a->proc may have moved */
 	das_proc_clear(child);
+	child->execd = 0;
 	for (i = 0; i < parent->nmaps; i++) {
 		const struct das_map *m = &parent->maps[i];
 
@@ -413,11 +417,42 @@ static const char *das_comm(const struct das_names *nm, int tid, int pid)
 	return NULL;
 }
 
+/*
+ * Processes that exec'd before any mmap record of theirs (the record
+ * of the exec comes first): their first program starts at its entry.
+ */
+struct das_pids {
+	int *v;
+	size_t n;
+};
+
+static int das_pids_add(struct das_pids *s, int pid)
+{
+	int *v = realloc(s->v, (s->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
+	s->v[s->n++] = pid;
+	return 0;
+}
+
+static int das_pids_has(const struct das_pids *s, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == pid)
+			return 1;
+	return 0;
+}
+
 static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 		    const struct ptsb *sb, double hz, struct das_rec *r,
 		    size_t n)
 {
 	struct das_names names = { NULL, 0 };
+	struct das_pids execd = { NULL, 0 };
 	size_t i;
 	int err = 0;
 
@@ -426,6 +461,7 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 		struct das_switch s;
 		struct das_proc *p;
 		const char *comm;
+		int fresh;
 
 		switch (ev->type) {
 		case PERF_RECORD_MMAP:
@@ -435,9 +471,14 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 			    !(ev->prot & PROT_EXEC) :
 			    (ev->misc & PERF_RECORD_MISC_MMAP_DATA))
 				break;
+			fresh = !das_lookup(a, (int)ev->bpid);
 			p = das_get(a, (int)ev->bpid);
-			if (!p)
-				return -ENOMEM;
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			if (fresh && das_pids_has(&execd, (int)ev->bpid))
+				p->execd = 1;
 			if (das_overlays(p, ev->name, ev->addr,
 					 ev->addr + ev->len, ev->pgoff)) {
 				err = das_remap(p, f, sb, hz, ev->time);
@@ -462,6 +503,9 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 				if (p && !err)
 					err = das_exec(p, f, sb, hz, ev->time,
 						       ev->name);
+				else if (!err)
+					err = das_pids_add(&execd,
+							   (int)ev->bpid);
 			}
 			break;
 		case PERF_RECORD_EXIT:
@@ -514,6 +558,7 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 		}
 	}
 	free(names.v);
+	free(execd.v);
 	das_switch_end(a);
 	return err;
 }

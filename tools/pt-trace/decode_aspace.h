@@ -45,6 +45,13 @@ struct das_proc {
 	uint64_t entry[4];	/* where it starts: executable's, ld.so's */
 	int nentry;		/* entry points found (das_use()) */
 	int started;		/* the command as it started: sideband.txt's */
+	/*
+	 * It started at its entry point in the recording: an exec that
+	 * the sideband saw, or the command record started.  Not a forked
+	 * child's copy of its parent's program, nor one that ran before
+	 * the recording: those never start there (decode_exec()).
+	 */
+	int execd;
 	int remap;		/* no exec: new code where other code was */
 };
 
