@@ -10,9 +10,11 @@
  * records of cpu0.bts whose source is in the program's text, and the
  * kernel's returns into it, to be exactly, in order, what silicon
  * stores for the model's ground truth (exact/truth_cpu0) of that
- * process (bts_expect()): each pair of consecutive instructions where
- * the second is not the one after the first in memory (lengths from the
- * program's ELF file, capstone), no record of a SYSCALL (it lands at
+ * process (bts_expect()): the return that brought it to cpu0 (the
+ * SYSRET of its sched_setaffinity()), each pair of consecutive
+ * instructions where the second is not the one after the first in
+ * memory (lengths from the program's ELF file, capstone), no record of
+ * a SYSCALL (it lands at
  * CPL 0) and one of its return, from the kernel's SYSRET
  * (entry_SYSRETQ_end - 3) to the next instruction.  A threshold PMI's
  * drain (BTS off and on in its NMI) adds nothing: the NMI came in the
