@@ -59,12 +59,9 @@ exact_follow "$prog" --psb-period 0
 t1=$(date +%s)
 pids=$(exact_pids | tr '\n' ' ')
 [ "$pids" = "$PID " ] || exact_fail "processes in the truth: $pids(want only $PID)"
-# One pass over the truth (by TSC) and one over the decode (sorted by
-# time once): each thread's IPs, and its stretches (a CPU in turn), with
-# /ptt/work/exact_split (tests/vm/work/exact_split.c): busybox awk took
-# seconds a pass under TCG.
-/ptt/work/exact_split "$D/want" 4 6 2 <"$D/all" >"$D/stretches"
-sort -s -k3,3 "$D/got" | /ptt/work/exact_split "$D/got" 2 4
+# exact_pids split the truth and the decode by thread (exact_tasks.sh's
+# exact_by_tid): each thread's IPs, its stretches (a CPU in turn) and its
+# decoded IPs by time.
 n=0 m=0
 while read -r t s; do
 	n=$((n + 1))

@@ -63,7 +63,7 @@ if ! wait $rp; then
 	exact_fail "record -p $PID --no-inherit exited non-zero"
 fi
 exact_truth "$D"
-cat "$D"/truth.* | grep -v '^#' | sort -s -n -k1,1 >"$D/all"
+/ptt/work/exact_truth_read -m "$D" >"$D/all" || exact_fail "cannot merge the truth"
 "$PT" decode --format=perf "$D"/rec/cpu*.pt >"$D/perf" 2>"$D/dec.err" ||
 	exact_fail "decode exited $?: $(head -n 5 "$D/dec.err")"
 exact_perf_parse <"$D/perf" >"$D/got"

@@ -2,7 +2,7 @@
 /*
  * A file's lines split by a key column (not traced), for the exact_* and
  * follow_* tests:
- *   exact_split PREFIX KEY VAL [RUN] < FILE
+ *   exact_split [-s COL] [-u COL:PREFIX2]... PREFIX KEY VAL [RUN] < FILE
  * writes field VAL of each line to PREFIX.K, where K is the line's field
  * KEY (fields: 1 is the first, separated by blanks as awk's are; a
  * missing one is empty), as awk '{ print $VAL > PREFIX "." $KEY }' does.
@@ -10,9 +10,20 @@
  * the number of stretches of its lines with the same field RUN (a thread's
  * stretches on a CPU, RUN being the CPU column of the truth).
  *
+ * -s COL: each key's lines in the order of their field COL, compared
+ * byte by byte, equal ones in the file's order: what the split of
+ * 'sort -s -kCOL,COL FILE' writes (for lines whose fields are separated
+ * by one blank, as exact_perf_parse's are; the stretches of RUN are
+ * counted in that order too).  The lines are kept in memory.
+ * -u COL:PREFIX2 (up to 8): also field COL of each line to PREFIX2.K,
+ * leaving out a value equal to the one written last to that file, as
+ * uniq does: e.g. the CPUs of a thread's stretches, or its PIDs.
+ *
  * In C: busybox awk writes each line it prints with a system call of its
  * own, ~300 us a line under TCG, seconds for a truth of tens of
- * thousands of instructions.
+ * thousands of instructions; busybox sort of a decode of 200,000 lines
+ * took most of the 24 s of a test, and sort -u of each thread's CPUs and
+ * of the whole files' PIDs more.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,22 +31,45 @@
 
 #define MAX_KEYS 256
 #define MAX_FIELD 64
+#define MAX_UNIQ 8
+
+struct out {
+	FILE *f;
+	char last[MAX_FIELD];
+	int any;
+};
+
+struct line {
+	char *text;
+	size_t idx;		/* in the file: the order of equal ones */
+	const char *sk;		/* field COL of -s */
+	size_t sklen;
+};
 
 struct key {
 	char name[MAX_FIELD];
 	char run[MAX_FIELD];
 	unsigned long runs;
-	FILE *f;
+	struct out val;
+	struct out uniq[MAX_UNIQ];
+	struct line *lines;	/* -s: kept until the end */
+	size_t nlines, cap;
 };
 
 static struct key keys[MAX_KEYS];
 static size_t nkeys;
+static const char *prefix;
+static int kcol, vcol, rcol, scol;
+static struct {
+	int col;
+	const char *prefix;
+} uniq[MAX_UNIQ];
+static int nuniq;
 
-/* Field @n (1-based) of @line into @out (empty when there is none). */
-static void field(const char *line, int n, char *out)
+/* Where field @n (1-based) of @line starts, its length in @len. */
+static const char *field_at(const char *line, int n, size_t *len)
 {
 	const char *p = line, *s;
-	size_t len;
 
 	for (;;) {
 		while (*p == ' ' || *p == '\t')
@@ -46,17 +80,45 @@ static void field(const char *line, int n, char *out)
 		if (s == p || --n == 0)
 			break;
 	}
-	len = (size_t)(p - s);
+	*len = (size_t)(p - s);
+	return s;
+}
+
+/* Field @n (1-based) of @line into @out (empty when there is none). */
+static void field(const char *line, int n, char *out)
+{
+	size_t len;
+	const char *s = field_at(line, n, &len);
+
 	if (len >= MAX_FIELD)
 		len = MAX_FIELD - 1;
 	memcpy(out, s, len);
 	out[len] = 0;
 }
 
-static struct key *key_get(const char *prefix, const char *name)
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static FILE *open_out(const char *pfx, const char *name)
 {
 	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.%s", pfx, name);
+	f = fopen(path, "w");
+	if (!f)
+		die(path);
+	return f;
+}
+
+static struct key *key_get(const char *name)
+{
+	struct key *k;
 	size_t i;
+	int u;
 
 	for (i = 0; i < nkeys; i++)
 		if (!strcmp(keys[i].name, name))
@@ -65,54 +127,145 @@ static struct key *key_get(const char *prefix, const char *name)
 		fprintf(stderr, "exact_split: more than %d keys\n", MAX_KEYS);
 		exit(2);
 	}
-	snprintf(path, sizeof(path), "%s.%s", prefix, name);
-	keys[nkeys].f = fopen(path, "w");
-	if (!keys[nkeys].f) {
-		perror(path);
-		exit(2);
+	k = &keys[nkeys++];
+	strcpy(k->name, name);
+	k->val.f = open_out(prefix, name);
+	for (u = 0; u < nuniq; u++)
+		k->uniq[u].f = open_out(uniq[u].prefix, name);
+	return k;
+}
+
+/* @v to @o, left out when @uniq and the last one written was @v. */
+static void put(struct out *o, const char *v, int uniq)
+{
+	if (uniq && o->any && !strcmp(o->last, v))
+		return;
+	if (uniq) {
+		strcpy(o->last, v);
+		o->any = 1;
 	}
-	strcpy(keys[nkeys].name, name);
-	return &keys[nkeys++];
+	fputs(v, o->f);
+	putc('\n', o->f);
+}
+
+/* One of @k's lines, in its order. */
+static void emit(struct key *k, const char *line)
+{
+	char v[MAX_FIELD];
+	int u;
+
+	field(line, vcol, v);
+	put(&k->val, v, 0);
+	for (u = 0; u < nuniq; u++) {
+		field(line, uniq[u].col, v);
+		put(&k->uniq[u], v, 1);
+	}
+	if (rcol) {
+		field(line, rcol, v);
+		if (!k->runs || strcmp(k->run, v)) {
+			k->runs++;
+			strcpy(k->run, v);
+		}
+	}
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	size_t n = x->sklen < y->sklen ? x->sklen : y->sklen;
+	int c = memcmp(x->sk, y->sk, n);
+
+	if (c)
+		return c;
+	if (x->sklen != y->sklen)
+		return x->sklen < y->sklen ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void keep(struct key *k, const char *line, size_t idx)
+{
+	struct line *l;
+
+	if (k->nlines == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 1024;
+		k->lines = realloc(k->lines, k->cap * sizeof(*k->lines));
+		if (!k->lines)
+			die("exact_split");
+	}
+	l = &k->lines[k->nlines++];
+	l->text = strdup(line);
+	if (!l->text)
+		die("exact_split");
+	l->idx = idx;
+	l->sk = field_at(l->text, scol, &l->sklen);
+}
+
+static void bad_args(void)
+{
+	fprintf(stderr, "usage: exact_split [-s COL] [-u COL:PREFIX]... %s\n",
+		"PREFIX KEY VAL [RUN] < FILE");
+	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	int kcol, vcol, rcol = 0, rc = 0;
-	char k[MAX_FIELD], v[MAX_FIELD], r[MAX_FIELD];
+	char k[MAX_FIELD];
 	struct key *last = NULL;
-	char *line = NULL;
-	size_t cap = 0, i;
+	char *line = NULL, *colon;
+	size_t cap = 0, i, j, idx = 0;
+	int a = 1, u, rc = 0;
 	ssize_t n;
 
-	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: exact_split PREFIX KEY VAL [RUN] < FILE\n");
-		return 2;
+	for (; a < argc && argv[a][0] == '-' && argv[a][1]; a += 2) {
+		if (a + 1 >= argc)
+			bad_args();
+		if (!strcmp(argv[a], "-s")) {
+			scol = atoi(argv[a + 1]);
+		} else if (!strcmp(argv[a], "-u") && nuniq < MAX_UNIQ) {
+			colon = strchr(argv[a + 1], ':');
+			if (!colon)
+				bad_args();
+			uniq[nuniq].col = atoi(argv[a + 1]);
+			uniq[nuniq++].prefix = colon + 1;
+		} else {
+			bad_args();
+		}
 	}
-	kcol = atoi(argv[2]);
-	vcol = atoi(argv[3]);
-	if (argc == 5)
-		rcol = atoi(argv[4]);
+	if (argc - a != 3 && argc - a != 4)
+		bad_args();
+	prefix = argv[a];
+	kcol = atoi(argv[a + 1]);
+	vcol = atoi(argv[a + 2]);
+	if (argc - a == 4)
+		rcol = atoi(argv[a + 3]);
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = 0;
 		field(line, kcol, k);
-		field(line, vcol, v);
 		/* a thread's lines come in runs: the last key first */
 		if (!last || strcmp(last->name, k))
-			last = key_get(argv[1], k);
-		fprintf(last->f, "%s\n", v);
-		if (rcol) {
-			field(line, rcol, r);
-			if (!last->runs || strcmp(last->run, r)) {
-				last->runs++;
-				strcpy(last->run, r);
-			}
-		}
+			last = key_get(k);
+		if (scol)
+			keep(last, line, idx++);
+		else
+			emit(last, line);
 	}
 	free(line);
 	for (i = 0; i < nkeys; i++) {
-		if (fclose(keys[i].f))
+		if (scol) {
+			qsort(keys[i].lines, keys[i].nlines,
+			      sizeof(*keys[i].lines), line_cmp);
+			for (j = 0; j < keys[i].nlines; j++) {
+				emit(&keys[i], keys[i].lines[j].text);
+				free(keys[i].lines[j].text);
+			}
+			free(keys[i].lines);
+		}
+		if (fclose(keys[i].val.f))
 			rc = 1;
+		for (u = 0; u < nuniq; u++)
+			if (fclose(keys[i].uniq[u].f))
+				rc = 1;
 		if (rcol)
 			printf("%s %lu\n", keys[i].name, keys[i].runs);
 	}

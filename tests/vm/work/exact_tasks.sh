@@ -19,6 +19,11 @@
 # compares each of its threads; exact_thread_decode TID WHAT decodes one
 # thread (decode --tid) and compares it.  exact_pids: the processes of
 # the truth, one a line.
+#
+# Under TCG the text processing of a whole file is slow in busybox (sort
+# of 200,000 lines: most of a 24 s test), so every pass over $D/all or a
+# decode is one of /ptt/work/exact_split (tests/vm/work/exact_split.c)
+# writing per-thread files, and the shell reads those small files.
 
 # exact_perf_parse < DECODE-OUTPUT: decode --format=perf as
 # "PID TID TIME IP COMM" (IP as 16 hex digits, TIME zero-padded).
@@ -27,13 +32,6 @@
 # replaces took ~320 us a line under TCG, 8-15 s for exact_threads.
 exact_perf_parse() {
 	/ptt/work/exact_perf_parse
-}
-
-# exact_flow TID GOT: the IPs of thread TID in GOT (exact_perf_parse's
-# lines) ordered by their time.
-exact_flow() {
-	grep "^[0-9][0-9]* $1 " "$2" | cut -d' ' -f3,4 | sort -s -k1,1 |
-		cut -d' ' -f2
 }
 
 exact_follow() {
@@ -87,40 +85,50 @@ exact_follow() {
 	[ "$w" = "$g" ] || exact_fail "$prog: decoded $g instructions, the truth has $w"
 }
 
-exact_pids() {
-	cut -d' ' -f3 "$D/all" | sort -u
-}
-
-# exact_by_tid: once per $D/all (and $D/got when there is one), each
-# thread's truth IPs in $D/want.TID and CPUs in $D/cpus.TID, and its
-# decoded IPs by time in $D/got.TID: one pass of
-# /ptt/work/exact_split (tests/vm/work/exact_split.c) a file, not a
-# grep, cut and sort of the whole files per thread (under TCG that was
-# most of exact_threads' time: ~2 G instructions of busybox).  The
-# thread's lines of got sorted by time stably are its lines of the whole
-# got sorted so.  exact_follow starts it anew.
+# exact_by_tid: once per $D/all (and $D/got when there is one), in one
+# pass of /ptt/work/exact_split a file: each thread's truth IPs in
+# $D/want.TID (exact_ips of it), the CPUs of its stretches in
+# $D/cpus.TID (a CPU a stretch: 'uniq' of each instruction's CPU), its
+# PIDs in $D/pids.TID, "TID STRETCHES" for each thread in
+# $D/stretches (in the order first seen); its decoded IPs by time in
+# $D/got.TID (its lines of got sorted by time stably are its lines of
+# the whole got sorted so) and the PIDs decode gave it in $D/gpids.TID.
+# Not a grep, cut and sort of the whole files per thread: under TCG that
+# was most of the multi-thread tests' time (~2 G instructions of
+# busybox).  exact_follow starts it anew.
 exact_by_tid() {
 	[ ! -e "$D/by_tid" ] || return 0
-	/ptt/work/exact_split "$D/want" 4 6 <"$D/all"
-	/ptt/work/exact_split "$D/cpus" 4 2 <"$D/all"
-	[ ! -e "$D/got" ] || sort -s -k3,3 "$D/got" | /ptt/work/exact_split "$D/got" 2 4
+	/ptt/work/exact_split -u 2:"$D/cpus" -u 3:"$D/pids" "$D/want" 4 6 2 \
+		<"$D/all" >"$D/stretches" || exact_fail "cannot split the truth (/tmp full?)"
+	[ ! -e "$D/got" ] || /ptt/work/exact_split -s 3 -u 1:"$D/gpids" "$D/got" 2 4 <"$D/got" ||
+		exact_fail "cannot split the decode (/tmp full?)"
 	: >"$D/by_tid"
 }
 
-# exact_cpus TID: the CPU of each instruction of thread TID, in order.
+# exact_pids: the processes of the truth, one a line (sorted).
+exact_pids() {
+	exact_by_tid
+	[ ! -s "$D/stretches" ] || cat "$D"/pids.* | sort -u
+}
+
+# exact_cpus TID: the CPU of each stretch of thread TID (its
+# instructions by TSC on one CPU), in order: 'uniq' of the CPU of each
+# of its instructions (and 'sort -u' of either is its CPUs).
 exact_cpus() {
 	exact_by_tid
 	[ ! -e "$D/cpus.$1" ] || cat "$D/cpus.$1"
 }
 
-# exact_tids PID: the threads of PID in the truth.
+# exact_tids PID: the threads of PID in the truth (sorted).
 exact_tids() {
-	grep "^[0-9][0-9]* [0-9][0-9]* $1 " "$D/all" | cut -d' ' -f4 | sort -u
+	exact_by_tid
+	[ ! -s "$D/stretches" ] || grep -l -x "$1" "$D"/pids.* | sed 's,.*/pids\.,,' | sort -u
 }
 
 # exact_decoded_pids: the processes the decoder named, one a line.
 exact_decoded_pids() {
-	cut -d' ' -f1 "$D/got" | sort -u
+	exact_by_tid
+	[ ! -s "$D/got" ] || cat "$D"/gpids.* | sort -u
 }
 
 # exact_thread TID WHAT: the thread's decoded flow (its instructions in
@@ -136,15 +144,19 @@ exact_thread() {
 # exact_decode_only pid|tid ID WHAT COL: decode only that process or
 # thread (decode --pid/--tid ID, all the CPUs' traces) into
 # $D/got.pID or $D/got.tID (exact_perf_parse's lines), whose column COL
-# (1: pid, 2: tid) must name ID alone.  Its variables are xo_*: callers
-# count in theirs.
+# (1: pid, 2: tid) must name ID alone; each thread's IPs in it by time
+# in $D/got.pID.TID or $D/got.tID.TID (exact_split, as exact_by_tid).
+# Its variables are xo_*: callers count in theirs.
 exact_decode_only() {
 	xo_k=$(echo "$1" | cut -c1)
 	xo_f=$D/got.$xo_k$2
 	"$PT" decode --"$1" "$2" --format=perf "$D"/rec/cpu*.pt >"$D/perf.$xo_k$2" 2>"$D/dec.$xo_k$2.err" ||
 		exact_fail "$3: decode --$1 $2 exited $?: $(head -n 5 "$D/dec.$xo_k$2.err")"
 	exact_perf_parse <"$D/perf.$xo_k$2" >"$xo_f"
-	xo_n=$(cut -d' ' -f"$4" "$xo_f" | sort -u | tr '\n' ' ')
+	/ptt/work/exact_split -s 3 -u "$4":"$xo_f.n" "$xo_f" 2 4 <"$xo_f" ||
+		exact_fail "$3: cannot split the decode (/tmp full?)"
+	xo_n=
+	[ ! -s "$xo_f" ] || xo_n=$(cat "$xo_f".n.* | sort -u | tr '\n' ' ')
 	[ "$xo_n" = "$2 " ] || exact_fail "$3: decode --$1 $2 named the ${1}s $xo_n"
 }
 
@@ -155,9 +167,8 @@ exact_decode_only() {
 exact_process() {
 	exact_decode_only pid "$1" "$2" 1
 	for t in $(exact_tids "$1"); do
-		exact_ips "$D/all" "$t" >"$D/want.p$1.$t"
-		exact_flow "$t" "$D/got.p$1" >"$D/got.p$1.$t"
-		exact_compare "$D/want.p$1.$t" "$D/got.p$1.$t" "$2 (decode --pid $1, tid $t)"
+		touch "$D/want.$t" "$D/got.p$1.$t"	# none: empty
+		exact_compare "$D/want.$t" "$D/got.p$1.$t" "$2 (decode --pid $1, tid $t)"
 	done
 }
 
@@ -166,7 +177,7 @@ exact_process() {
 # and its flow must be the thread's truth.
 exact_thread_decode() {
 	exact_decode_only tid "$1" "$2" 2
-	exact_ips "$D/all" "$1" >"$D/want.t$1"
-	exact_flow "$1" "$D/got.t$1" >"$D/flow.t$1"
-	exact_compare "$D/want.t$1" "$D/flow.t$1" "$2 (decode --tid $1)"
+	exact_by_tid
+	touch "$D/want.$1" "$D/got.t$1.$1"	# none: empty
+	exact_compare "$D/want.$1" "$D/got.t$1.$1" "$2 (decode --tid $1)"
 }
