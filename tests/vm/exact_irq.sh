@@ -10,7 +10,7 @@
 # a store into each of 16 fresh .bss pages) is recorded with 'pt-trace
 # record -u' through the driver on cpu0:
 #  - 'decode --format=ip' (also with --jobs 2) is exactly the truth, and
-#    'decode --calls' decodes it with no error;
+#    'decode --calls' decodes it with no error, the same with --jobs 2;
 #  - the truth has an "out" line with a vector for each such entry: at
 #    least 3 of the local timer (vector 236) and one page fault (14) per
 #    page;
@@ -48,6 +48,13 @@ if exact_rec $prog irq; then
 		exact_fail "decode --calls exited $?: $(head -n 5 "$d/calls.err")"
 	grep -q '^# .* 0 errors' "$d/calls" ||
 		exact_fail "decode --calls: $(grep '^# ' "$d/calls" | tail -n 1)"
+	# In pieces the same tree (decode_calls_emit(): the workers' marks
+	# run in order on one tree).
+	PT_TRACE_DEBUG_JOBS=1 "$PT" decode --calls --jobs 2 "$d/rec/cpu0.pt" >"$d/calls.j" 2>"$d/calls.j.err" ||
+		exact_fail "decode --calls --jobs 2 exited $?: $(head -n 5 "$d/calls.j.err")"
+	cmp -s "$d/calls" "$d/calls.j" ||
+		exact_fail "decode --calls --jobs 2 differs from one thread's: $(diff "$d/calls" "$d/calls.j" | head -n 4 | tr '\n' '|')"
+	echo "PTT-INFO $prog --calls --jobs 2: $(grep '^decode --jobs: ' "$d/calls.j.err" || echo 'in one piece')"
 	"$PT" decode --events "$d/rec/cpu0.pt" >"$d/events" 2>"$d/events.err" ||
 		exact_fail "decode --events exited $?: $(head -n 5 "$d/events.err")"
 

@@ -149,6 +149,7 @@ struct decode_trace {
 	uint64_t base;		/* its file offset */
 	uint64_t dropped;	/* bytes dropped somewhere in it */
 	struct call_tree ct;	/* --calls */
+	int ctm_due;		/* --calls --jobs: mark the next instruction */
 	/* the CPU's switch records, in TSC order */
 	const struct das_switch *sw;
 	size_t nsw;
@@ -214,6 +215,7 @@ struct decode_ctx {
 	 */
 	struct decode_aspaces *asp;
 	int worker;
+	int ct_marks;		/* --calls in a worker: marks (decode_ctm_put()) */
 	struct decode_img *imgs;
 	size_t nimgs;
 	struct decode_thread *threads;
@@ -232,6 +234,81 @@ struct decode_ctx {
 	int need_who;		/* that, or perf's columns: decode_wanted() */
 	int plain;		/* none of those, of --calls, -q, --timeline */
 };
+
+/*
+ * decode --calls --jobs: a worker does not know the call tree a segment
+ * starts in (the depth, a call right before it, each thread's tree), so
+ * it writes the tree's steps into its output as marks, a NUL byte and a
+ * struct ct_mark (a listing has no NUL), and decode_calls_emit() runs
+ * them in the trace's order on the one tree a decoder has, printing what
+ * ct_insn() prints.  Marked are the steps that can change the tree or
+ * print: calls and returns, restarts, thread switches, and the
+ * instruction after each of them and a segment's first.
+ */
+struct ct_mark {
+	uint8_t op;		/* CTM_* */
+	uint8_t kind;		/* CTM_AFTER: enum ct_branch */
+	int32_t from, to;	/* CTM_SWITCH: the threads (-1: none) */
+	uint64_t ip;		/* CTM_INSN: its IP, CTM_AFTER: the next */
+	const struct elf_symtab *st;	/* CTM_INSN: its symbols */
+};
+
+enum { CTM_INSN = 1, CTM_AFTER, CTM_RESTART, CTM_LOST, CTM_SWITCH };
+
+static void decode_ctm_put(struct decode_ctx *c, const struct ct_mark *m)
+{
+	char *p = ob_reserve(&c->ob);
+
+	*p++ = '\0';
+	memcpy(p, m, sizeof(*m));
+	ob_commit(&c->ob, p + sizeof(*m));
+}
+
+static enum ct_branch decode_ct_branch(const struct pt_insn *insn)
+{
+	if (insn->iclass == ptic_call || insn->iclass == ptic_far_call)
+		return CT_CALL;
+	if (insn->iclass == ptic_return || insn->iclass == ptic_far_return)
+		return CT_RETURN;
+	return CT_OTHER;
+}
+
+/* The tree restarts (@op CTM_RESTART) or the trace was lost (CTM_LOST). */
+static void decode_ct_restart(struct decode_ctx *c, struct decode_trace *t,
+			      int op)
+{
+	struct ct_mark m = { .op = (uint8_t)op };
+
+	if (c->ct_marks) {
+		decode_ctm_put(c, &m);
+		t->ctm_due = 1;
+	} else if (op == CTM_LOST) {
+		ct_lost(&t->ct);
+	} else {
+		ct_restart(&t->ct);
+	}
+}
+
+/* A worker's instruction in the tree (decode_insn()). */
+static void decode_ctm_insn(struct decode_ctx *c, struct decode_trace *t,
+			    const struct elf_symtab *st,
+			    const struct pt_insn *insn)
+{
+	enum ct_branch k = decode_ct_branch(insn);
+	struct ct_mark m = { .op = CTM_INSN, .ip = insn->ip, .st = st };
+
+	if (t->ctm_due)
+		decode_ctm_put(c, &m);
+	t->ctm_due = 0;
+	if (k == CT_OTHER)
+		return;		/* nothing to change after a marked one */
+	m.op = CTM_AFTER;
+	m.kind = (uint8_t)k;
+	m.ip = insn->ip + insn->size;
+	m.st = NULL;
+	decode_ctm_put(c, &m);
+	t->ctm_due = k == CT_CALL;
+}
 
 /*
  * decode --jobs: das_use() builds images in the shared address spaces.
@@ -445,10 +522,10 @@ static void decode_usage(FILE *f)
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order, the same\n"
 	      "                            as with one, -q's and --summary's numbers\n"
-	      "                            too (default 1; one thread with --calls,\n"
-	      "                            --timeline or --guest-tsc, or a recording\n"
-	      "                            with CYCEn: their state at a piece's start\n"
-	      "                            comes from the pieces before it; --summary\n"
+	      "                            too (default 1; one thread with --timeline\n"
+	      "                            or --guest-tsc, or a recording with CYCEn:\n"
+	      "                            their state at a piece's start comes from\n"
+	      "                            the pieces before it; --summary\n"
 	      "                            needs a TSC and PIP in each PSB+; see the\n"
 	      "                            man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
@@ -576,7 +653,7 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 		tl_guests_end(&t->tlg);
 	}
 	/* The stack after the resync is unknown: the tree restarts. */
-	ct_restart(&t->ct);
+	decode_ct_restart(c, t, CTM_RESTART);
 }
 
 /* The filters: whether this instruction is shown; *w says who ran it. */
@@ -645,7 +722,7 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 	}
 	if (t->st.hidden) {
 		t->st.hidden = 0;
-		ct_restart(&t->ct);
+		decode_ct_restart(c, t, CTM_RESTART);
 	}
 	t->stats.shown++;
 	if (o->quiet && !o->calls && !c->tl.f)
@@ -655,14 +732,12 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 		if (!o->quiet)
 			decode_print_insn(&c->ob, &c->o.fmt, st, insn, tsc,
 					  &who);
+	} else if (c->ct_marks) {
+		decode_ctm_insn(c, t, st, insn);
 	} else {
 		/* the tree's state is used (and kept) by --calls only */
 		ct_insn(&t->ct, &c->ob, st, insn->ip);
-		ct_after(&t->ct, insn->iclass == ptic_call ||
-			 insn->iclass == ptic_far_call ? CT_CALL :
-			 insn->iclass == ptic_return ||
-			 insn->iclass == ptic_far_return ? CT_RETURN :
-			 CT_OTHER, insn->ip + insn->size);
+		ct_after(&t->ct, decode_ct_branch(insn), insn->ip + insn->size);
 	}
 	if (c->tl.f)
 		tl_insn(decode_tl_track(c, t), st, insn, tsc, have_tsc);
@@ -712,16 +787,30 @@ static struct decode_thread *decode_thread(struct decode_ctx *c, int tid)
  * instruction is printed at that depth) or starts its tree, under a line
  * that names it.
  */
-static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
-				const struct das_switch *s)
+static void decode_calls_threads(struct decode_ctx *c, struct call_tree *ct,
+				 int from, int to)
 {
 	struct decode_thread *th;
 
-	th = t->st.tid >= 0 ? decode_thread(c, t->st.tid) : NULL;
+	th = from >= 0 ? decode_thread(c, from) : NULL;
 	if (th)
-		th->depth = ct_suspend(&t->ct);
-	th = decode_thread(c, s->tid);
-	ct_resume(&t->ct, th ? th->depth : -1);
+		th->depth = ct_suspend(ct);
+	th = decode_thread(c, to);
+	ct_resume(ct, th ? th->depth : -1);
+}
+
+static void decode_calls_switch(struct decode_ctx *c, struct decode_trace *t,
+				const struct das_switch *s)
+{
+	struct ct_mark m = { .op = CTM_SWITCH, .from = t->st.tid,
+			     .to = s->tid };
+
+	if (c->ct_marks) {
+		decode_ctm_put(c, &m);
+		t->ctm_due = 1;
+	} else {
+		decode_calls_threads(c, &t->ct, t->st.tid, s->tid);
+	}
 	t->st.hidden = 0;
 	if (dflt_task(&c->o.filter, s->pid, s->tid))
 		ob_printf(&c->ob, "[thread %s %d/%d, cpu %d]\n", s->comm,
@@ -1560,7 +1649,7 @@ static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
 		tl_gap(&t->track, r);
 		tl_guests_end(&t->tlg);
 	}
-	ct_lost(&t->ct);
+	decode_ct_restart(c, t, CTM_LOST);
 }
 
 /* One stretch [start, end) of a trace, with its own decoder. */
@@ -2071,6 +2160,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	w->t.seg_rest = 0;
 	w->t.seg_next = s->next;
 	ct_restart(&w->t.ct);
+	w->t.ctm_due = 1;	/* the tree there: decode_calls_emit()'s */
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
 	decode_state_get(&w->c, &w->t, &si->end);
 	si->stats = w->t.stats;
@@ -2171,10 +2261,24 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 		return PTT_EXIT_INTERNAL;
 	w->t.in_seg = 0;
 	par->rest = 1;
+	/*
+	 * --calls: one decoder from here on, on the trace's own tree and
+	 * threads (no one else uses them meanwhile: the turn is this one's).
+	 */
+	w->c.ct_marks = 0;
+	w->t.ct = par->t->ct;
+	w->c.threads = c->threads;
+	w->c.nthreads = c->nthreads;
 	decode_vmx_counts(&w->c.vmx, &vc);
 	ret = decode_stretch_one(&w->c, &w->t, start, end);
 	decode_vmx_counts(&w->c.vmx, &vn);
 	pthread_mutex_lock(&par->lock);
+	par->t->ct = w->t.ct;
+	c->threads = w->c.threads;
+	c->nthreads = w->c.nthreads;
+	w->c.threads = NULL;
+	w->c.nthreads = 0;
+	w->c.ct_marks = c->o.calls;
 	decode_state_get(&w->c, &w->t, &par->truth);
 	for (i = (size_t)n; i < w->c.ncr3; i++)
 		decode_learn_cr3(c, w->c.cr3s[i].cr3, &w->c.cr3s[i].who);
@@ -2246,8 +2350,9 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 /*
  * Whether a stretch can be cut into segments decoded in threads, with
  * the same lines as one decoder.  Not with what carries state across
- * the trace that a segment's start does not show (the call tree and the
- * timeline: a stack; --guest-tsc's marks, not done yet), nor with
+ * the trace that a segment's start does not show (the timeline: a
+ * stack; --guest-tsc's marks, not done yet; the call tree is run in
+ * order on the workers' marks, decode_calls_emit()), nor with
  * --summary when the stretch starts with an inferred switch whose IP is
  * its first instruction's (dvmx_after_insn()).  -q's statistics are the
  * segments' added up in order (decode_seg_accept()), the PSBs one
@@ -2277,9 +2382,54 @@ static int decode_par_ok(const struct decode_ctx *c,
 	const struct decode_opts *o = &c->o;
 	const struct decode_vmx *v = &c->vmx;
 
-	return o->jobs > 1 && !o->calls && !c->tl.f && !o->cyc &&
+	return o->jobs > 1 && !c->tl.f && !o->cyc &&
 	       !(v->summary && v->sw_ip_due) && !t->marks.n &&
 	       end - start > (64u << 10);
+}
+
+/*
+ * decode --calls --jobs: a segment's output in its turn, its marks
+ * (decode_ctm_put()) run on the tree of the trace as one decoder has it,
+ * written through the main context's buffer.
+ */
+static int decode_calls_emit(void *arg, const struct dpar_seg *s, int fd,
+			     const char *buf, size_t len)
+{
+	struct decode_par *par = arg;
+	struct decode_ctx *c = par->c;
+	struct call_tree *ct = &par->t->ct;
+	const char *p = buf, *e = buf + len, *z;
+	struct ct_mark m;
+
+	(void)s;
+	(void)fd;	/* c->ob's */
+	while (p < e) {
+		z = memchr(p, '\0', (size_t)(e - p));
+		ob_write(&c->ob, p, (size_t)((z ? z : e) - p));
+		if (!z || (size_t)(e - z) < 1 + sizeof(m))
+			break;
+		memcpy(&m, z + 1, sizeof(m));
+		p = z + 1 + sizeof(m);
+		switch (m.op) {
+		case CTM_INSN:
+			ct_insn(ct, &c->ob, m.st, m.ip);
+			break;
+		case CTM_AFTER:
+			ct_after(ct, (enum ct_branch)m.kind, m.ip);
+			break;
+		case CTM_RESTART:
+			ct_restart(ct);
+			break;
+		case CTM_LOST:
+			ct_lost(ct);
+			break;
+		case CTM_SWITCH:
+			decode_calls_threads(c, ct, m.from, m.to);
+			break;
+		}
+	}
+	ob_flush(&c->ob);
+	return c->ob.error;
 }
 
 /* The stretch [start, end) in o.jobs threads, listed in order. */
@@ -2293,6 +2443,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		.prepare = decode_seg_prepare, .seg = decode_segment,
 		.stands = decode_seg_stands, .accept = decode_seg_accept,
 		.rest = decode_seg_rest,
+		.emit = c->o.calls ? decode_calls_emit : NULL,
 		.arg = &par,
 	};
 	unsigned int i, n = c->o.jobs > DPAR_MAX_JOBS ? DPAR_MAX_JOBS : c->o.jobs;
@@ -2323,6 +2474,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	for (i = 0; i < n; i++) {
 		w[i].c = *c;
 		w[i].c.worker = 1;
+		w[i].c.ct_marks = c->o.calls;
 		/* its own caches, disassembler, images and CR3s */
 		w[i].c.o.fmt.lc = NULL;
 		w[i].c.o.fmt.ci = NULL;

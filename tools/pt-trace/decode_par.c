@@ -300,7 +300,11 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 		 * error on @ob, which decode reports at the end.
 		 */
 		if (!ob->error)
-			ob->error = dpar_write(ob->fd, d->kept[t],
+			ob->error = d->ops->emit ?
+				    d->ops->emit(d->ops->arg, &d->segs[t],
+						 ob->fd, d->kept[t],
+						 d->kept_len[t]) :
+				    dpar_write(ob->fd, d->kept[t],
 					       d->kept_len[t]);
 		dpar_write(STDERR_FILENO, d->kept_msgs[t].buf,
 			   d->kept_msgs[t].len);

@@ -66,6 +66,12 @@ struct dpar_ops {
 		    uint64_t end);
 	/* @s is written: the state it left is the next one's */
 	void (*accept)(void *arg, const struct dpar_seg *s);
+	/*
+	 * Optional: write @s's output @buf (@len bytes) to @fd, in its
+	 * turn (instead of as it is): 0 or -errno.
+	 */
+	int (*emit)(void *arg, const struct dpar_seg *s, int fd,
+		    const char *buf, size_t len);
 	void *arg;
 };
 

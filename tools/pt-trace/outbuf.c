@@ -101,3 +101,18 @@ void ob_printf(struct outbuf *ob, const char *fmt, ...)
 	va_end(ap);
 	ob_puts(ob, line);
 }
+
+void ob_write(struct outbuf *ob, const char *p, size_t n)
+{
+	while (n) {
+		char *d = ob_reserve(ob);
+		size_t k = ob->cap - ob->len;
+
+		if (k > n)
+			k = n;
+		memcpy(d, p, k);
+		ob->len += k;
+		p += k;
+		n -= k;
+	}
+}

@@ -49,6 +49,7 @@ static inline void ob_commit(struct outbuf *ob, const char *end)
 }
 
 void ob_puts(struct outbuf *ob, const char *s);
+void ob_write(struct outbuf *ob, const char *p, size_t n);
 void ob_printf(struct outbuf *ob, const char *fmt, ...)
 	__printf(2, 3);
 
