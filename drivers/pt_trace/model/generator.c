@@ -890,7 +890,15 @@ void pt_model_gen_on_enable(struct pt_model_state *s)
 			     PT_STATUS_BYTECNT_SHIFT;
 	}
 	s->packet_en = false;
-	s->last_ip = 0;
+	/*
+	 * The last IP stays: only a PSB resets it (pt_pkt_psb()), and a
+	 * decoder sees no more of an enable without PSB+ than its timing
+	 * packets (libipt's and perf's reset it at PSB only).  Reset here,
+	 * a task switched in by a follower's enable after another whose
+	 * IPs have other upper bytes (a PIE's, a static program's) had its
+	 * TIP.PGE compressed against 0, which a decoder expanded with the
+	 * other task's upper bytes: 0x7f0c00401143 for 0x401143.
+	 */
 	pt_model_exact_on_enable(s);
 }
 
