@@ -38,13 +38,6 @@ followed task's enable (TSC 950, CBR) and TIP.PGE at 0x401000, progb's
 entry and proga's too.  proga cannot start there: a forked child goes
 on after the fork, not at an entry point (it was decoded as proga).
 
-With 'execmig' pid 100 runs on CPU 1 from 500 to 900 (no trace of CPU
-1 given) and execs proga there (record at 600), then runs on CPU 0 from
-1000 and execs progb (record at 1500): CPU 0's trace has only progb's
-stretch, a followed task's enable (TSC 950, CBR) and TIP.PGE at
-0x401000, progb's entry and proga's too.  proga started in the run on
-CPU 1, so this is not its start (it was decoded as proga).
-
 With 'psb' each run also has its switch-out record, and each stretch
 is a followed task's enable 50 before its switch-in record (TSC, CBR)
 followed by a PSB+ whose TSC is 100 past that record, then the TIP.PGE:
@@ -70,7 +63,7 @@ over it without an exec (MMAP2 at 1500, as ld.so maps a library that
 dlopen() loads where a dlclose()d one was): its stretch at TSC 1100 is
 proga's, the one at 1600 progb's.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|forkexec|execmig|bts|btsirq|remap]
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|forkexec|bts|btsirq|remap]
 """
 import re
 import struct
@@ -137,25 +130,6 @@ if sys.argv[4:] == ['forkexec']:
     out += mmap2(50, proga, 20)
     out += rec(FORK, 0, struct.pack('<IIIIQ', 100, 50, 100, 50, 30), 30,
                NONE, (100, 100))
-    out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
-    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('progb'),
-               1500, 0, (100, 100))
-    out += mmap2(100, progb, 1510)
-    open(d + '/sideband.perf', 'wb').write(out)
-    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
-    pt = PSB + PSBEND + MODE64 + tsc(950) + CBR + pge(0x401000) + PGD0
-    open(d + '/cpu0.pt', 'wb').write(pt)
-    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
-                                         insns(progb)))
-    sys.exit(0)
-
-if sys.argv[4:] == ['execmig']:
-    out = header()
-    out += rec(SWITCH, 0, b'', 500, 1, (100, 100))
-    out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('proga'),
-               600, 1, (100, 100))
-    out += mmap2(100, proga, 610)
-    out += rec(SWITCH, SWITCH_OUT, b'', 900, 1, (100, 100))
     out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
     out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('progb'),
                1500, 0, (100, 100))

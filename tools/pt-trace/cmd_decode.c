@@ -987,25 +987,6 @@ static void decode_pip(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
- * Has the current program (exec'd in the recording, not yet decoded in
- * this trace) started already, elsewhere?  A run of its process, on
- * some CPU, went on past its exec's record and ended before this run:
- * the exec returned to its entry in that run (not sure: a task can be
- * switched out between the exec and its return to user mode; far less
- * often than a later execve is preempted and migrated, which this is
- * for).
- */
-static int decode_started(const struct decode_ctx *c,
-			  const struct decode_trace *t)
-{
-	const struct das_proc *p = t->st.cur;
-
-	return p->execd_time && t->st.cur_sw >= 0 &&
-	       das_ran_after(c->asp, p->pid, p->execd_tsc,
-			     t->sw[t->st.cur_sw].tsc);
-}
-
-/*
  * A TIP.PGE in a run of a process that execs later in that run (its
  * program has a next one): is this the new program's first instruction?
  * User-mode tracing stops at the exec's syscall and starts again at the
@@ -1037,13 +1018,11 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 		 * (two static programs at one address): before it ran an
 		 * instruction, this enable is its first, if it starts at
 		 * its entry at all (a forked child's copy of its parent's
-		 * program, or one that ran before the recording, does not)
-		 * and has not run elsewhere (decode_started()).
+		 * program, or one that ran before the recording, does not).
 		 */
 		for (i = 0; i < t->st.cur->nentry; i++)
 			own |= t->st.cur->entry[i] == ip;
-		if (own && t->st.cur_fresh && t->st.cur->execd &&
-		    !decode_started(c, t))
+		if (own && t->st.cur_fresh && t->st.cur->execd)
 			at_entry = 0;
 		if (have_time < 0)
 			have_time = !decode_time(t, dec, &tsc, &lost_mtc,

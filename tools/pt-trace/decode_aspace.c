@@ -158,8 +158,6 @@ static int das_exec(struct das_proc *p, const struct ptpsb_file *f,
 	n->pid = p->pid;
 	n->execd = 1;
 	n->exec_time = !das_record_tsc(&f->hdr, sb, hz, time, &n->exec_tsc);
-	n->execd_tsc = n->exec_tsc;
-	n->execd_time = n->exec_time;
 	snprintf(n->comm, sizeof(n->comm), "%s", comm);
 	p->next = n;
 	return 0;
@@ -209,8 +207,6 @@ static int das_remap(struct das_proc *p, const struct ptpsb_file *f,
 	n->remap = 1;
 	n->started = p->started;
 	n->execd = p->execd;
-	n->execd_tsc = p->execd_tsc;
-	n->execd_time = p->execd_time;
 	n->exec_time = !das_record_tsc(&f->hdr, sb, hz, time, &n->exec_tsc);
 	memcpy(n->comm, p->comm, sizeof(n->comm));
 	p->next = n;
@@ -425,52 +421,30 @@ static const char *das_comm(const struct das_names *nm, int tid, int pid)
  * Processes that exec'd before any mmap record of theirs (the record
  * of the exec comes first): their first program starts at its entry.
  */
-struct das_exec_rec {
-	int pid;
-	int have_tsc;
-	uint64_t tsc;
-};
-
 struct das_pids {
-	struct das_exec_rec *v;
+	int *v;
 	size_t n;
 };
 
-static int das_pids_add(struct das_pids *s, int pid, int have_tsc,
-			uint64_t tsc)
+static int das_pids_add(struct das_pids *s, int pid)
 {
-	struct das_exec_rec *v = realloc(s->v, (s->n + 1) * sizeof(*v));
+	int *v = realloc(s->v, (s->n + 1) * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	s->v = v;
-	s->v[s->n].pid = pid;
-	s->v[s->n].have_tsc = have_tsc;
-	s->v[s->n++].tsc = tsc;
+	s->v[s->n++] = pid;
 	return 0;
 }
 
-/* The last exec of @pid recorded, or NULL. */
-static const struct das_exec_rec *das_pids_find(const struct das_pids *s,
-						int pid)
+static int das_pids_has(const struct das_pids *s, int pid)
 {
-	size_t i = s->n;
+	size_t i;
 
-	while (i--)
-		if (s->v[i].pid == pid)
-			return &s->v[i];
-	return NULL;
-}
-
-/* An exec record of a process with no program yet: remembered. */
-static int das_exec_first(struct das_pids *s, const struct ptpsb_file *f,
-			  const struct ptsb *sb, double hz,
-			  const struct ptpsb_event *ev)
-{
-	uint64_t tsc = 0;
-	int have = !das_record_tsc(&f->hdr, sb, hz, ev->time, &tsc);
-
-	return das_pids_add(s, (int)ev->bpid, have, tsc);
+	for (i = 0; i < s->n; i++)
+		if (s->v[i] == pid)
+			return 1;
+	return 0;
 }
 
 static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
@@ -486,7 +460,6 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 		const struct ptpsb_event *ev = &r[i].ev;
 		struct das_switch s;
 		struct das_proc *p;
-		const struct das_exec_rec *x;
 		const char *comm;
 		int fresh;
 
@@ -504,12 +477,8 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 				err = -ENOMEM;
 				break;
 			}
-			x = fresh ? das_pids_find(&execd, (int)ev->bpid) : NULL;
-			if (x) {
+			if (fresh && das_pids_has(&execd, (int)ev->bpid))
 				p->execd = 1;
-				p->execd_time = x->have_tsc;
-				p->execd_tsc = x->tsc;
-			}
 			if (das_overlays(p, ev->name, ev->addr,
 					 ev->addr + ev->len, ev->pgoff)) {
 				err = das_remap(p, f, sb, hz, ev->time);
@@ -535,8 +504,8 @@ static int das_walk(struct decode_aspaces *a, const struct ptpsb_file *f,
 					err = das_exec(p, f, sb, hz, ev->time,
 						       ev->name);
 				else if (!err)
-					err = das_exec_first(&execd, f, sb, hz,
-							     ev);
+					err = das_pids_add(&execd,
+							   (int)ev->bpid);
 			}
 			break;
 		case PERF_RECORD_EXIT:
@@ -897,22 +866,6 @@ struct das_proc *das_find_at(struct decode_aspaces *a, int pid, uint64_t tsc)
 	while (p && p->next && (!p->next->exec_time || p->next->exec_tsc <= tsc))
 		p = p->next;
 	return p && p->nmaps ? p : &a->dflt;
-}
-
-int das_ran_after(const struct decode_aspaces *a, int pid, uint64_t since,
-		  uint64_t before)
-{
-	size_t i, j;
-
-	for (i = 0; i < a->ncpu; i++)
-		for (j = 0; j < a->cpu[i].n; j++) {
-			const struct das_switch *s = &a->cpu[i].sw[j];
-
-			if (s->pid == pid && s->out > since &&
-			    s->out <= before && s->tsc < before)
-				return 1;
-		}
-	return 0;
 }
 
 const struct das_switch *das_switches(const struct decode_aspaces *a, int cpu,

@@ -52,8 +52,6 @@ struct das_proc {
 	 * the recording: those never start there (decode_exec()).
 	 */
 	int execd;
-	uint64_t execd_tsc;	/* that exec's record time, */
-	int execd_time;		/* when known */
 	int remap;		/* no exec: new code where other code was */
 };
 
@@ -132,13 +130,6 @@ struct das_proc *das_find_at(struct decode_aspaces *a, int pid,
  * memory.
  */
 struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p);
-
-/*
- * Did a run of process @pid on any CPU go on past @since and end before
- * @before (switch record times)?
- */
-int das_ran_after(const struct decode_aspaces *a, int pid, uint64_t since,
-		  uint64_t before);
 
 /* The switches on CPU @cpu (NULL, *n = 0 without). */
 const struct das_switch *das_switches(const struct decode_aspaces *a, int cpu,
