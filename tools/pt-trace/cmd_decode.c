@@ -2203,10 +2203,17 @@ static int decode_seg_stands(void *arg, const struct dpar_seg *s)
 	if (si->rest)
 		return DPAR_REST;
 	pthread_mutex_lock(&par->lock);
+	/*
+	 * --calls: a piece that starts shown after one that ended hidden
+	 * (filtered) restarts the tree at its first instruction, which
+	 * its decoder marks only when it started hidden too.
+	 */
 	ok = si->ncr3 == par->c->ncr3 &&
 	     si->nctx == (par->c->vmx.ctx ? par->c->vmx.ctx->n : 0) &&
 	     decode_state_eq(&si->start, &par->truth,
-			     s->psb.has_pip && s->psb.has_ip && !s->psb.pip_nr);
+			     s->psb.has_pip && s->psb.has_ip && !s->psb.pip_nr) &&
+	     (!par->c->o.calls ||
+	      si->start.st.hidden == par->truth.st.hidden);
 	pthread_mutex_unlock(&par->lock);
 	return ok;
 }

@@ -543,7 +543,15 @@ static bool pt_exact_event(enum pt_exact_ev ev, u64 ip,
 	atomic64_add(a.psbs, &st->stats.psbs);
 	if (a.operr)
 		pt_model_count_operr(st, a.operr);
-	if (a.out.pmi)
+	/*
+	 * The PMI after the truth's line of the instruction whose packets
+	 * filled the region (pt_exact_truth_insn()): its NMI may stop the
+	 * trace and write an out line of the next one, which the ring
+	 * would otherwise hold before this instruction's.
+	 */
+	if (a.out.pmi && insn_ip && (a.encoded || bts))
+		st->xpmi_due = true;
+	else if (a.out.pmi)
 		pt_model_pmi_send(st);
 	/* The truth's psb line where the PSB+ lies among the instructions. */
 	if (a.psbs > a.psb_after)
@@ -591,5 +599,9 @@ void pt_exact_truth_insn(u64 ip, struct task_struct *t)
 	if (st->xpsb_after) {
 		st->xpsb_after = false;
 		pt_exact_truth(PT_TRUTH_PSB, 0, t);
+	}
+	if (st->xpmi_due) {
+		st->xpmi_due = false;
+		pt_model_pmi_send(st);
 	}
 }

@@ -480,6 +480,12 @@ static void pt_exact_sys_exit(void *data, struct pt_regs *regs, long ret)
 		return;
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
+	/*
+	 * A mark its sys_enter did not take: the kernel skipped the
+	 * tracepoint (seccomp's verdict, ptrace's SYSEMU, syscall user
+	 * dispatch); left, it made the next system call's probe skip that.
+	 */
+	pt_exact_mark_take(pt_exact_sysdone, current);
 	if (!pt_exact_traced(st)) {
 		pt_exact_stray(pt_exact_stats_this());
 	} else {
@@ -512,15 +518,23 @@ static void pt_exact_syscall_retire(struct pt_model_cpu *st,
 	struct pt_insn in;
 	u64 iip;
 
+	/* The probe or another retire at work here: an NMI inside it. */
 	if ((long)regs->orig_ax < 0 || READ_ONCE(st->xsys_probe) ||
-	    !pt_exact_traced(st) || !pt_exact_syscall_at(st, regs, false, &in))
+	    !pt_exact_traced(st))
 		return;
-	pt_exact_stats_this()->syscalls_out++;
-	if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, t, &iip)) {
-		pt_exact_stats_this()->insns++;
-		pt_exact_truth_insn(iip, t);
+	WRITE_ONCE(st->xsys_probe, true);
+	barrier();
+	if (pt_exact_syscall_at(st, regs, false, &in)) {
+		pt_exact_stats_this()->syscalls_out++;
+		if (pt_model_exact_event(PT_EXACT_SYSCALL, regs->ip, &in, t,
+					 &iip)) {
+			pt_exact_stats_this()->insns++;
+			pt_exact_truth_insn(iip, t);
+		}
+		pt_exact_mark_add(pt_exact_sysdone, t);
 	}
-	pt_exact_mark_add(pt_exact_sysdone, t);
+	barrier();
+	WRITE_ONCE(st->xsys_probe, false);
 }
 
 /*

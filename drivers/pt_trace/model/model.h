@@ -373,12 +373,15 @@ struct pt_model_cpu {
 	 */
 	bool xsyscall;
 	/*
-	 * Our sys_enter probe is at work on this CPU: a disable in an NMI
-	 * there leaves the syscall to it (exact_step.c).
+	 * Our sys_enter probe, or a retire of a SYSCALL before it, is at
+	 * work on this CPU: a disable in an NMI there leaves the syscall
+	 * to it (exact_step.c).
 	 */
 	bool xsys_probe;
 	/* exact.c: a PSB+ followed the instruction whose truth line is due. */
 	bool xpsb_after;
+	/* exact.c: the PMI of that instruction's packets is due after it. */
+	bool xpmi_due;
 	/*
 	 * BTS (bts_exact.c): the kernel's SYSRET or IRET that resumes the
 	 * task at xpending (0: none seen), whether an interrupt or exception
