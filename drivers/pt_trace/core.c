@@ -605,18 +605,33 @@ DEFINE_SHOW_ATTRIBUTE(pt_stream_stats);
 
 int pt_core_autostart(struct pt_cpu *pc)
 {
-	struct pt_trace_config cfg;
+	struct pt_trace_config cfg, old;
 	int ret;
 
 	mutex_lock(&pc->lock);
-	cfg = pc->cfg;
+	old = pc->cfg;
+	cfg = old;
 	cfg.mode = PT_MODE_STREAM;
 	ret = pc->running ? 0 : pt_core_commit_config(pc, &cfg);
 	mutex_unlock(&pc->lock);
 	if (ret)
 		return ret;
 	ret = pt_core_start(pc);
-	return ret == -EBUSY ? 0 : ret;	/* raced with another start */
+	if (!ret)
+		return 0;
+	mutex_lock(&pc->lock);
+	if (pc->running) {
+		ret = 0;	/* raced with another start: read that trace */
+	} else if (!pc->started_since_open) {
+		/*
+		 * Nothing started (perf holds PT here: EBUSY; the CPU went
+		 * offline): the error, not an empty stream, and the staged
+		 * configuration as the caller left it.
+		 */
+		pt_core_commit_config(pc, &old);
+	}
+	mutex_unlock(&pc->lock);
+	return ret;
 }
 
 /* ---- CPU hotplug ---- */

@@ -10,7 +10,9 @@
  *    install there);
  *  - a perf event present when the driver loads: the load says perf is
  *    in use, START there fails with EBUSY naming perf, and works once
- *    that event is closed (and ownership says reserved again);
+ *    that event is closed (and ownership says reserved again); a read()
+ *    of a fresh open there (which starts streaming) fails with EBUSY and
+ *    leaves the staged configuration as it was;
  *    unloading the driver frees the PMU for perf.
  * Profile-independent: run on icl only.
  */
@@ -52,6 +54,39 @@ static int set_online(int cpu, int on)
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
 		 cpu);
 	return ptt_write_str(path, on ? "1" : "0");
+}
+
+/*
+ * read() of a fresh open of /dev/ptCPU (it starts streaming) with a
+ * flight configuration staged: -1 with *err, else what it returned; and
+ * whether the staged mode was still flight after it.
+ */
+static ssize_t read_fresh(int cpu, int *err, int *flight_after)
+{
+	struct pt_trace_config cfg;
+	char path[32], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/pt%d", cpu);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	REQUIRE(fd >= 0, "open %s: %s", path, strerror(errno));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_GET_CONFIG, &cfg), "GET_CONFIG: %s",
+		strerror(errno));
+	cfg.mode = PT_MODE_FLIGHT;
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &cfg), "SET_CONFIG: %s",
+		strerror(errno));
+	n = read(fd, buf, sizeof(buf));
+	*err = errno;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_GET_CONFIG, &cfg), "GET_CONFIG: %s",
+		strerror(errno));
+	*flight_after = cfg.mode == PT_MODE_FLIGHT;
+	close(fd);
+	return n;
 }
 
 static int start_stop(int cpu, int *err)
@@ -113,6 +148,20 @@ int main(void)
 		      strerror(err));
 		CHECK(cx_log_has(mark, "end that perf session"),
 		      "no log line naming perf");
+		/*
+		 * `cat /dev/pt0` there: the START of a read() on a fresh
+		 * open fails the read (it ended at once, as an empty
+		 * stream), and the mode staged stays (it stayed streaming).
+		 */
+		{
+			int flight;
+			ssize_t n = read_fresh(0, &err, &flight);
+
+			CHECK(n < 0 && err == EBUSY,
+			      "read() of a fresh /dev/pt0 while perf holds it: %zd, %s (want EBUSY)",
+			      n, n < 0 ? strerror(err) : "no error");
+			CHECK(flight, "the staged flight mode was changed by that read()");
+		}
 		if (ncpu > 1)
 			CHECK(!start_stop(1, &err), "START on CPU 1: %s",
 			      strerror(err));
