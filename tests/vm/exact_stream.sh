@@ -39,13 +39,22 @@ l0=$(cat $LOST)
 exact_stops() {
 	awk '$1 == "0" { print $4 }' /sys/kernel/debug/pt_trace/stream
 }
+# 1 when a CPU's stream is stalled now: its ring was full, the trace is
+# held off until the reader drains (a gap open).
+exact_stalled() {
+	awk '$1 ~ /^[0-9]+$/ && $14 == 1 { s = 1 } END { print s + 0 }' \
+		/sys/kernel/debug/pt_trace/stream
+}
 # exact_pause_reader PID: stop the recorder PID once the program is
 # stepped, until the ring is full: the model lost bytes, or the trace
 # stopped at the STOP (the bytes after it are lost only if the CPU
 # generates any before the PMI clears TraceEn: none where the STOP
 # region ends with the timing packets of a switch-in and the PMI comes
 # before the task is back in user code; the recorder then waited 60 s
-# while the program ran untraced to its end).  At most 60 s.
+# while the program ran untraced to its end), or a stream is stalled:
+# on the debug kernel the ring was once full before the recorder was
+# stopped, the trace held off, nothing changed, and the program ran
+# untraced to its end in the 60 s.  At most 60 s.
 exact_pause_reader() {
 	s0=$(exact_stat steps) i=0
 	while [ "$(exact_stat steps)" = "$s0" ] && [ $i -lt 300 ]; do
@@ -55,7 +64,7 @@ exact_pause_reader() {
 	kill -STOP "$1"
 	st0=$(exact_stops) i=0
 	while [ "$(cat $LOST)" = "$l0" ] && [ "$(exact_stops)" = "$st0" ] &&
-	      [ $i -lt 600 ]; do
+	      [ "$(exact_stalled)" = 0 ] && [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
