@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What bts_exact.c and bts_exact_signal.c share: both record a program
- * with 'pt-trace record --bts -C 0 -u' under the exact model (icl only;
- * under PTI the refusal alone), so both need the same checks, the model_exact switch,
- * the recorder off CPU 0, the same file and kallsyms readers, and the
- * records silicon stores for the model's ground truth (bts_expect()).
+ * What bts_exact.c, bts_exact_signal.c and bts_exact_irq.c share: each
+ * records a program with 'pt-trace record --bts -C 0 -u' under the exact
+ * model (icl only; under PTI the refusal alone), so they need the same
+ * checks, the model_exact switch and its counters, the recorder off CPU
+ * 0, the same file and kallsyms readers, and the records silicon stores
+ * for the model's ground truth (bts_expect()).
  */
 #ifndef PTT_BTS_EXACT_COMMON_H
 #define PTT_BTS_EXACT_COMMON_H
@@ -17,6 +18,7 @@
 #include "bts_common.h"
 
 #define BTS_EXACT_PARAM "/sys/module/pt_trace_model/parameters/model_exact"
+#define BTS_EXACT_STATS "/sys/kernel/debug/pt_trace/model/exact/stats"
 
 /* The whole of @path, NUL-terminated, its length in *@len; NULL. */
 static inline void *bts_slurp(const char *path, size_t *len)
@@ -124,6 +126,21 @@ static inline const char *bts_exact_check(const char *name, const char *prog)
 	if (bts_pti())
 		bts_exact_pti(name, pt, prog);
 	return pt;
+}
+
+/* A counter of exact/stats, -1 if absent. */
+static inline long long bts_exact_stat(const char *name)
+{
+	FILE *f = fopen(BTS_EXACT_STATS, "r");
+	char line[128], n[64];
+	long long v, ret = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", n, &v) == 2 && !strcmp(n, name))
+			ret = v;
+	if (f)
+		fclose(f);
+	return ret;
 }
 
 /*

@@ -29,24 +29,8 @@
 #define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact_irq"
 #define NSYS 20000	/* bts_irq_prog's system calls */
-#define EXACT_STATS "/sys/kernel/debug/pt_trace/model/exact/stats"
 /* arch/x86/include/asm/irq_vectors.h */
 #define LOCAL_TIMER_VECTOR	0xec
-
-/* A counter of exact/stats, -1 if absent. */
-static long long exact_stat(const char *name)
-{
-	FILE *f = fopen(EXACT_STATS, "r");
-	char line[128], n[64];
-	long long v, ret = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %lld", n, &v) == 2 && !strcmp(n, name))
-			ret = v;
-	if (f)
-		fclose(f);
-	return ret;
-}
 
 /*
  * The truth's interrupt entries (the local timer's, a device's: vector
@@ -98,13 +82,13 @@ int main(void)
 
 	bts_exact_on(old, sizeof(old));
 	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
-	irqs = exact_stat("ret_irqs");
-	REQUIRE(irqs >= 0, "no ret_irqs in " EXACT_STATS);
+	irqs = bts_exact_stat("ret_irqs");
+	REQUIRE(irqs >= 0, "no ret_irqs in " BTS_EXACT_STATS);
 	snprintf(cmd, sizeof(cmd),
 		 "rm -rf " OUT "; %s record --bts -b 4M -C 0 -u -o " OUT " -- "
 		 PROG " >" OUT ".log 2>&1", pt);
 	CHECK(system(cmd) == 0, "record failed");
-	irqs = exact_stat("ret_irqs") - irqs;
+	irqs = bts_exact_stat("ret_irqs") - irqs;
 	truth = bts_slurp(TRUTH, &tlen);
 	bts_exact_off(old);
 	log = bts_slurp(OUT ".log", &blen);

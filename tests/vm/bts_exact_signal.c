@@ -49,25 +49,9 @@
 #define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact_signal"
 #define TRAP_IRQ "/sys/kernel/debug/pt_trace/model/exact/trap_irq"
-#define EXACT_STATS "/sys/kernel/debug/pt_trace/model/exact/stats"
 /* arch/x86/include/asm/irq_vectors.h; the #UD's is X86_TRAP_UD. */
 #define IRQ_WORK_VECTOR	0xf6
 #define TRAP_UD		6
-
-/* A counter of exact/stats, -1 if absent. */
-static long long exact_stat(const char *name)
-{
-	FILE *f = fopen(EXACT_STATS, "r");
-	char line[128], n[64];
-	long long v, ret = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %lld", n, &v) == 2 && !strcmp(n, name))
-			ret = v;
-	if (f)
-		fclose(f);
-	return ret;
-}
 
 /*
  * The truth's kernel entries of @pid: the #UD's IP (0: none), and how
@@ -132,8 +116,8 @@ int main(void)
 	bts_exact_on(old, sizeof(old));
 	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
 	before = bts_model("bts_exact_returns");
-	traps = exact_stat("traps");
-	trap_irqs = exact_stat("trap_irqs");
+	traps = bts_exact_stat("traps");
+	trap_irqs = bts_exact_stat("trap_irqs");
 	REQUIRE(!ptt_write_str(TRAP_IRQ, "1"), "cannot set " TRAP_IRQ);
 	snprintf(cmd, sizeof(cmd),
 		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
@@ -170,10 +154,10 @@ int main(void)
 	/* The interrupt in the #UD's kernel visit is none of the program's. */
 	ud = ud_entries(truth, pid, IRQ_WORK_VECTOR, &nirq);
 	printf("PTT-INFO traps %lld, irq_works queued at them %lld; ud2 at %llx\n",
-	       exact_stat("traps") - traps, exact_stat("trap_irqs") - trap_irqs,
+	       bts_exact_stat("traps") - traps, bts_exact_stat("trap_irqs") - trap_irqs,
 	       ud);
 	CHECK(ud, "no kernel entry of vector %d (#UD) in the truth", TRAP_UD);
-	CHECK(exact_stat("trap_irqs") > trap_irqs,
+	CHECK(bts_exact_stat("trap_irqs") > trap_irqs,
 	      "no irq_work queued at the ud2's trap (exact/trap_irq)");
 	CHECK(!nirq, "%d interrupts of vector %#x (the irq_work's) at the ud2",
 	      nirq, IRQ_WORK_VECTOR);
