@@ -105,6 +105,15 @@ def mmap2(pid, f, time):
     return rec(MMAP2, 2, body + s8(f), time, NONE, (pid, pid))
 
 
+def write_pt(out, pt, want):
+    """the recording (sideband records out, cpu0's trace pt) and DIR/want,
+    the addresses of the instructions want"""
+    open(d + '/sideband.perf', 'wb').write(out)
+    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+    open(d + '/cpu0.pt', 'wb').write(pt)
+    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in want))
+
+
 if sys.argv[4:] == ['exec']:
     out = header()
     out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('proga'),
@@ -114,13 +123,9 @@ if sys.argv[4:] == ['exec']:
     out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('progb'),
                1500, 0, (100, 100))
     out += mmap2(100, progb, 1510)
-    open(d + '/sideband.perf', 'wb').write(out)
-    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
     pt = (PSB + PSBEND + MODE64 + tsc(950) + CBR + pge(0x401000) + PGD0 +
           pge(0x401000) + PGD0)
-    open(d + '/cpu0.pt', 'wb').write(pt)
-    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
-                                         insns(proga) + insns(progb)))
+    write_pt(out, pt, insns(proga) + insns(progb))
     sys.exit(0)
 
 if sys.argv[4:] == ['forkexec']:
@@ -134,12 +139,8 @@ if sys.argv[4:] == ['forkexec']:
     out += rec(COMM, COMM_EXEC, struct.pack('<II', 100, 100) + s8('progb'),
                1500, 0, (100, 100))
     out += mmap2(100, progb, 1510)
-    open(d + '/sideband.perf', 'wb').write(out)
-    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
     pt = PSB + PSBEND + MODE64 + tsc(950) + CBR + pge(0x401000) + PGD0
-    open(d + '/cpu0.pt', 'wb').write(pt)
-    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
-                                         insns(progb)))
+    write_pt(out, pt, insns(progb))
     sys.exit(0)
 
 if sys.argv[4:] == ['remap']:
@@ -149,13 +150,9 @@ if sys.argv[4:] == ['remap']:
     out += mmap2(100, proga, 20)
     out += rec(SWITCH, 0, b'', 1000, 0, (100, 100))
     out += mmap2(100, progb, 1500)
-    open(d + '/sideband.perf', 'wb').write(out)
-    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
     pt = (PSB + PSBEND + MODE64 + tsc(1100) + pge(0x401000) + PGD0 +
           tsc(1600) + pge(0x401000) + PGD0)
-    open(d + '/cpu0.pt', 'wb').write(pt)
-    open(d + '/want', 'w').write(''.join('%016x\n' % x for x in
-                                         insns(proga) + insns(progb)))
+    write_pt(out, pt, insns(proga) + insns(progb))
     sys.exit(0)
 
 if sys.argv[4:] in (['bts'], ['btsirq']):
@@ -218,9 +215,6 @@ if early:
     for t, who in ((1900, (100, 100)), (2900, (200, 200)),
                    (3900, (100, 101))):
         out += rec(SWITCH, SWITCH_OUT, b'', t, 0, who)
-open(d + '/sideband.perf', 'wb').write(out)
-open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
-
 pt = PSB + PSBEND + MODE64
 a, b = insns(proga), insns(progb)
 if with_pip:
@@ -236,5 +230,4 @@ else:
     for t in ((950, 1950, 2950, 3950) if early else (1100, 2100, 3100, 4100)):
         pt += tsc(t) + pge(0x401000) + PGD0
     want = a + b + a + b
-open(d + '/cpu0.pt', 'wb').write(pt)
-open(d + '/want', 'w').write(''.join('%016x\n' % x for x in want))
+write_pt(out, pt, want)
