@@ -102,10 +102,15 @@ static bool pt_bts_store_quiet(struct pt_model_cpu *st,
 /* User-mode branches land in this synthetic text range. */
 #define PT_BTS_USER_TEXT	0x400000ULL
 
+bool pt_model_debugctl_bts(u64 debugctl)
+{
+	return (debugctl & (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS)) ==
+	       (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS);
+}
+
 bool pt_model_bts_on(const struct pt_model_regs *r)
 {
-	return (r->debugctl & (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS)) ==
-	       (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS);
+	return pt_model_debugctl_bts(r->debugctl);
 }
 
 static u64 pt_bts_lfsr(struct pt_model_bts *b)
@@ -304,8 +309,7 @@ void pt_model_bts_writing(struct pt_model_cpu *st, u64 val)
 
 	if (!READ_ONCE(st->bts.late) || !READ_ONCE(pt_model_bts_tail) ||
 	    !pt_model_bts_on(r) || !(r->debugctl & BTS_DEBUGCTL_BTINT) ||
-	    (val & (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS)) ==
-	    (BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS))
+	    pt_model_debugctl_bts(val))
 		return;
 	local_irq_save(flags);
 	left = pt_bts_to_threshold(r);

@@ -430,12 +430,11 @@ static bool pt_model_injected_fault(struct pt_model_cpu *st, u32 msr, u64 val)
 static bool pt_model_turns_off(struct pt_model_cpu *st, u32 msr, u64 val)
 {
 	const struct pt_model_regs *r = &READ_ONCE(st->active)->regs;
-	const u64 bts = BTS_DEBUGCTL_TR | BTS_DEBUGCTL_BTS;
 
 	if (msr == PT_MSR_RTIT_CTL)
 		return (r->ctl & PT_CTL_TRACEEN) && !(val & PT_CTL_TRACEEN);
 	return msr == BTS_MSR_DEBUGCTL && pt_model_bts_on(r) &&
-	       (val & bts) != bts;
+	       !pt_model_debugctl_bts(val);
 }
 
 int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)

@@ -514,6 +514,8 @@ void pt_model_pmi_raise(struct pt_model_cpu *st);
 int pt_model_bts_init(struct dentry *dir);
 void pt_model_bts_exit(void);
 /* DEBUGCTL has TR and BTS: records are stored. */
+/* DEBUGCTL @debugctl has TR and BTS set: branches are stored. */
+bool pt_model_debugctl_bts(u64 debugctl);
 bool pt_model_bts_on(const struct pt_model_regs *r);
 /* The tick's sampled branches (hardirq, on the CPU). */
 void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user);
