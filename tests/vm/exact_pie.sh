@@ -13,10 +13,6 @@
 # Exit 0 pass, 77 skip, 1 fail.
 
 [ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_* run on icl"; exit 77; }
-# Not on the debug kernel (lockdep, KASAN): there it took 40-50 s of
-# make check's 30-minute budget, stepping the same kernel paths as
-# exact_static and exact_signal (both static) do there.
-[ ! -e /proc/lockdep ] || { echo "SKIP: not on the debug kernel (time budget)"; exit 77; }
 . /ptt/work/exact_lib.sh
 
 exact_run exact_pie
