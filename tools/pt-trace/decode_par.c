@@ -250,8 +250,11 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 	d->kept_cap[i] = ob->cap;
 	d->done[i] = 1;
 	ret = dpar_fresh(d, ob);
-	if (ret)
+	if (ret) {
+		/* @ob keeps its buffer (freed once, by ob_free()) */
+		d->kept[i] = NULL;
 		return ret;
+	}
 	if (__atomic_load_n(&d->turn, __ATOMIC_ACQUIRE) != i)
 		return 0;
 	/*
@@ -292,8 +295,10 @@ static int dpar_done(struct dpar *d, unsigned int worker, struct outbuf *ob,
 			d->kept_len[t] = ob->len;
 			d->kept_cap[t] = ob->cap;
 			ret = dpar_fresh(d, ob);
-			if (ret)
+			if (ret) {
+				d->kept[t] = NULL;
 				return ret;
+			}
 		}
 		/*
 		 * A listing that cannot be written (a full disk): its
@@ -353,6 +358,12 @@ static void *dpar_worker(void *arg)
 			/* what went wrong, said now: nothing more is written */
 			dpar_write(STDERR_FILENO, w->msgs.buf, w->msgs.len);
 			w->msgs.len = 0;
+			/*
+			 * The failed segment's partial listing (with --calls
+			 * its marks, which are not text) is not its turn:
+			 * dropped, not left for ob_free() to write.
+			 */
+			ob->len = 0;
 			pthread_cond_broadcast(&d->moved);
 			pthread_mutex_unlock(&d->lock);
 			return NULL;
