@@ -38,6 +38,7 @@
 #include "outbuf.h"
 #include "proc_maps.h"
 #include "sideband.h"
+#include "timeline_marks.h"
 #include "tool.h"
 #include "trace_config.h"
 #include "vdso_image.h"
@@ -150,6 +151,7 @@ struct decode_trace {
 	uint64_t dropped;	/* bytes dropped somewhere in it */
 	struct call_tree ct;	/* --calls */
 	int ctm_due;		/* --calls --jobs: mark the next instruction */
+	struct tl_marker tlm;	/* --timeline --jobs: a worker's marks */
 	/* the CPU's switch records, in TSC order */
 	const struct das_switch *sw;
 	size_t nsw;
@@ -216,6 +218,7 @@ struct decode_ctx {
 	struct decode_aspaces *asp;
 	int worker;
 	int ct_marks;		/* --calls in a worker: marks (decode_ctm_put()) */
+	int tl_marks;		/* --timeline in a worker: timeline_marks.h */
 	struct decode_img *imgs;
 	size_t nimgs;
 	struct decode_thread *threads;
@@ -239,7 +242,7 @@ struct decode_ctx {
  * decode --calls --jobs: a worker does not know the call tree a segment
  * starts in (the depth, a call right before it, each thread's tree), so
  * it writes the tree's steps into its output as marks, a NUL byte and a
- * struct ct_mark (a listing has no NUL), and decode_calls_emit() runs
+ * struct ct_mark (a listing has no NUL), and decode_marks_emit() runs
  * them in the trace's order on the one tree a decoder has, printing what
  * ct_insn() prints.  Marked are the steps that can change the tree or
  * print: calls and returns, restarts, thread switches, and the
@@ -522,8 +525,8 @@ static void decode_usage(FILE *f)
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order, the same\n"
 	      "                            as with one, -q's and --summary's numbers\n"
-	      "                            too (default 1; one thread with --timeline\n"
-	      "                            or --guest-tsc, or a recording with CYCEn:\n"
+	      "                            too (default 1; one thread with\n"
+	      "                            --guest-tsc, or a recording with CYCEn:\n"
 	      "                            their state at a piece's start comes from\n"
 	      "                            the pieces before it; --summary\n"
 	      "                            needs a TSC and PIP in each PSB+; see the\n"
@@ -649,8 +652,18 @@ static void decode_error(struct decode_ctx *c, struct decode_trace *t,
 		int have_tsc = decode_time(t, dec, &tsc, &lost_mtc,
 					   &lost_cyc) >= 0;
 
-		tl_error(&t->track, offset, why, tsc, have_tsc);
-		tl_guests_end(&t->tlg);
+		if (c->tl_marks) {
+			struct tl_mark k = {
+				.op = TLM_ERROR, .ip = offset, .tsc = tsc,
+				.have_tsc = (uint8_t)have_tsc,
+			};
+
+			snprintf(k.text, sizeof(k.text), "%s", why);
+			tlm_put(&t->tlm, &c->ob, &k);
+		} else {
+			tl_error(&t->track, offset, why, tsc, have_tsc);
+			tl_guests_end(&t->tlg);
+		}
 	}
 	/* The stack after the resync is unknown: the tree restarts. */
 	decode_ct_restart(c, t, CTM_RESTART);
@@ -739,8 +752,15 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 		ct_insn(&t->ct, &c->ob, st, insn->ip);
 		ct_after(&t->ct, decode_ct_branch(insn), insn->ip + insn->size);
 	}
-	if (c->tl.f)
+	if (c->tl_marks) {
+		uint64_t vmcs = 0;
+		int guest = dvmx_cur_guest(&c->vmx, &vmcs);
+
+		tlm_insn(&t->tlm, &c->ob, st, insn, tsc, have_tsc,
+			 guest ? vmcs : 0, guest);
+	} else if (c->tl.f) {
 		tl_insn(decode_tl_track(c, t), st, insn, tsc, have_tsc);
+	}
 }
 
 /*
@@ -864,10 +884,19 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 	 * Every CPU's idle task is 0/0: its time goes on the CPU's own
 	 * track, not on one track that all CPUs would share.
 	 */
-	if (c->tl.f && s->tid > 0)
+	if (c->tl_marks && s->tid >= 0) {
+		struct tl_mark k = {
+			.op = s->tid ? TLM_THREAD : TLM_CPU_THREAD,
+			.pid = s->pid, .tid = s->tid,
+		};
+
+		snprintf(k.text, sizeof(k.text), "%s", s->comm);
+		tlm_put(&t->tlm, &c->ob, &k);
+	} else if (c->tl.f && s->tid > 0) {
 		tl_track_thread(&t->track, s->pid, s->tid, s->comm);
-	else if (c->tl.f && !s->tid)
+	} else if (c->tl.f && !s->tid) {
 		tl_track_thread(&t->track, c->tl.pid, t->tl_tid, t->tl_name);
+	}
 	if (!p || p == t->st.cur)
 		return;
 	t->st.cur = p;
@@ -1040,6 +1069,21 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 	}
 }
 
+/* The CBR counter's new value @ratio on the trace's timeline. */
+static void decode_tl_counter(struct decode_ctx *c, struct decode_trace *t,
+			      unsigned int ratio, uint64_t tsc, int have_tsc)
+{
+	char name[96];
+
+	if (ratio == t->tl_cbr)
+		return;
+	t->tl_cbr = ratio;
+	snprintf(name, sizeof(name), "%s core %s", t->tl_name,
+		 c->bus_mhz ? "frequency" : "clock ratio");
+	tl_counter(&t->track, name, c->bus_mhz ? "MHz" : "ratio", tsc,
+		   have_tsc, c->bus_mhz ? ratio * c->bus_mhz : ratio);
+}
+
 /*
  * --timeline: the core frequency as a counter track per CPU, from each
  * CBR that changes it (PSB+ repeats the last one): the ratio times the
@@ -1050,18 +1094,23 @@ static void decode_tl_cbr(struct decode_ctx *c, struct decode_trace *t,
 			  struct pt_insn_decoder *dec, unsigned int ratio)
 {
 	uint32_t lost_mtc, lost_cyc;
-	char name[96];
 	uint64_t tsc = 0;
 	int have_tsc;
 
-	if (!ratio || ratio == t->tl_cbr)
+	if (!ratio || (!c->tl_marks && ratio == t->tl_cbr))
 		return;
-	t->tl_cbr = ratio;
 	have_tsc = decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) >= 0;
-	snprintf(name, sizeof(name), "%s core %s", t->tl_name,
-		 c->bus_mhz ? "frequency" : "clock ratio");
-	tl_counter(&t->track, name, c->bus_mhz ? "MHz" : "ratio", tsc,
-		   have_tsc, c->bus_mhz ? ratio * c->bus_mhz : ratio);
+	if (c->tl_marks) {
+		/* whether it changes the ratio, the trace's timeline says */
+		struct tl_mark k = {
+			.op = TLM_CBR, .n = ratio, .tsc = tsc,
+			.have_tsc = (uint8_t)have_tsc,
+		};
+
+		tlm_put(&t->tlm, &c->ob, &k);
+		return;
+	}
+	decode_tl_counter(c, t, ratio, tsc, have_tsc);
 }
 
 /*
@@ -2139,8 +2188,10 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	w->t.seg_rest = 0;
 	w->t.seg_next = s->next;
 	ct_restart(&w->t.ct);
-	w->t.ctm_due = 1;	/* the tree there: decode_calls_emit()'s */
+	w->t.ctm_due = 1;	/* the tree there: decode_marks_emit()'s */
+	tlm_start(&w->t.tlm);
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
+	tlm_flush(&w->t.tlm, &w->c.ob);
 	decode_state_get(&w->c, &w->t, &si->end);
 	si->stats = w->t.stats;
 	si->rest = w->t.seg_rest;
@@ -2255,11 +2306,20 @@ static int decode_seg_rest(void *arg, unsigned int wi, uint64_t start,
 	w->t.ct = par->t->ct;
 	w->c.threads = c->threads;
 	w->c.nthreads = c->nthreads;
+	/* --timeline: so are the trace's tracks */
+	w->c.tl_marks = 0;
+	w->t.track = par->t->track;
+	w->t.tlg = par->t->tlg;
+	w->t.tl_cbr = par->t->tl_cbr;
 	decode_vmx_counts(&w->c.vmx, &vc);
 	ret = decode_stretch_one(&w->c, &w->t, start, end);
 	decode_vmx_counts(&w->c.vmx, &vn);
 	pthread_mutex_lock(&par->lock);
 	par->t->ct = w->t.ct;
+	par->t->track = w->t.track;
+	par->t->tlg = w->t.tlg;
+	par->t->tl_cbr = w->t.tl_cbr;
+	w->c.tl_marks = !!c->tl.f;
 	c->threads = w->c.threads;
 	c->nthreads = w->c.nthreads;
 	w->c.threads = NULL;
@@ -2336,9 +2396,9 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 /*
  * Whether a stretch can be cut into segments decoded in threads, with
  * the same lines as one decoder.  Not with what carries state across
- * the trace that a segment's start does not show (the timeline: a
- * stack; --guest-tsc's marks, not done yet; the call tree is run in
- * order on the workers' marks, decode_calls_emit()), nor with
+ * the trace that a segment's start does not show (--guest-tsc's marks,
+ * not done yet; the call tree and the timeline are run in order on the
+ * workers' marks, decode_marks_emit()), nor with
  * --summary when the stretch starts with an inferred switch whose IP is
  * its first instruction's (dvmx_after_insn()).  -q's statistics are the
  * segments' added up in order (decode_seg_accept()), the PSBs one
@@ -2368,23 +2428,63 @@ static int decode_par_ok(const struct decode_ctx *c,
 	const struct decode_opts *o = &c->o;
 	const struct decode_vmx *v = &c->vmx;
 
-	return o->jobs > 1 && !c->tl.f && !o->cyc &&
+	return o->jobs > 1 && !o->cyc &&
 	       !(v->summary && v->sw_ip_due) && !t->marks.n &&
 	       end - start > (64u << 10);
 }
 
+/* decode --timeline --jobs: a worker's mark @k on the trace's timeline. */
+static void decode_tl_mark(struct decode_ctx *c, struct decode_trace *t,
+			   const struct tl_mark *k)
+{
+	struct tl_track *track = &t->track;
+	struct pt_insn insn;
+
+	if (k->guest && (k->op == TLM_INSN || k->op == TLM_RUN)) {
+		track = tl_guest_track(&t->tlg, &t->track, k->vmcs, t->tl_tid,
+				       t->tl_name);
+		if (!track)
+			track = &t->track;
+	}
+	switch (k->op) {
+	case TLM_INSN:
+		tlm_to_insn(k, &insn);
+		tl_insn(track, k->st, &insn, k->tsc, k->have_tsc);
+		break;
+	case TLM_RUN:
+		tl_insn_run(track, k->n, k->tsc, k->have_tsc);
+		break;
+	case TLM_ERROR:
+		tl_error(track, k->ip, k->text, k->tsc, k->have_tsc);
+		tl_guests_end(&t->tlg);
+		break;
+	case TLM_THREAD:
+		tl_track_thread(track, k->pid, k->tid, k->text);
+		break;
+	case TLM_CPU_THREAD:
+		tl_track_thread(track, c->tl.pid, t->tl_tid, t->tl_name);
+		break;
+	case TLM_CBR:
+		decode_tl_counter(c, t, (unsigned int)k->n, k->tsc,
+				  k->have_tsc);
+		break;
+	}
+}
+
 /*
- * decode --calls --jobs: a segment's output in its turn, its marks
- * (decode_ctm_put()) run on the tree of the trace as one decoder has it,
- * written through the main context's buffer.
+ * decode --calls/--timeline --jobs: a segment's output in its turn, its
+ * marks (decode_ctm_put(), timeline_marks.h) run on the tree and the
+ * timeline of the trace as one decoder has them, the listing written
+ * through the main context's buffer.
  */
-static int decode_calls_emit(void *arg, const struct dpar_seg *s, int fd,
+static int decode_marks_emit(void *arg, const struct dpar_seg *s, int fd,
 			     const char *buf, size_t len)
 {
 	struct decode_par *par = arg;
 	struct decode_ctx *c = par->c;
 	struct call_tree *ct = &par->t->ct;
 	const char *p = buf, *e = buf + len, *z;
+	struct tl_mark k;
 	struct ct_mark m;
 
 	(void)s;
@@ -2392,7 +2492,17 @@ static int decode_calls_emit(void *arg, const struct dpar_seg *s, int fd,
 	while (p < e) {
 		z = memchr(p, '\0', (size_t)(e - p));
 		ob_write(&c->ob, p, (size_t)((z ? z : e) - p));
-		if (!z || (size_t)(e - z) < 1 + sizeof(m))
+		if (!z || e - z < 2)
+			break;
+		if (tlm_size(z + 1)) {
+			if ((size_t)(e - z) < 1 + sizeof(k))
+				break;
+			memcpy(&k, z + 1, sizeof(k));
+			p = z + 1 + sizeof(k);
+			decode_tl_mark(c, par->t, &k);
+			continue;
+		}
+		if ((size_t)(e - z) < 1 + sizeof(m))
 			break;
 		memcpy(&m, z + 1, sizeof(m));
 		p = z + 1 + sizeof(m);
@@ -2429,7 +2539,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		.prepare = decode_seg_prepare, .seg = decode_segment,
 		.stands = decode_seg_stands, .accept = decode_seg_accept,
 		.rest = decode_seg_rest,
-		.emit = c->o.calls ? decode_calls_emit : NULL,
+		.emit = c->o.calls || c->tl.f ? decode_marks_emit : NULL,
 		.arg = &par,
 	};
 	unsigned int i, n = c->o.jobs > DPAR_MAX_JOBS ? DPAR_MAX_JOBS : c->o.jobs;
@@ -2461,6 +2571,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		w[i].c = *c;
 		w[i].c.worker = 1;
 		w[i].c.ct_marks = c->o.calls;
+		w[i].c.tl_marks = !!c->tl.f;
 		/* its own caches, disassembler, images and CR3s */
 		w[i].c.o.fmt.lc = NULL;
 		w[i].c.o.fmt.ci = NULL;

@@ -111,6 +111,13 @@ void tl_track_init(struct timeline *tl, struct tl_track *t, int tid,
 void tl_track_thread(struct tl_track *t, int pid, int tid, const char *name);
 void tl_insn(struct tl_track *t, const struct elf_symtab *st,
 	     const struct pt_insn *insn, uint64_t tsc, int have_tsc);
+/*
+ * @n instructions that tl_insn() would only count and time (none a call
+ * or return, none after one, no change between user and kernel code):
+ * the clock moves to the latest @tsc among them (@have_tsc: any had
+ * one).  decode --timeline --jobs (timeline_marks.h).
+ */
+void tl_insn_run(struct tl_track *t, uint64_t n, uint64_t tsc, int have_tsc);
 /* A gap: every span ends where it starts; then a "trace lost" span. */
 void tl_gap(struct tl_track *t, const struct ptl_record *r);
 /* Bytes dropped somewhere after this point: an instant event. */

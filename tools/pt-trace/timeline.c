@@ -443,6 +443,18 @@ void tl_insn(struct tl_track *t, const struct elf_symtab *st,
 	}
 }
 
+void tl_insn_run(struct tl_track *t, uint64_t n, uint64_t tsc, int have_tsc)
+{
+	if (!n)
+		return;
+	/* tl_insn()'s clock, n times: the last one is the latest */
+	if (!t->tl->have_origin)
+		tl_advance(t, (int64_t)(t->insns + n - 1));
+	else if (have_tsc)
+		tl_advance(t, tl_tsc_ns(t, tsc));
+	t->insns += n;
+}
+
 void tl_gap(struct tl_track *t, const struct ptl_record *r)
 {
 	const struct timeline *tl = t->tl;
