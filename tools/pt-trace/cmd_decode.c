@@ -174,6 +174,7 @@ struct decode_trace {
 	 */
 	int seg_rest;
 	struct dpar_psb seg_next;	/* what the next segment's PSB+ holds */
+	uint64_t seg_end;	/* its file offset, the segment's end */
 	/*
 	 * decode --jobs: the piece starts where one decoder reads on (the
 	 * piece before ended in sync): its first sync is none of that
@@ -525,10 +526,10 @@ static void decode_usage(FILE *f)
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order, the same\n"
 	      "                            as with one, -q's and --summary's numbers\n"
-	      "                            too (default 1; one thread with\n"
-	      "                            --guest-tsc, or a recording with CYCEn:\n"
-	      "                            their state at a piece's start comes from\n"
-	      "                            the pieces before it; --summary\n"
+	      "                            too (default 1; one thread with a\n"
+	      "                            recording with CYCEn: libipt's calibration\n"
+	      "                            at a piece's start comes from the pieces\n"
+	      "                            before it; --summary\n"
 	      "                            needs a TSC and PIP in each PSB+; see the\n"
 	      "                            man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
@@ -600,7 +601,10 @@ static int decode_time(struct decode_trace *t,
 	 * Its time is the PSB+'s TSC: so it is.
 	 */
 	if (t->in_seg && t->seg_eos && !t->seg_last && t->seg_next.has_tsc) {
-		*tsc = t->seg_next.tsc;
+		/* --guest-tsc: converted at that PSB (the next segment's start) */
+		*tsc = t->marks.n ? dvmx_host_time(&t->marks, t->seg_end,
+						   t->seg_next.tsc) :
+				    t->seg_next.tsc;
 		*lost_mtc = 0;
 		*lost_cyc = 0;
 		return 0;
@@ -2187,6 +2191,7 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	w->t.seg_eos = 0;
 	w->t.seg_rest = 0;
 	w->t.seg_next = s->next;
+	w->t.seg_end = s->end;
 	ct_restart(&w->t.ct);
 	w->t.ctm_due = 1;	/* the tree there: decode_marks_emit()'s */
 	tlm_start(&w->t.tlm);
@@ -2396,8 +2401,8 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 /*
  * Whether a stretch can be cut into segments decoded in threads, with
  * the same lines as one decoder.  Not with what carries state across
- * the trace that a segment's start does not show (--guest-tsc's marks,
- * not done yet; the call tree and the timeline are run in order on the
+ * the trace that a segment's start does not show (CYC's calibration in
+ * libipt; the call tree and the timeline are run in order on the
  * workers' marks, decode_marks_emit()), nor with
  * --summary when the stretch starts with an inferred switch whose IP is
  * its first instruction's (dvmx_after_insn()).  -q's statistics are the
@@ -2421,15 +2426,14 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
  * other event comes from the packets of one segment, which its own
  * decoder reads (host check decode-jobs-events).
  */
-static int decode_par_ok(const struct decode_ctx *c,
-			 const struct decode_trace *t, uint64_t start,
+static int decode_par_ok(const struct decode_ctx *c, uint64_t start,
 			 uint64_t end)
 {
 	const struct decode_opts *o = &c->o;
 	const struct decode_vmx *v = &c->vmx;
 
 	return o->jobs > 1 && !o->cyc &&
-	       !(v->summary && v->sw_ip_due) && !t->marks.n &&
+	       !(v->summary && v->sw_ip_due) &&
 	       end - start > (64u << 10);
 }
 
@@ -2652,7 +2656,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 static int decode_stretch(struct decode_ctx *c, struct decode_trace *t,
 			  uint64_t start, uint64_t end)
 {
-	if (decode_par_ok(c, t, start, end))
+	if (decode_par_ok(c, start, end))
 		return decode_stretch_par(c, t, start, end);
 	return decode_stretch_one(c, t, start, end);
 }
