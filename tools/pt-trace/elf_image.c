@@ -28,6 +28,7 @@
 #include <libiberty/demangle.h>
 
 #include "elf_image.h"
+#include "elf_plt.h"
 #include "kernel_syms.h"
 #include "tool.h"
 #include "zstd_unpack.h"
@@ -101,6 +102,8 @@ struct ei_spans {
 	const struct elf_sym **sym;
 	size_t n;
 	int usable;		/* 0: ET_REL or no memory, ask libdwfl */
+	struct elf_plt_ent *plt;	/* its PLT entries (elf_plt.h) */
+	size_t nplt;
 	struct ei_spans *next;
 };
 
@@ -765,6 +768,13 @@ static void ei_spans_build(struct ei_spans *sp, ei_module mod)
 	if (!main_elf || !gelf_getehdr(main_elf, &eh) || eh.e_type == ET_REL ||
 	    nsyms < 0)
 		return;
+	/* PLT entries: each its own span, named by ei_lookup() */
+	if (elf_plt_entries(main_elf, b, &sp->plt, &sp->nplt))
+		return;
+	for (k = 0; k < sp->nplt; k++)
+		if (ei_spans_add(sp, &cap, sp->plt[k].addr) ||
+		    ei_spans_add(sp, &cap, sp->plt[k].addr + sp->plt[k].size))
+			return;
 	for (i = 0; i < nsyms; i++) {
 		elf = NULL;
 		b = 0;
@@ -800,6 +810,29 @@ static void ei_spans_build(struct ei_spans *sp, ei_module mod)
 	sp->n = n;
 	sp->sym = calloc(n, sizeof(*sp->sym));
 	sp->usable = !!sp->sym;
+}
+
+/*
+ * PLT entry @e's symbol, "NAME@plt" as objdump and perf print it (a C++
+ * name demangled first).
+ */
+static const struct elf_sym *ei_plt_sym(struct elf_symcache *c, ei_module mod,
+					const struct elf_plt_ent *e)
+{
+	const struct elf_sym *s;
+	char *d = ei_demangle(e->name), *name;
+
+	if (!d)
+		return NULL;
+	name = malloc(strlen(d) + sizeof("@plt"));
+	if (name)
+		sprintf(name, "%s@plt", d);
+	free(d);
+	if (!name)
+		return NULL;
+	s = ei_sym_get(c, mod, e->addr, e->size, name);
+	free(name);
+	return s;
 }
 
 /* @mod's spans, made the first time (NULL: out of memory). */
@@ -843,8 +876,10 @@ static const struct elf_sym *ei_lookup(const struct elf_symtab *st,
 				       uint64_t addr)
 {
 	struct elf_symcache *c = st->cache;
-	const struct elf_sym *s = &ei_nosym, **span = NULL;
+	const struct elf_sym *s = &ei_nosym, **span;
+	const struct elf_plt_ent *plt;
 	struct ei_cache_slot *slot;
+	struct ei_spans *sp;
 	ei_module mod;
 	const char *name;
 	uint64_t off;
@@ -856,14 +891,18 @@ static const struct elf_sym *ei_lookup(const struct elf_symtab *st,
 	if (slot->ip == addr)
 		return slot->sym == &ei_nosym ? NULL : slot->sym;
 	mod = dwfl_addrmodule(st->dwfl, addr);
-	if (mod)
-		span = ei_span_slot(ei_spans_get(c, mod), addr);
+	sp = mod ? ei_spans_get(c, mod) : NULL;
+	span = ei_span_slot(sp, addr);
+	plt = sp ? elf_plt_find(sp->plt, sp->nplt, addr) : NULL;
 	if (span && *span) {
 		s = *span;
 	} else {
-		name = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL,
-						  NULL, NULL) : NULL;
-		if (name && name[0])
+		if (plt)
+			s = ei_plt_sym(c, mod, plt);
+		else if ((name = mod ? dwfl_module_addrinfo(mod, addr, &off,
+							    &sym, NULL, NULL,
+							    NULL) : NULL) &&
+			 name[0])
 			s = ei_sym_get(c, mod, addr - off, sym.st_size, name);
 		if (!s)
 			return NULL;	/* out of memory: not cached */
@@ -1129,6 +1168,7 @@ void elf_symtab_free(struct elf_symtab *st)
 		c->spans = sp->next;
 		free(sp->at);
 		free(sp->sym);
+		elf_plt_free(sp->plt, sp->nplt);
 		free(sp);
 	}
 	if (c)
