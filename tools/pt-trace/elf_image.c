@@ -897,12 +897,12 @@ static const struct elf_sym *ei_lookup(const struct elf_symtab *st,
 	if (span && *span) {
 		s = *span;
 	} else {
+		name = mod && !plt ? dwfl_module_addrinfo(mod, addr, &off, &sym,
+							  NULL, NULL, NULL) :
+				     NULL;
 		if (plt)
 			s = ei_plt_sym(c, mod, plt);
-		else if ((name = mod ? dwfl_module_addrinfo(mod, addr, &off,
-							    &sym, NULL, NULL,
-							    NULL) : NULL) &&
-			 name[0])
+		else if (name && name[0])
 			s = ei_sym_get(c, mod, addr - off, sym.st_size, name);
 		if (!s)
 			return NULL;	/* out of memory: not cached */

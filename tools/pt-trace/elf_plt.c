@@ -16,7 +16,7 @@
 
 #include "elf_plt.h"
 
-#define ep_elf		__typeof__(elf_begin(0, ELF_C_NULL, NULL))
+#define ep_elf		elf_plt_elf
 #define ep_scn		__typeof__(elf_nextscn(NULL, NULL))
 #define ep_shdr		__typeof__(*gelf_getshdr(NULL, NULL))
 #define ep_rela		__typeof__(*gelf_getrela(NULL, 0, NULL))

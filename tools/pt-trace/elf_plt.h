@@ -12,6 +12,9 @@
 
 #include <gelf.h>
 
+/* libelf's Elf, named by the function that returns it (no CamelCase). */
+#define elf_plt_elf	__typeof__(elf_begin(0, ELF_C_NULL, NULL))
+
 struct elf_plt_ent {
 	uint64_t addr;		/* the entry's address, @bias added */
 	uint64_t size;
@@ -23,8 +26,8 @@ struct elf_plt_ent {
  * @bias, sorted by address, into *@out (*@n of them; free with
  * elf_plt_free()).  0, or -ENOMEM.  A file without them gives none.
  */
-int elf_plt_entries(__typeof__(elf_begin(0, ELF_C_NULL, NULL)) elf,
-		    uint64_t bias, struct elf_plt_ent **out, size_t *n);
+int elf_plt_entries(elf_plt_elf elf, uint64_t bias, struct elf_plt_ent **out,
+		    size_t *n);
 void elf_plt_free(struct elf_plt_ent *e, size_t n);
 /* The entry of @e[@n] that holds @addr, or NULL. */
 const struct elf_plt_ent *elf_plt_find(const struct elf_plt_ent *e, size_t n,
