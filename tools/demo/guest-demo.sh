@@ -6,8 +6,8 @@
 # busy loop on every CPU for two seconds in stream mode (a reader that
 # keeps up: no loss expected), prints the dump summary and the loss
 # figures of each CPU, then records one second with a deliberately slow
-# reader to show how every gap is accounted for.  Takes well under a
-# minute.
+# reader to show how every gap is accounted for; on the model with its
+# exact mode, traces a program and decodes it.  Takes about a minute.
 
 PT=$(command -v pt-trace)
 for p in "$PT_TRACE" /ptt/bin/pt-trace ./tools/build/pt-trace; do
@@ -48,4 +48,28 @@ echo "=== the first gap in pt-trace dump --loss $OUT-slow/cpu0.pt"
 "$PT" dump --loss "$OUT-slow/cpu0.pt" | grep -m 1 -B 2 -A 2 '^\[[0-9a-f]*: loss: [0-9b]'
 echo "=== pt-trace dump --stats $OUT-slow/cpu0.pt (each stretch decoded on its own)"
 "$PT" dump --stats "$OUT-slow/cpu0.pt" | head -n 10
+
+# Tracing a program, decoded to what it did: on the software model only
+# where its exact mode exists (it single-steps the traced user code and
+# writes the packets silicon would; on a real machine PT itself does).
+EXACT=/sys/module/pt_trace_model/parameters/model_exact
+PROG=${PT_DEMO_PROG:-/ptt/work/exact_pie}
+if [ -w "$EXACT" ] && [ -x "$PROG" ]; then
+	echo "=== model_exact=1: the model steps the traced program's user code (slow: ~30 us an instruction)"
+	echo 1 >"$EXACT"
+	echo "=== pt-trace record -u -o $OUT-prog -- $PROG: the program and its children, on any CPU, user code"
+	"$PT" record -u -o "$OUT-prog" -- "$PROG"
+	rc=$?
+	echo 0 >"$EXACT"
+	[ $rc = 0 ] || exit 1
+	echo "=== pt-trace decode $OUT-prog/cpu*.pt: perf script's columns, the first lines of main"
+	"$PT" decode "$OUT-prog"/cpu*.pt 2>/dev/null | grep -m 8 ' main'
+	echo "=== pt-trace decode --calls: main's calls (and the libc functions they call)"
+	"$PT" decode --calls "$OUT-prog"/cpu*.pt 2>/dev/null |
+		sed -n '/^ *[0-9a-f]* main$/,$p' | head -n 14
+	echo "=== pt-trace decode --insn --lines: one call to cmp, the qsort callback"
+	"$PT" decode --insn --lines "$OUT-prog"/cpu*.pt 2>/dev/null | grep -m 6 -A 0 ' cmp'
+	echo "=== pt-trace decode -q --timeline $OUT-prog/timeline.json (Chrome/Perfetto JSON; --open shows it)"
+	"$PT" decode -q --timeline "$OUT-prog/timeline.json" "$OUT-prog"/cpu*.pt
+fi
 echo "=== demo done"
