@@ -64,11 +64,14 @@ if [ -w "$EXACT" ] && [ -x "$PROG" ]; then
 	[ $rc = 0 ] || exit 1
 	echo "=== pt-trace decode $OUT-prog/cpu*.pt: perf script's columns, the first lines of main"
 	"$PT" decode "$OUT-prog"/cpu*.pt 2>/dev/null | grep -m 8 ' main'
-	echo "=== pt-trace decode --calls: main's calls (and the libc functions they call)"
-	"$PT" decode --calls "$OUT-prog"/cpu*.pt 2>/dev/null |
-		sed -n '/^ *[0-9a-f]* main$/,$p' | head -n 14
-	echo "=== pt-trace decode --insn --lines: one call to cmp, the qsort callback"
-	"$PT" decode --insn --lines "$OUT-prog"/cpu*.pt 2>/dev/null | grep -m 6 -A 0 ' cmp'
+	echo "=== pt-trace decode --calls: the calls main makes (through the PLT into libc)"
+	"$PT" decode --calls "$OUT-prog"/cpu*.pt 2>/dev/null | awk '
+		/ main$/ && !d { d = match($0, /[^ ]/); print; next }
+		d { k = match($0, /[^ ]/); if (k <= d) exit; if (k == d + 2) print }' |
+		head -n 12
+	echo "=== pt-trace decode --insn --lines: cmp, the qsort callback, the first time"
+	"$PT" decode --insn --lines "$OUT-prog"/cpu*.pt 2>/dev/null |
+		grep -m 3 -E ' cmp(\+0x[0-9a-f]+)? \('
 	echo "=== pt-trace decode -q --timeline $OUT-prog/timeline.json (Chrome/Perfetto JSON; --open shows it)"
 	"$PT" decode -q --timeline "$OUT-prog/timeline.json" "$OUT-prog"/cpu*.pt
 fi
