@@ -30,7 +30,8 @@ static void contexts_usage(FILE *f)
 	      "                 say; its TSC packets are converted to host time\n"
 	      "  -h, --help     this text\n"
 	      "\n"
-	      "example:\n"
+	      "examples:\n"
+	      "  pt-trace contexts rec/cpu0.pt\n"
 	      "  pt-trace contexts --guest-tsc 0x12345000:0x10000000000:0 rec/cpu0.pt\n"
 	      "\n"
 	      "exit status: 0 shown, 1 bad usage, 2 unreadable or undecodable input.\n",
