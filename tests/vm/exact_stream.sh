@@ -27,7 +27,7 @@
 #
 # Exit 0 pass, 77 skip, 1 fail.
 
-[ "$PTT_PROFILE" = icl ] || { echo "SKIP: exact_stream runs on icl"; exit 77; }
+[ "$PTT_PROFILE" = icl ] || [ "$PTT_PROFILE" = bdw ] || { echo "SKIP: this exact_* test runs on icl and bdw (single-entry ToPA)"; exit 77; }
 . /ptt/work/exact_lib.sh
 
 prog=exact_nolibc
