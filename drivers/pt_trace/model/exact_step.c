@@ -696,6 +696,33 @@ static void pt_exact_entered(int vec, const struct pt_regs *regs, int sig,
 	local_irq_restore(flags);
 }
 
+/*
+ * A signal generated for current (IRQs off, its siglock held): one the
+ * kernel raised for an exception of the pending user instruction
+ * (pt_exact_fault_signal()) is the first the model hears of the
+ * exceptions the kernel reports on no die chain from user mode (#GP,
+ * #MF, #XM).  Test knob trap_irq: an irq_work, taken when the kernel
+ * enables IRQs again in that exception's kernel visit, before its
+ * signal is delivered (tests/vm/exact_exc, bts_exact_exc).
+ */
+static void pt_exact_siggen(void *data, int sig, struct kernel_siginfo *info,
+			    struct task_struct *task, int group, int result)
+{
+	struct pt_model_cpu *st;
+	unsigned long flags;
+
+	if (task != current || info == SEND_SIG_NOINFO ||
+	    info == SEND_SIG_PRIV || pt_exact_find(current) < 0)
+		return;
+	local_irq_save(flags);
+	st = this_cpu_ptr(pt_model_cpus);
+	if (pt_exact_fault_signal(st, sig, info) &&
+	    READ_ONCE(pt_exact_trap_irq) &&
+	    irq_work_queue(this_cpu_ptr(&pt_exact_trap_work)))
+		pt_exact_stats_this()->trap_irqs++;
+	local_irq_restore(flags);
+}
+
 static void pt_exact_signal(void *data, int sig, struct kernel_siginfo *info,
 			    struct k_sigaction *ka)
 {
@@ -790,7 +817,7 @@ static struct {
 	const char *name;
 	void *probe;
 	int prio;
-	bool optional;		/* BTS's interrupt records only */
+	bool optional;		/* interrupt records, trap_irq only */
 	struct tracepoint *tp;
 } pt_exact_tps[] = {
 	{ "sys_enter", pt_exact_sys_enter, TRACEPOINT_DEFAULT_PRIO },
@@ -801,6 +828,7 @@ static struct {
 	{ "sched_process_exit", pt_exact_task_exit, TRACEPOINT_DEFAULT_PRIO },
 	{ "sched_process_exec", pt_exact_exec, TRACEPOINT_DEFAULT_PRIO },
 	{ "signal_deliver", pt_exact_signal, TRACEPOINT_DEFAULT_PRIO },
+	{ "signal_generate", pt_exact_siggen, TRACEPOINT_DEFAULT_PRIO, true },
 	{ "page_fault_user", pt_exact_pf_user, TRACEPOINT_DEFAULT_PRIO, true },
 	{ "local_timer_entry", pt_exact_vector, TRACEPOINT_DEFAULT_PRIO, true },
 	{ "reschedule_entry", pt_exact_vector, TRACEPOINT_DEFAULT_PRIO, true },
