@@ -11,8 +11,8 @@
  *    QEMU's, raises it; no die event either);
  *  - #BP: int3 (a trap: SIGTRAP at the next instruction, nothing to
  *    skip; pt-trace record ptraces its command and may swallow it).
- * It moves itself to cpu0, writes "exc gp=IP de=IP ud=IP xm=IP bp=IP"
- * (hex, the faulting instructions) and "exc nsegv=N nfpe=N nill=N
+ * It moves itself to cpu0, writes "exc gp=IP de=IP ud=IP xm=IP bp=IP
+ * restorer=IP" (hex: the faulting instructions, its rt_sigreturn) and "exc nsegv=N nfpe=N nill=N
  * ntrap=N", then "exact_nolibc_exc N" (N: the signals handled).
  */
 #include "workload.h"
@@ -168,6 +168,8 @@ void start_c(unsigned long *sp)
 	p = hex(p, (unsigned long)do_xm + 10);
 	p = put(p, " bp=");
 	p = hex(p, (unsigned long)do_bp);
+	p = put(p, " restorer=");
+	p = hex(p, (unsigned long)exc_restorer);
 	p = put(p, "\nexc nsegv=");
 	p = dec(p, nsig[11]);
 	p = put(p, " nfpe=");
