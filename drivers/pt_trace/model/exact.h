@@ -120,6 +120,7 @@ struct pt_exact_stats {
 	u64 signals, execs, forks;
 	u64 step_ns;		/* time spent in the notifier (bench) */
 	u64 traps;		/* DIE_TRAP, DIE_INT3 from a stepped task */
+	u64 fault_sigs;		/* its fault signals generated (signal_generate) */
 	u64 trap_irqs;		/* irq_works queued there (trap_irq) */
 	u64 ret_irqs;		/* interrupts before a return's first step */
 };

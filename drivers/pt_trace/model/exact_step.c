@@ -701,9 +701,14 @@ static void pt_exact_entered(int vec, const struct pt_regs *regs, int sig,
  * kernel raised for an exception of the pending user instruction
  * (pt_exact_fault_signal()) is the first the model hears of the
  * exceptions the kernel reports on no die chain from user mode (#GP,
- * #MF, #XM).  Test knob trap_irq: an irq_work, taken when the kernel
- * enables IRQs again in that exception's kernel visit, before its
- * signal is delivered (tests/vm/exact_exc, bts_exact_exc).
+ * #MF, #XM): the task is in the kernel from here, as after DIE_TRAP
+ * (pt_exact_trap()), so an interrupt in the rest of that kernel visit,
+ * before the signal is delivered, is not one of user code.  (One
+ * between the exception and this point still is: the kernel enables
+ * IRQs first.)  Its BTS record and PT's FUP + TIP.PGD still come with
+ * the signal's delivery, as for the other exceptions.  Test knob
+ * trap_irq: an irq_work, taken when the kernel enables IRQs again in
+ * that visit (tests/vm/exact_exc, bts_exact_exc).
  */
 static void pt_exact_siggen(void *data, int sig, struct kernel_siginfo *info,
 			    struct task_struct *task, int group, int result)
@@ -716,10 +721,14 @@ static void pt_exact_siggen(void *data, int sig, struct kernel_siginfo *info,
 		return;
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
-	if (pt_exact_fault_signal(st, sig, info) &&
-	    READ_ONCE(pt_exact_trap_irq) &&
-	    irq_work_queue(this_cpu_ptr(&pt_exact_trap_work)))
-		pt_exact_stats_this()->trap_irqs++;
+	if (pt_exact_fault_signal(st, sig, info)) {
+		/* In the kernel from here, as after DIE_TRAP. */
+		pt_exact_crossed(st);
+		pt_exact_stats_this()->fault_sigs++;
+		if (READ_ONCE(pt_exact_trap_irq) &&
+		    irq_work_queue(this_cpu_ptr(&pt_exact_trap_work)))
+			pt_exact_stats_this()->trap_irqs++;
+	}
 	local_irq_restore(flags);
 }
 

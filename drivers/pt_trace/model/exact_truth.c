@@ -264,7 +264,7 @@ static const struct {
 	PT_STAT(syscalls_out), PT_STAT(restarts),
 	PT_STAT(arms), PT_STAT(arm_full), PT_STAT(signals), PT_STAT(execs),
 	PT_STAT(forks), PT_STAT(step_ns), PT_STAT(traps), PT_STAT(trap_irqs),
-	PT_STAT(ret_irqs),
+	PT_STAT(ret_irqs), PT_STAT(fault_sigs),
 };
 
 static int pt_exact_stats_show(struct seq_file *m, void *v)
