@@ -11,9 +11,13 @@
 # as soon as the kernel enables IRQs in the exception's kernel visit, as
 # a timer's may be):
 #  - 'decode --format=ip' is exactly the truth;
-#  - no faulting instruction (#GP, #DE, #UD, #XM) retires in the truth,
-#    and each has an "out" line (FUP + TIP.PGD: the kernel is filtered)
-#    at its IP once a round;
+#  - no faulting instruction (#GP, #DE, #UD, #XM; nor the int3, which
+#    libipt too takes for an instruction that did not run: FUP(its IP) +
+#    TIP.PGD, int-iret-cpl_3.ptt) retires in the truth, and each has an
+#    "out" line (FUP + TIP.PGD: the kernel is filtered) at its IP once a
+#    round, the int3's with its vector (3): the model sees it at its
+#    DIE_INT3, and the SIGTRAP, which record's ptrace swallows, may never
+#    be delivered (failed before: no vector, from the next resume);
 #  - none of them has an out line of the irq_work's vector (0xf6): that
 #    interrupt came in the exception's kernel visit, not in user code.
 #    Fails on a model that takes it for one of user code at the #GP's
@@ -54,10 +58,15 @@ if exact_rec $prog exc; then
 		outs=$(awk -v ip="$ip" '$1 == ip' "$d/outs" | wc -l)
 		irqs=$(awk -v ip="$ip" -v v=$irq_work '$1 == ip && $2 == v' "$d/outs" | wc -l)
 		echo "PTT-INFO $k at $ip: retired $ret, out lines $outs ($irqs of vector $irq_work): $(awk -v ip="$ip" '$1 == ip { print $2 }' "$d/outs" | sort | uniq -c | tr -s ' \n' ' ')"
-		[ $k = bp ] && continue		# a trap; SIGTRAP is the tracer's
 		[ "$ret" = 0 ] || exact_fail "$k: the faulting instruction at $ip retired $ret times in the truth"
 		[ "$outs" -ge $rounds ] || exact_fail "$k: $outs out lines at $ip (want $rounds or more)"
 		[ "$irqs" = 0 ] || exact_fail "$k: $irqs interrupts of vector $irq_work (the irq_work queued in its kernel visit) taken at $ip in user code"
+		# int3 is a trap the die chain reports (DIE_INT3): its FUP +
+		# TIP.PGD at the trap, with its vector (3), as a page fault's,
+		# whether or not its SIGTRAP is delivered (record swallows it).
+		bp=$(awk -v ip="$ip" '$1 == ip && $2 == 3' "$d/outs" | wc -l)
+		[ $k != bp ] || [ "$bp" -ge $rounds ] ||
+			exact_fail "bp: $bp out lines of vector 3 at $ip (want $rounds or more)"
 	done
 fi
 echo 0 >"$EX/trap_irq"

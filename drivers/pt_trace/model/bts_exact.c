@@ -203,8 +203,12 @@ bool pt_model_bts_exact_kentry(struct pt_model_cpu *st, int vec,
 
 	if (!pt_model_bts_exact(st))
 		return false;
-	/* The signal of a page fault the #PF probe saw: the same one. */
-	if (fault_sig && vec == X86_TRAP_PF && st->xkentered)
+	/*
+	 * The signal of a page fault the #PF probe saw, or of an int3 the
+	 * die chain reported (DIE_INT3): the same entry.
+	 */
+	if (fault_sig && (vec == X86_TRAP_PF || vec == X86_TRAP_BP) &&
+	    st->xkentered)
 		return false;
 	/*
 	 * Its signal seen after a switch-in, with no entry here seen before

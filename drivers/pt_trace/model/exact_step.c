@@ -356,13 +356,40 @@ static void pt_exact_trap_work_fn(struct irq_work *w)
  * (pt_exact_signal()); one the kernel resolves without a signal (a
  * uprobe's int3) leaves no record of its return (model.rst).
  */
-static void pt_exact_trap(void)
+static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault,
+			    bool user);
+
+/*
+ * DIE_INT3 (@regs, after the int3 or int $3): unlike the faults, the
+ * instruction was executed, a trap, and the kernel may resolve it with
+ * no signal (a tracer that swallows the SIGTRAP, as pt-trace record
+ * does).  An entry at the pending instruction if it is that one, as a
+ * page fault's: PT's FUP + TIP.PGD there (libipt int-iret-cpl_3.ptt:
+ * FUP(CLIP) + TIP.PGD, then TIP.PGE at the next instruction), BTS's
+ * entry record and the IRET due after it; its signal, if delivered,
+ * stores no second one (pt_model_bts_exact_kentry()).
+ */
+static void pt_exact_int3(struct pt_model_cpu *st, const struct pt_regs *regs)
 {
+	u64 ip = st->xpending;
+	struct pt_insn in;
+
+	if (pt_exact_traced(st) && pt_exact_read_insn(ip, &in) &&
+	    (in.cls == PT_INSN_INT3 || in.cls == PT_INSN_INT) &&
+	    ip + in.len == regs->ip)
+		pt_exact_kentry(st, X86_TRAP_BP, false, true);
+}
+
+static void pt_exact_trap(const struct pt_regs *int3)
+{
+	struct pt_model_cpu *st = this_cpu_ptr(pt_model_cpus);
 	struct pt_exact_stats *xs = pt_exact_stats_this();
 	unsigned long flags;
 
 	local_irq_save(flags);
-	pt_exact_crossed(this_cpu_ptr(pt_model_cpus));
+	pt_exact_crossed(st);
+	if (int3)
+		pt_exact_int3(st, int3);
 	xs->traps++;
 	if (READ_ONCE(pt_exact_trap_irq) &&
 	    irq_work_queue(this_cpu_ptr(&pt_exact_trap_work)))
@@ -380,7 +407,7 @@ static int pt_exact_die(struct notifier_block *nb, unsigned long val,
 		return NOTIFY_DONE;
 	if (val == DIE_TRAP || val == DIE_INT3) {
 		if (pt_exact_find(current) >= 0)
-			pt_exact_trap();
+			pt_exact_trap(val == DIE_INT3 ? regs : NULL);
 		return NOTIFY_DONE;
 	}
 	if (val != DIE_DEBUG)
