@@ -14,10 +14,12 @@
 #  - no faulting instruction (#GP, #DE, #UD, #XM; nor the int3, which
 #    libipt too takes for an instruction that did not run: FUP(its IP) +
 #    TIP.PGD, int-iret-cpl_3.ptt) retires in the truth, and each has an
-#    "out" line (FUP + TIP.PGD: the kernel is filtered) at its IP once a
-#    round, the int3's with its vector (3): the model sees it at its
-#    DIE_INT3, and the SIGTRAP, which record's ptrace swallows, may never
-#    be delivered (failed before: no vector, from the next resume);
+#    "out" line (FUP + TIP.PGD: the kernel is filtered) of its vector at
+#    its IP once a round: sent at the fault's signal generation, the
+#    int3's at its DIE_INT3 (its SIGTRAP, which record's ptrace
+#    swallows, may never be delivered); failed before: no vector, sent
+#    with the next resume, and none of its own after a timer interrupt
+#    at the same IP;
 #  - none of them has an out line of the irq_work's vector (0xf6): that
 #    interrupt came in the exception's kernel visit, not in user code.
 #    Fails on a model that takes it for one of user code at the #GP's
@@ -61,12 +63,18 @@ if exact_rec $prog exc; then
 		[ "$ret" = 0 ] || exact_fail "$k: the faulting instruction at $ip retired $ret times in the truth"
 		[ "$outs" -ge $rounds ] || exact_fail "$k: $outs out lines at $ip (want $rounds or more)"
 		[ "$irqs" = 0 ] || exact_fail "$k: $irqs interrupts of vector $irq_work (the irq_work queued in its kernel visit) taken at $ip in user code"
-		# int3 is a trap the die chain reports (DIE_INT3): its FUP +
-		# TIP.PGD at the trap, with its vector (3), as a page fault's,
-		# whether or not its SIGTRAP is delivered (record swallows it).
-		bp=$(awk -v ip="$ip" '$1 == ip && $2 == 3' "$d/outs" | wc -l)
-		[ $k != bp ] || [ "$bp" -ge $rounds ] ||
-			exact_fail "bp: $bp out lines of vector 3 at $ip (want $rounds or more)"
+		# Each with its own FUP + TIP.PGD and out line, of its vector:
+		# sent where the model learns of it (a fault: its signal's
+		# generation; int3, a trap: DIE_INT3, whether or not its
+		# SIGTRAP is delivered: record swallows it), as a page fault's
+		# at its tracepoint, after an interrupt there too (TIP.PGE
+		# first).
+		case $k in
+		gp) v=13 ;; de) v=0 ;; ud) v=6 ;; xm) v=19 ;; bp) v=3 ;;
+		esac
+		own=$(awk -v ip="$ip" -v v=$v '$1 == ip && $2 == v' "$d/outs" | wc -l)
+		[ "$own" -ge $rounds ] ||
+			exact_fail "$k: $own out lines of vector $v at $ip (want $rounds or more)"
 	done
 fi
 echo 0 >"$EX/trap_irq"

@@ -674,8 +674,8 @@ static void pt_exact_signal_work(struct callback_head *w)
  * entry (bts_exact.c) and, if it stored one, its truth line; and, taken
  * in user code (an interrupt; a page fault, @user: from user code for
  * sure), PT's FUP + TIP.PGD there (exact.c).  A fault's signal needs
- * none here: the resume into its handler, or the exit, sends them.
- * IRQs off.
+ * none here: its generation sent them (pt_exact_siggen()), or else the
+ * resume into its handler, or the exit, does.  IRQs off.
  */
 static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault,
 			    bool user)
@@ -732,8 +732,8 @@ static void pt_exact_entered(int vec, const struct pt_regs *regs, int sig,
  * (pt_exact_trap()), so an interrupt in the rest of that kernel visit,
  * before the signal is delivered, is not one of user code.  (One
  * between the exception and this point still is: the kernel enables
- * IRQs first.)  Its BTS record and PT's FUP + TIP.PGD still come with
- * the signal's delivery, as for the other exceptions.  Test knob
+ * IRQs first.)  Its BTS record still comes with the signal's delivery
+ * (pt_exact_signal()), whatever its disposition.  Test knob
  * trap_irq: an irq_work, taken when the kernel enables IRQs again in
  * that visit (tests/vm/exact_exc, bts_exact_exc).
  */
@@ -749,6 +749,19 @@ static void pt_exact_siggen(void *data, int sig, struct kernel_siginfo *info,
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
 	if (pt_exact_fault_signal(st, sig, info)) {
+		int vec = current->thread.trap_nr;
+
+		/*
+		 * A fault of the pending instruction (its IP; a trap's is
+		 * past it, int3's entry was DIE_INT3's) other than a page
+		 * fault (its tracepoint's entry): PT's FUP + TIP.PGD now,
+		 * with its vector, TIP.PGE first if PacketEn was 0 (an
+		 * interrupt there before it), as a page fault's.
+		 */
+		if (vec != X86_TRAP_PF &&
+		    task_pt_regs(current)->ip == st->xpending &&
+		    pt_exact_traced(st))
+			pt_model_exact_kentry(vec, true);
 		/* In the kernel from here, as after DIE_TRAP. */
 		pt_exact_crossed(st);
 		pt_exact_stats_this()->fault_sigs++;
