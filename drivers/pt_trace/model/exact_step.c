@@ -838,6 +838,17 @@ static void pt_exact_hardirq(int vec)
 		}
 		return;
 	}
+	/*
+	 * Its own frame, where the kernel gives it, is not the user one:
+	 * the task is in the kernel already, by an entry the model has not
+	 * seen (the start of a #GP's kernel visit, before its signal's
+	 * generation; exit work with IRQs on after our #DB).
+	 */
+	frame = pt_exact_irq_frame(vec);
+	if (frame && frame != user) {
+		pt_exact_crossed(st);
+		return;
+	}
 	st->xbts_off = NULL;
 	if (user->ip == st->xpending && pt_exact_traced(st))
 		pt_exact_kentry(st, vec, false, false);
