@@ -528,8 +528,6 @@ static bool pt_exact_event(enum pt_exact_ev ev, u64 ip,
 		bts = pt_model_bts_exact_insn(st, ev, from, in, ip);
 	if (ev != PT_EXACT_OUT && ev != PT_EXACT_KENTRY)
 		st->xpending = ip;
-	if (ev == PT_EXACT_STEP || ev == PT_EXACT_SYSCALL)
-		st->xsyscall = ev == PT_EXACT_SYSCALL;
 	if (bts && insn_ip)
 		*insn_ip = from;
 	if (ev != PT_EXACT_OUT && pt_model_bts_exact(st) &&

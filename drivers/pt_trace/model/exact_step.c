@@ -689,14 +689,17 @@ static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault,
 /*
  * A signal the kernel raised for an exception of the user instruction
  * that was pending, whose handler set thread.trap_nr: a fault's signal
- * from the kernel (si_code > 0: not kill() or a timer) while the task
+ * from the kernel (si_code > 0: not kill() or a timer) while current
  * was not in a system call (a signal at a syscall's return is none of
- * its instruction's exceptions).
+ * its instruction's exceptions).  Its own registers say so (orig_ax:
+ * the call's number in one, -1 after an exception or interrupt), not
+ * the CPU's last stepped instruction, which is another task's after a
+ * switch (BTS steps every user task on the CPU).
  */
-static bool pt_exact_fault_signal(struct pt_model_cpu *st, int sig,
-				  const struct kernel_siginfo *info)
+static bool pt_exact_fault_signal(int sig, const struct kernel_siginfo *info)
 {
-	if (!info || info->si_code <= 0 || st->xsyscall)
+	if (!info || info->si_code <= 0 ||
+	    (long)task_pt_regs(current)->orig_ax >= 0)
 		return false;
 	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
 	       sig == SIGFPE || sig == SIGTRAP;
@@ -718,7 +721,7 @@ static void pt_exact_entered(int vec, const struct pt_regs *regs, int sig,
 	st = this_cpu_ptr(pt_model_cpus);
 	pt_exact_crossed(st);
 	if (regs ? regs->ip == st->xpending && pt_exact_traced(st) :
-		   pt_exact_fault_signal(st, sig, info))
+		   pt_exact_fault_signal(sig, info))
 		pt_exact_kentry(st, vec, !regs, !!regs);
 	local_irq_restore(flags);
 }
@@ -748,7 +751,7 @@ static void pt_exact_siggen(void *data, int sig, struct kernel_siginfo *info,
 		return;
 	local_irq_save(flags);
 	st = this_cpu_ptr(pt_model_cpus);
-	if (pt_exact_fault_signal(st, sig, info)) {
+	if (pt_exact_fault_signal(sig, info)) {
 		int vec = current->thread.trap_nr;
 
 		/*

@@ -368,11 +368,6 @@ struct pt_model_cpu {
 	 */
 	u64 xpending;
 	/*
-	 * It entered the kernel by SYSCALL (set there, cleared by the next
-	 * step): a signal at its return is no exception of xpending.
-	 */
-	bool xsyscall;
-	/*
 	 * Our sys_enter probe, or a retire of a SYSCALL before it, is at
 	 * work on this CPU: a disable in an NMI there leaves the syscall
 	 * to it (exact_step.c).
