@@ -35,8 +35,12 @@
  *   pending instruction, and PT's FUP + TIP.PGD at it (its next step:
  *   TIP.PGE);
  * - a die notifier also sees the traps that report DIE_TRAP or DIE_INT3
- *   (#UD, #DE, #BP ...) from user mode: the task is in the kernel from
- *   there, so an interrupt before its signal is not one of user code;
+ *   (#UD, #DE, #BP ...) from user mode, and a signal_generate probe the
+ *   fault signals of the others (#GP, #MF, #XM): the task is in the
+ *   kernel from there, so an interrupt before its signal is delivered
+ *   is not one of user code; a fault's FUP + TIP.PGD is sent at its
+ *   signal's generation, an int3's (a trap) and its BTS entry at
+ *   DIE_INT3;
  * - fork copies the parent's flags: the child's TF is cleared in the
  *   fork probe, before it runs (an untraced child would die of SIGTRAP);
  * - pt_regs are touched only in the task's own context (the notifier,
@@ -353,8 +357,9 @@ static void pt_exact_trap_work_fn(struct irq_work *w)
  * raises the signal, and an interrupt then, with the saved IP still at
  * the pending instruction, is not one of user code (pt_exact_hardirq()).
  * The exception's BTS record is still stored when its signal is seen
- * (pt_exact_signal()); one the kernel resolves without a signal (a
- * uprobe's int3) leaves no record of its return (model.rst).
+ * (pt_exact_signal()), an int3's here (pt_exact_int3()); one the kernel
+ * resolves with no die event nor signal (a uprobe's int3: its notifier
+ * stops the chain before ours) leaves no record (model.rst).
  */
 static void pt_exact_kentry(struct pt_model_cpu *st, int vec, bool fault,
 			    bool user);
