@@ -86,6 +86,8 @@ for f in "$ROOT"/tests/vm/work/*.cc; do
 		-o "ptt/work/$n" "$f"
 	"$ROOT/scripts/decode-expect.sh" "ptt/work/$n" 'main|.*shapes::.*' >"ptt/work/$n.expect"
 done
+# The PIE's own functions and PLT entries, for tests/vm/decode_pie.sh.
+"$ROOT/scripts/decode-expect.sh" ptt/work/exact_pie 'main|cmp|.*@plt' >ptt/work/exact_pie.expect
 for f in "$ROOT"/tests/vm/work/*.sh; do
 	[ -f "$f" ] && install -m644 "$f" ptt/work/
 done

@@ -28,6 +28,7 @@ case $(uname -r) in
 *) echo "SKIP: on Debian's 6.1 only (time budget; the decoder is the same on every kernel)"; exit 77 ;;
 esac
 . /ptt/work/exact_lib.sh
+. /ptt/work/decode_lib.sh
 
 exact_run decode_cpp
 d=$OUT/decode_cpp
@@ -36,56 +37,8 @@ E=/ptt/work/decode_cpp.expect
 
 t0=$(date +%s)
 if "$PT" decode --format=raw --insn --lines "$d/rec/cpu0.pt" >"$d/raw" 2>"$d/raw.err"; then
-	# IP  MNEMONIC OPERANDS  <SYM+0xOFF>  FILE:LINE (inlined NAME)
-	awk -F'\t' '
-	NR == FNR { want[$1] = $2 "\t" $3 "\t" $4 "\t" $5; next }
-	/^[0-9a-f]{16}  / {
-		ip = substr($0, 1, 16)
-		if (!(ip in want) || (ip in seen))
-			next
-		seen[ip] = 1
-		split(want[ip], w, "\t")
-		rest = substr($0, 19)
-		split(rest, m, " ")
-		mn = m[1]
-		if (mn != w[1] && !(substr(mn, 1, length(mn) - 1) == w[1] && substr(mn, length(mn)) ~ /[bwlq]/))
-			mn = "BAD:" mn
-		i = index(rest, " <")
-		s = i ? substr(rest, i + 2) : ""
-		j = index(s, ">  ")
-		if (j) {
-			sym = substr(s, 1, j - 1)
-			li = substr(s, j + 3)
-		} else {
-			sym = substr(s, 1, length(s) - 1)
-			li = "??:?"
-		}
-		sub(/\+0x[0-9a-f]+$/, "", sym)
-		inl = "-"
-		k = index(li, " (inlined ")
-		if (k) {
-			inl = substr(li, k + 10, length(li) - k - 10)
-			li = substr(li, 1, k - 1)
-			if (w[4] == "?")
-				inl = "?"
-		}
-		n++
-		if (inl != "-")
-			ninl++
-		if (sym ~ /</)
-			ntmpl++
-		if (mn != m[1] || sym != w[2] || li != w[3] || inl != w[4]) {
-			bad++
-			if (bad <= 10)
-				printf "FAIL: %s: got %s|%s|%s|%s want %s|%s|%s|%s\n", ip, m[1], sym, li, inl, w[1], w[2], w[3], w[4]
-		}
-	}
-	END {
-		printf "PTT-INFO decode_cpp: %d distinct IPs of its functions checked (%d inlined, %d in a template), %d differ\n", n, ninl, ntmpl, bad
-		if (n < 40 || !ninl || !ntmpl)
-			print "FAIL: too few of the program'"'"'s instructions decoded to check"
-		exit (bad || n < 40 || !ninl || !ntmpl)
-	}' "$E" "$d/raw" || exact_fail "decode --insn --lines differs from objdump/addr2line"
+	decode_expect "$E" "$d/raw" decode_cpp 40 1 1 ||
+		exact_fail "decode --insn --lines differs from objdump/addr2line"
 else
 	exact_fail "decode --format=raw --insn --lines exited non-zero: $(head -n 3 "$d/raw.err")"
 fi
