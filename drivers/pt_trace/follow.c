@@ -404,6 +404,7 @@ static void pt_follow_free(struct pt_follow *f, bool listed)
  */
 static struct pt_follow *pt_follow_new(const struct pt_trace_follow *req)
 {
+	struct signal_struct *sig;
 	struct task_struct *task;
 	struct mm_struct *mm;
 	struct pt_follow *f;
@@ -419,20 +420,39 @@ static struct pt_follow *pt_follow_new(const struct pt_trace_follow *req)
 		ret = -EINVAL;
 		goto out;
 	}
+	/*
+	 * The probes first: registering them (static keys, the hotplug
+	 * lock) under the exec lock below would tie the two together.
+	 */
+	ret = pt_follow_probes();
+	if (ret)
+		goto out;
+	/*
+	 * From the check to the listing no exec may commit new credentials
+	 * (perf_event_open() holds the same lock): else an exec of a setuid
+	 * program could pass its probe, which removes the process from the
+	 * sets listed then, before this one is listed, and a process checked
+	 * as the caller's would be followed running as root
+	 * (tests/vm/follow_exec_race.c).
+	 */
+	sig = task->signal;
+	ret = down_read_interruptible(&sig->exec_update_lock);
+	if (ret)
+		goto out;
 	mm = pt_src_group_mm(&task);
 	if (!mm) {
 		ret = -ESRCH;		/* exiting */
-		goto out;
+		goto unlock;
 	}
 	if (!perfmon_capable() && !pt_src_may_trace(task, mm))
 		ret = -EPERM;
 	mmput(mm);
 	if (ret)
-		goto out;
+		goto unlock;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f) {
 		ret = -ENOMEM;
-		goto out;
+		goto unlock;
 	}
 	f->pid = req->pid;
 	f->flags = req->flags;
@@ -445,20 +465,16 @@ static struct pt_follow *pt_follow_new(const struct pt_trace_follow *req)
 	if (!f->nprocs) {
 		kfree(f);
 		ret = -ENOMEM;
-		goto out;
+		goto unlock;
 	}
 	mutex_lock(&pt_follow_mutex);
-	ret = pt_follow_register();
-	if (!ret)
-		list_add_rcu(&f->link, &pt_follow_sets);
+	list_add_rcu(&f->link, &pt_follow_sets);
 	mutex_unlock(&pt_follow_mutex);
-	if (ret) {
-		pt_follow_free(f, false);
-		goto out;
-	}
 	/* Died before the exit probe could see the set: not followed. */
 	if (!atomic_read(&task->signal->live))
 		pt_follow_remove(f, task_tgid(task));
+unlock:
+	up_read(&sig->exec_update_lock);
 out:
 	put_task_struct(task);
 	return ret ? ERR_PTR(ret) : f;
