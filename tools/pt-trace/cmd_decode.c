@@ -3019,19 +3019,44 @@ static int decode_bts_cpu(const char *path)
 }
 
 /*
- * --timeline of BTS files: no time in the records, so the clock counts
- * them (two ticks a record: its source and its target), one track per
- * file (CPU).
+ * --timeline of BTS files: no time in the records.  With the sideband's
+ * switch records (sideband.perf) each run's branches are spread over its
+ * time (decode_bts.c, dbts_when()), time 0 the first switch-in; without
+ * them the clock counts the records (two ticks a record: its source and
+ * its target).  One track per file (CPU), and per thread.
  */
 static int decode_bts_timeline(struct decode_ctx *c, const struct ptsb *sb)
 {
-	int err;
+	uint64_t origin = 0;
+	int have_origin = 0, err;
+	const struct das_switch *sw;
+	const char *source;
+	size_t i, n;
+	double hz;
 
 	err = decode_tl_create(c, sb, "BTS");
 	if (err)
 		return err;
-	tl_set_clock(&c->tl, 0, "none: BTS records carry no time", 0, 0);
-	ptt_warn("BTS records carry no time: the timeline counts 1 ns per branch source and per branch target");
+	for (i = 0; i < c->as.ncpu; i++) {
+		sw = das_switches(&c->as, c->as.cpu[i].cpu, &n);
+		if (n && (!have_origin || sw[0].tsc < origin)) {
+			origin = sw[0].tsc;
+			have_origin = 1;
+		}
+	}
+	if (!have_origin) {
+		tl_set_clock(&c->tl, 0, "none: BTS records carry no time", 0, 0);
+		ptt_warn("BTS records carry no time and the recording has no switch records: the timeline counts 1 ns per branch source and per branch target");
+		return PTT_EXIT_OK;
+	}
+	if (c->o.tsc_hz > 0) {
+		hz = c->o.tsc_hz;
+		source = "--tsc-hz";
+	} else {
+		ptt_tsc_hz(sb, &c->config, &hz, &source);
+	}
+	tl_set_clock(&c->tl, hz, source, origin, 1);
+	ptt_warn("BTS records carry no time: the timeline spreads each run's branches evenly over its time in the sideband's switch records");
 	return PTT_EXIT_OK;
 }
 

@@ -206,6 +206,12 @@ struct dbts_threads {
 	/* this run's times by the sideband (dbts_exec_in_run()) */
 	int run_known;
 	uint64_t run_tsc, run_out;
+	/*
+	 * --timeline with the sideband's clock: the run's records
+	 * (@run_n) spread over its time, @run_k branch ends placed so far
+	 * (dbts_when()).
+	 */
+	uint64_t run_n, run_k;
 };
 
 static int *dbts_depth(struct dbts_threads *th, int tid)
@@ -295,6 +301,7 @@ static void dbts_switch(struct decode_aspaces *as, struct das_proc **p,
 		th->run_tsc = sb->tsc;
 		th->run_out = sb->out;
 	}
+	th->run_k = 0;
 	/*
 	 * The program and name in effect at the matched switch-in (an
 	 * exec between two runs renames the thread); without one, no
@@ -398,27 +405,74 @@ static void dbts_exec(struct decode_aspaces *as, struct das_proc **p,
 }
 
 /*
+ * The records of the run that starts after the switch record at index
+ * @i of @buf's @n: up to the next switch record.
+ */
+static uint64_t dbts_run_len(const uint8_t *buf, size_t n, size_t i)
+{
+	struct pt_trace_bts_record r;
+	uint64_t k = 0;
+
+	for (i++; i < n; i++, k++) {
+		memcpy(&r, buf + i * PT_BTS_RECORD_SIZE, sizeof(r));
+		if (dbts_is_switch(&r))
+			break;
+	}
+	return k;
+}
+
+/*
+ * The time of the next branch end of @th's run, by the sideband: BTS
+ * records carry none, so a run's 2 * @run_n ends (a source and a target
+ * per record) are spread evenly from its switch-in to its switch-out;
+ * a run whose end the sideband does not have (still running when the
+ * recording ended) counts one TSC tick per end from its switch-in.
+ * 0 (no time: the timeline's clock stays) outside a run the sideband
+ * places (before the first switch record, a record perf lost).
+ */
+static int dbts_when(struct dbts_threads *th, uint64_t *tsc)
+{
+	uint64_t ends = 2 * th->run_n + 1, k = ++th->run_k;
+
+	if (!th->run_known)
+		return 0;
+	if (th->run_out == UINT64_MAX || th->run_out <= th->run_tsc ||
+	    k >= ends)
+		*tsc = th->run_tsc + k;
+	else	/* span * k / ends, in 64 bits (k < ends) */
+		*tsc = th->run_tsc + (th->run_out - th->run_tsc) / ends * k +
+		       (th->run_out - th->run_tsc) % ends * k / ends;
+	return 1;
+}
+
+/*
  * The timeline's view of a record: its from (class known or not) runs,
  * then its to, of unknown class (the next record's from says it when it
- * is the same instruction).  Time counts these: two per record.
+ * is the same instruction).  Time counts these, two per record, or
+ * comes from the sideband's runs (@timed).
  */
 static void dbts_timeline(struct das_proc *p, struct tl_track *tl,
 			  const struct pt_trace_bts_record *r,
-			  enum pt_insn_class cls, uint8_t len)
+			  enum pt_insn_class cls, uint8_t len,
+			  struct dbts_threads *th, int timed)
 {
 	const struct elf_symtab *sym = p ? &p->st : NULL;
 	struct pt_insn in;
+	uint64_t tsc = 0;
+	int have;
 
 	memset(&in, 0, sizeof(in));
 	in.mode = ptem_64bit;
 	in.ip = r->from;
 	in.size = len;
 	in.iclass = cls == ptic_error ? ptic_other : cls;
-	tl_insn(tl, sym, &in, 0, 0);
+	have = timed && dbts_when(th, &tsc);
+	tl_insn(tl, sym, &in, tsc, have);
 	in.ip = r->to;
 	in.size = 0;
 	in.iclass = ptic_other;
-	tl_insn(tl, sym, &in, 0, 0);
+	have = timed && dbts_when(th, &tsc);
+	tl_insn(tl, sym, &in, tsc, have);
 }
 
 void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
@@ -457,6 +511,7 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 			st->switches++;
 			dbts_switch(as, &p, &r, cpu, f, calls, quiet, &ct, tl,
 				    &th, ob);
+			th.run_n = dbts_run_len(buf, n, i);
 			last_to = 0;
 			continue;
 		}
@@ -474,7 +529,8 @@ void decode_bts(struct decode_aspaces *as, const uint8_t *buf, size_t len,
 			cls = dbts_class(as, p, cs, ci, r.from, &ilen);
 			st->unread += cls == ptic_error;
 			if (tl)
-				dbts_timeline(p, tl, &r, cls, ilen);
+				dbts_timeline(p, tl, &r, cls, ilen, &th,
+					      tl->tl->have_origin);
 			if (i + 1 < n)
 				memcpy(&nx, buf + (i + 1) * PT_BTS_RECORD_SIZE,
 				       sizeof(nx));
