@@ -46,7 +46,8 @@ echo "PTT-KSYM _stext $(grep -m1 ' _stext$' /proc/kallsyms | cut -d' ' -f1)"
 # module table names a tracepoint this list lacks.
 PTT_HOLD_TPS="raw_syscalls/sys_enter raw_syscalls/sys_exit sched/sched_switch
 sched/sched_process_fork sched/sched_process_exit sched/sched_process_exec
-signal/signal_deliver exceptions/page_fault_user irq_vectors/local_timer_entry
+signal/signal_deliver signal/signal_generate exceptions/page_fault_user
+irq_vectors/local_timer_entry
 irq_vectors/reschedule_entry irq_vectors/call_function_entry
 irq_vectors/call_function_single_entry irq_vectors/irq_work_entry
 irq/irq_handler_entry"
