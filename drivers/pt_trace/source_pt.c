@@ -440,10 +440,11 @@ static void pt_src_get_caps(struct pt_cpu *pc, struct pt_trace_caps *c)
  * May the caller trace @task without CAP_PERFMON?  The same thread group,
  * or what ptrace(2) would allow with real credentials (ptrace_may_access()
  * is not exported): the target's real, effective and saved uids and gids
- * all the caller's, a dumpable mm, or CAP_SYS_PTRACE in the target's user
- * namespace.  Stricter than ptrace where an LSM (Yama) would refuse more:
- * a foreign process must also be a descendant of the caller, as under
- * Yama's default ptrace_scope=1.
+ * all the caller's, a dumpable mm, and (commoncap's check) the same user
+ * namespace with permitted capabilities that the caller's include; or
+ * CAP_SYS_PTRACE in the target's user namespace.  Stricter than ptrace
+ * where an LSM (Yama) would refuse more: a foreign process must also be
+ * a descendant of the caller, as under Yama's default ptrace_scope=1.
  */
 bool pt_src_may_trace(struct task_struct *task, struct mm_struct *mm)
 {
@@ -457,7 +458,9 @@ bool pt_src_may_trace(struct task_struct *task, struct mm_struct *mm)
 	ok = uid_eq(me->uid, tc->uid) && uid_eq(me->uid, tc->euid) &&
 	     uid_eq(me->uid, tc->suid) && gid_eq(me->gid, tc->gid) &&
 	     gid_eq(me->gid, tc->egid) && gid_eq(me->gid, tc->sgid) &&
-	     get_dumpable(mm) == SUID_DUMP_USER;
+	     get_dumpable(mm) == SUID_DUMP_USER &&
+	     me->user_ns == tc->user_ns &&
+	     cap_issubset(tc->cap_permitted, me->cap_permitted);
 	if (!ok)
 		ok = ns_capable(tc->user_ns, CAP_SYS_PTRACE);
 	put_cred(tc);
