@@ -14,9 +14,9 @@
  *  - the truth has a kernel entry of the exception's vector (#GP 13,
  *    #DE 0, #UD 6, #XM 19, #BP 3) at each faulting instruction (the
  *    int3 for #BP, a trap) once a round, and an IRET after it: for the
- *    int3 whether or not its SIGTRAP is delivered (record's ptrace
- *    swallows it; failed before: no entry, no IRET due in the truth,
- *    while the model stored the IRET back after the ptrace stop),
+ *    int3 whether or not its SIGTRAP is delivered (failed before: no
+ *    entry, no IRET due in the truth, while the model stored the IRET
+ *    back after record's ptrace stop, which swallowed the SIGTRAP),
  *    and none of the irq_work's vector (0xf6) there: that interrupt came
  *    in the kernel, and silicon stores no IRET back to the faulting
  *    instruction for it.  Fails on a model that takes it for one of

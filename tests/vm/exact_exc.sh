@@ -16,10 +16,12 @@
 #    TIP.PGD, int-iret-cpl_3.ptt) retires in the truth, and each has an
 #    "out" line (FUP + TIP.PGD: the kernel is filtered) of its vector at
 #    its IP once a round: sent at the fault's signal generation, the
-#    int3's at its DIE_INT3 (its SIGTRAP, which record's ptrace
-#    swallows, may never be delivered); failed before: no vector, sent
+#    int3's at its DIE_INT3; failed before: no vector, sent
 #    with the next resume, and none of its own after a timer interrupt
 #    at the same IP;
+#  - the program's SIGTRAP handler ran once a round: record, which
+#    ptraces its command, delivers the command's own SIGTRAP (it
+#    swallowed every SIGTRAP before, taking each for an exec's);
 #  - none of them has an out line of the irq_work's vector (0xf6): that
 #    interrupt came in the exception's kernel visit, not in user code.
 #    Fails on a model that takes it for one of user code at the #GP's
@@ -45,6 +47,9 @@ if exact_rec $prog exc; then
 	grep '^# out ' "$d/truth.0" |
 		awk -v p="$pid" '$6 == p { print $7, $8 }' >"$d/outs"
 	line=$(grep '^exc gp=' "$d/rec.out")
+	ntrap=$(sed -n 's/^exc .*ntrap=\([0-9]*\).*/\1/p' "$d/rec.out")
+	[ "${ntrap:-0}" = "$rounds" ] ||
+		exact_fail "the program's SIGTRAP handler ran ${ntrap:-?} times (want $rounds): record must deliver its command's own SIGTRAP"
 	nfpe=$(sed -n 's/^exc .*nfpe=\([0-9]*\).*/\1/p' "$d/rec.out")
 	kinds="gp de ud"
 	# #XM: only if QEMU raised it (SIGFPE twice a round).
@@ -66,7 +71,7 @@ if exact_rec $prog exc; then
 		# Each with its own FUP + TIP.PGD and out line, of its vector:
 		# sent where the model learns of it (a fault: its signal's
 		# generation; int3, a trap: DIE_INT3, whether or not its
-		# SIGTRAP is delivered: record swallows it), as a page fault's
+		# SIGTRAP is delivered), as a page fault's
 		# at its tracepoint, after an interrupt there too (TIP.PGE
 		# first).
 		case $k in

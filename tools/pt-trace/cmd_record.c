@@ -1140,12 +1140,20 @@ static void rec_child_stop(pid_t child, int st, FILE *sb,
 {
 	int sig = WSTOPSIG(st), ev = st >> 16;
 
-	if (sig == SIGTRAP || rcmd_is_syscall_stop(st)) {
-		if (sig == SIGTRAP && ev != PTRACE_EVENT_CLONE)
+	/*
+	 * Ptrace's own stops: an exec (its maps: the new program's) or the
+	 * exit (the maps it ended with), a clone, a system call.  A SIGTRAP
+	 * that is none of them (PTRACE_O_TRACEEXEC makes an exec an event
+	 * stop) is the command's own, from an int3 or a kill(): delivered,
+	 * as without the recorder (a debugger's or a runtime's handler).
+	 */
+	if (ev || rcmd_is_syscall_stop(st)) {
+		if (ev == PTRACE_EVENT_EXEC || ev == PTRACE_EVENT_EXIT)
 			ptt_maps_write(sb, child, maps);
 		if (ev != PTRACE_EVENT_EXIT)
 			ptrace(PTRACE_SETOPTIONS, child, NULL,
-			       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
+			       PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC |
+			       PTRACE_O_EXITKILL);
 		sig = 0;
 	}
 	ptrace(PTRACE_CONT, child, NULL, (void *)(long)sig);
@@ -1968,7 +1976,8 @@ static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 	 */
 	ptrace(PTRACE_SETOPTIONS, run->cmd.stopped, NULL,
 	       run->cmd.stopped == run->cmd.pid ?
-	       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL : PTRACE_O_EXITKILL);
+	       PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL :
+	       PTRACE_O_EXITKILL);
 	ptrace(PTRACE_CONT, run->cmd.stopped, NULL, NULL);
 	return 0;
 }

@@ -10,7 +10,7 @@
  *  - #XM: divss by zero with ZM clear in MXCSR (SIGFPE, if the CPU, here
  *    QEMU's, raises it; no die event either);
  *  - #BP: int3 (a trap: SIGTRAP at the next instruction, nothing to
- *    skip; pt-trace record ptraces its command and may swallow it).
+ *    skip; pt-trace record ptraces its command and delivers it).
  * It moves itself to cpu0, writes "exc gp=IP de=IP ud=IP xm=IP bp=IP
  * restorer=IP" (hex: the faulting instructions, its rt_sigreturn) and "exc nsegv=N nfpe=N nill=N
  * ntrap=N", then "exact_nolibc_exc N" (N: the signals handled).
