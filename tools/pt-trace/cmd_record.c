@@ -107,6 +107,7 @@ struct rec_opts {
 	int following;		/* the driver follows target's tasks */
 	int no_inherit;		/* --no-inherit: not what target forks */
 	int bts;		/* --bts: DIR/cpuN.bts beside cpuN.pt */
+	uint32_t output;	/* --output-scheme: PT_OUTPUT_* */
 };
 
 /* Set by the signal handlers; atomic loads/stores keep them out of registers. */
@@ -186,6 +187,9 @@ static void rec_usage(FILE *f)
 	      "                          (K/M suffix; default: half the buffer)\n"
 	      "      --drain-interval MS stream: drain every MS milliseconds instead of\n"
 	      "                          at the watermark (a slow reader: shows losses)\n"
+	      "      --output-scheme S   auto (the driver's choice: ToPA where it\n"
+	      "                          has several entries), topa or single (one\n"
+	      "                          contiguous range, where the CPU has it)\n"
 	      "      --bts               also Branch Trace Store on each CPU, in the\n"
 	      "                          same mode (-m): its records (from, to) in\n"
 	      "                          DIR/cpuN.bts (pt-trace dump reads them), stream\n"
@@ -343,7 +347,7 @@ static int rec_setup_cpu(struct rec_cpu *rc, const struct rec_opts *o,
 	int err;
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.output = PT_OUTPUT_AUTO;
+	cfg.output = o->output;
 	cfg.ctl = want & (caps->ctl_valid | PT_CTL_BRANCHEN);
 	if (want & ~cfg.ctl) {
 		ptt_err("cpu %d: this CPU cannot trace with RTIT_CTL bits %#llx: leave out the options that need them (see 'pt-trace info')",
@@ -852,7 +856,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 {
 	enum { O_CR3 = 256, O_CYC, O_MTC, O_NOMTC, O_NOTSC, O_PSB, O_PTW, O_PWR,
 	       O_FILTER, O_STOPAT, O_DRAIN, O_BTS, O_NORETC, O_CR3FILT,
-	       O_NOINHERIT };
+	       O_NOINHERIT, O_SCHEME };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "all-tasks", no_argument, NULL, 'a' },
@@ -880,6 +884,7 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 		{ "watermark", required_argument, NULL, 'w' },
 		{ "drain-interval", required_argument, NULL, O_DRAIN },
 		{ "bts", no_argument, NULL, O_BTS },
+		{ "output-scheme", required_argument, NULL, O_SCHEME },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -932,6 +937,16 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 			break;
 		case O_BTS:
 			o->bts = 1;
+			break;
+		case O_SCHEME:
+			if (!strcmp(optarg, "auto"))
+				o->output = PT_OUTPUT_AUTO;
+			else if (!strcmp(optarg, "topa"))
+				o->output = PT_OUTPUT_TOPA;
+			else if (!strcmp(optarg, "single"))
+				o->output = PT_OUTPUT_SINGLE;
+			else
+				goto bad;
 			break;
 		case O_CYC:
 			o->cyc = 1;
@@ -1530,6 +1545,10 @@ static void rec_cpu_sideband(FILE *sb, const struct rec_cpu *rc, int stream)
 		 !!(rc->status.flags & PT_STATUS_WRAPPED));
 	ptsb_put(sb, "cpu.rtit_status", "%d 0x%llx", c,
 		 (unsigned long long)rc->status.rtit_status);
+	/* the output scheme the driver used (AUTO's choice, or asked) */
+	ptsb_put(sb, "cpu.output", "%d %s", c,
+		 rc->status.output == PT_OUTPUT_SINGLE ? "single" :
+		 rc->status.output == PT_OUTPUT_TOPA ? "topa" : "unknown");
 	if (!stream)
 		return;
 	ptsb_put(sb, "cpu.loss_file", "%d cpu%d%s", c, c, PTL_SUFFIX);
