@@ -21,25 +21,33 @@
 
 static long worker_tid;
 static int done;
-/* Moves of the worker made while it works (the main thread counts). */
-static unsigned int moves;
 
 /*
- * At least 200 rounds, and on until the main thread moved the worker 4
- * times while it worked: moves alternate between the two CPUs, so at
- * least 3 of them changed its CPU inside the loop (the test wants 4
- * stretches).  A loaded host may let the main thread sleep through the
- * 200 rounds; a bound keeps a broken migration from looping for ever
- * (the test then fails on the stretches).
+ * At least 200 rounds, and on until the worker itself saw its CPU change
+ * 3 times inside the loop (the test wants 4 stretches).  Counting the
+ * main thread's successful moves is not enough: a move only changes the
+ * allowed CPUs, and on a loaded host the next one can come before the
+ * worker ran where the last one sent it (CI saw 2 stretches after 4
+ * moves).  sched_getcpu() reads the rseq area glibc registers (or the
+ * vDSO): no system call, a few instructions to step.  A bound keeps a
+ * broken migration from looping for ever (the test then fails on the
+ * stretches).
  */
 static void *worker(void *arg)
 {
-	unsigned int i;
+	unsigned int i, changes = 0;
+	int cpu, last;
 
 	__atomic_store_n(&worker_tid, syscall(SYS_gettid), __ATOMIC_RELEASE);
-	for (i = 0; i < 200 ||
-	     (__atomic_load_n(&moves, __ATOMIC_ACQUIRE) < 4 && i < 20000); i++)
+	last = sched_getcpu();
+	for (i = 0; i < 200 || (changes < 3 && i < 20000); i++) {
 		sink = step(sink, i);
+		cpu = sched_getcpu();
+		if (cpu != last) {
+			changes++;
+			last = cpu;
+		}
+	}
 	__atomic_store_n(&done, 1, __ATOMIC_RELEASE);
 	return arg;
 }
@@ -58,8 +66,8 @@ int main(void)
 		tid = __atomic_load_n(&worker_tid, __ATOMIC_ACQUIRE);
 		mask = 1UL << cpu;
 		/* ESRCH once the worker has exited: the loop ends then. */
-		if (tid && !syscall(SYS_sched_setaffinity, tid, sizeof(mask), &mask))
-			__atomic_add_fetch(&moves, 1, __ATOMIC_RELEASE);
+		if (tid)
+			syscall(SYS_sched_setaffinity, tid, sizeof(mask), &mask);
 		cpu ^= 1;
 		syscall(SYS_nanosleep, &ts, NULL);
 	}
