@@ -45,6 +45,15 @@ the task waited in the kernel past a PSB period.  The stretch is the
 run whose switch-in comes after the enable, not the one after the
 PSB's time (the next run, another process's).
 
+With 'bdw' the CPU has no configurable PSB (sideband caps.psb_periods
+0x0) and sends PSB+ at every enable, stamped in the scheduler's hook
+before perf writes the switch-out record of the task before: each run
+but the first starts with PSB+ (TSC 20 before the previous run's
+switch-out at 1900, 2900, 3900: 1880, 2880, 3880) and TIP.PGE.  Besides,
+a periodic PSB+ at 1500 while proga (100/100) is in the kernel, then its
+TIP.PGE: proga goes on.  record read the TSC 5000 after the CPU stopped
+(tsc.end), after the last run's switch-in.
+
 With 'bts' the recording is a Branch Trace Store one (DIR/cpu0.bts with
 the driver's switch records, no cpu0.pt): pid 100 runs proga from its
 switch-in at 1000, the idle task at 1200, 100 again at 1300, when it
@@ -63,7 +72,7 @@ over it without an exec (MMAP2 at 1500, as ld.so maps a library that
 dlopen() loads where a dlclose()d one was): its stretch at TSC 1100 is
 proga's, the one at 1600 progb's.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|exec|forkexec|bts|btsirq|remap]
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|bdw|exec|forkexec|bts|btsirq|remap]
 """
 import re
 import struct
@@ -105,11 +114,12 @@ def mmap2(pid, f, time):
     return rec(MMAP2, 2, body + s8(f), time, NONE, (pid, pid))
 
 
-def write_pt(out, pt, want):
+def write_pt(out, pt, want, more=''):
     """the recording (sideband records out, cpu0's trace pt) and DIR/want,
     the addresses of the instructions want"""
     open(d + '/sideband.perf', 'wb').write(out)
-    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n')
+    open(d + '/sideband.txt', 'w').write('pt-trace-sideband=1\ncpu=6/85/4\n' +
+                                         more)
     open(d + '/cpu0.pt', 'wb').write(pt)
     open(d + '/want', 'w').write(''.join('%016x\n' % x for x in want))
 
@@ -186,7 +196,8 @@ if sys.argv[4:] in (['bts'], ['btsirq']):
 bad_id = sys.argv[4:] == ['buildid']
 with_pip = sys.argv[4:] == ['pip']
 with_psb = sys.argv[4:] == ['psb']
-early = sys.argv[4:] == ['early'] or with_psb
+bdw = sys.argv[4:] == ['bdw']
+early = sys.argv[4:] == ['early'] or with_psb or bdw
 out = header()
 for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
     start, end, pgoff = text_map(f)
@@ -221,6 +232,12 @@ if with_pip:
     for t, cr3 in ((1100, 0x1000), (2100, 0x2000), (2200, 0x1000)):
         pt += tsc(t) + pip(cr3) + pge(0x401000) + PGD0
     want = a + b + a
+elif bdw:
+    for t in (950, 1500, 1880, 2880, 3880):
+        pt += PSB + tsc(t) + CBR + PSBEND + MODE64 + pge(0x401000) + PGD0
+    want = a + a + b + a + b
+    write_pt(out, pt, want, 'caps.psb_periods=0x0\ntsc.end=0 1 5000 1\n')
+    sys.exit(0)
 elif with_psb:
     for t in (1000, 2000, 3000, 4000):
         pt += (tsc(t - 50) + CBR + PSB + tsc(t + 100) + CBR + PSBEND +

@@ -30,6 +30,7 @@
 #include "decode_filter.h"
 #include "decode_out.h"
 #include "decode_par.h"
+#include "decode_psb.h"
 #include "decode_cbr.h"
 #include "decode_vmx.h"
 #include "dump_format.h"
@@ -105,6 +106,11 @@ struct decode_state {
 	int enable_timing;	/* a CBR outside PSB+ since tracing stopped */
 	int enable_has_tsc;	/* enable_tsc is known */
 	uint64_t enable_tsc;	/* that CBR's time: the enable's TSC */
+	/* a PSB+ and no TIP.PGE or PGD since (decode_follow_psb()) */
+	int psb_pending, psb_has_tsc;
+	uint64_t psb_raw;	/* its TSC packet's value */
+	uint64_t psb_tsc;	/* that TSC on the host's clock */
+	uint64_t psb_off;	/* the decoder's file offset after it */
 	int hidden;		/* the filters took the last instruction */
 	/*
 	 * decode --jobs: an error in the walk past a segment's last packet
@@ -155,6 +161,15 @@ struct decode_trace {
 	/* the CPU's switch records, in TSC order */
 	const struct das_switch *sw;
 	size_t nsw;
+	/*
+	 * decode_follow_psb(): the trace's PSB+s (with switch records on a
+	 * CPU that sends PSB+ at every enable), the end of the stretch
+	 * being decoded, and the TSC record read after the CPU stopped.
+	 */
+	struct dpsb_list psbs;
+	uint64_t stretch_end;
+	uint64_t stop_tsc;
+	int have_stop;
 	struct decode_state st;	/* whose code runs, and more */
 	uint64_t spin_off;	/* decode_spinning(): the trace offset seen */
 	unsigned int spin_n;	/* checks in a row that found it unmoved */
@@ -230,6 +245,8 @@ struct decode_ctx {
 	struct pt_config config;
 	struct decode_vmx vmx;	/* contexts under VMX, their filters */
 	unsigned int bus_mhz;	/* CBR's bus clock (decode_cbr.c), 0: unknown */
+	/* the CPU sends PSB+ at every enable (sideband caps.psb_periods 0) */
+	int psb_enables;
 	int ntraces;
 	char sb_dir[2048];	/* the sideband's directory, "" without */
 	/* per stretch (decode_stretch_one()), for decode_insn()'s checks */
@@ -995,6 +1012,74 @@ static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * A PSB+ (its CBR, a status update): noted for decode_follow_psb() at
+ * the TIP.PGE after it.
+ */
+static void decode_psb_seen(struct decode_trace *t,
+			    struct pt_insn_decoder *dec,
+			    const struct pt_event *ev)
+{
+	uint64_t off;
+
+	t->st.psb_pending = 0;
+	if (!ev->has_tsc || pt_insn_get_offset(dec, &off) < 0)
+		return;
+	t->st.psb_pending = 1;
+	t->st.psb_raw = ev->tsc;
+	t->st.psb_off = off + t->base;
+	t->st.psb_tsc = t->marks.n ?
+			dvmx_host_time(&t->marks, t->st.psb_off, ev->tsc) :
+			ev->tsc;
+}
+
+/*
+ * TIP.PGE right after a PSB+, on a CPU that sends PSB+ at every TraceEn
+ * 0->1 (no configurable PSB: Broadwell), where an enable has no timing
+ * packets of its own for decode_follow_enable(): is this PSB+ the
+ * enable of the next run, or a periodic one while the current run's
+ * task was in the kernel?  Its time cannot say: the driver enables the
+ * next task in the scheduler's switch hook, before perf writes the
+ * switch-out record of the task before, so both lie in the current
+ * run.  What comes next can.  Let B be the first run switched in after
+ * the PSB+'s time T.  A periodic PSB+: the current task goes on after
+ * the TIP.PGE and is switched out before B is switched in, and the
+ * next PSB+ is one in its code or the enable of the task after it,
+ * older than B's switch-in record.  B's enable: B's code runs after
+ * its switch-in record, and so does anything after it.  So the next
+ * PSB+'s time (before the end of the stretch, no packets lost between)
+ * decides; with none, the TSC record read after the CPU stopped (the
+ * sideband's tsc.end) does: a periodic PSB+ was the last one only if
+ * tracing stopped before B's enable.
+ */
+static void decode_follow_psb(struct decode_ctx *c, struct decode_trace *t,
+			      struct pt_insn_decoder *dec)
+{
+	uint64_t tsc = t->st.psb_tsc, in, next, next_off;
+	size_t i;
+	int r;
+
+	if (!c->psb_enables || !t->nsw || !t->psbs.n)
+		return;
+	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
+	     i < t->nsw && t->sw[i].tsc <= tsc; i++)
+		;
+	if (i == t->nsw || (long)i == t->st.cur_sw)
+		return;
+	in = t->sw[i].tsc;
+	r = dpsb_next_tsc(&t->psbs, t->st.psb_off, t->st.psb_raw,
+			  t->stretch_end, &next, &next_off);
+	if (r == 0 && t->marks.n)
+		next = dvmx_host_time(&t->marks, next_off, next);
+	if (r == 0 ? next < in :
+	    r < 0 || !t->have_stop || t->stretch_end != t->len ||
+	    t->stop_tsc < in)
+		return;
+	t->st.enable_tsc = tsc;
+	t->st.enable_has_tsc = 1;
+	decode_follow_enable(c, t, dec);
+}
+
+/*
  * A PIP: the CPU loaded CR3 @cr3.  A process whose CR3 is known is
  * switched to right here, before the switch record's time (which is
  * taken after the kernel switched, and seen only at the next timing
@@ -1162,15 +1247,22 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 			decode_pip(c, t, dec, ev.variant.async_paging.cr3);
 		else if (ev.type == ptev_cbr && !ev.status_update)
 			decode_enable_timing(t, dec, &ev);
+		else if (ev.type == ptev_cbr)
+			decode_psb_seen(t, dec, &ev);
 		if (ev.type == ptev_cbr && c->tl.f)
 			decode_tl_cbr(c, t, dec, ev.variant.cbr.ratio);
 		else if (ev.type == ptev_enabled && t->st.enable_timing)
 			decode_follow_enable(c, t, dec);
+		else if (ev.type == ptev_enabled && t->st.psb_pending &&
+			 !ev.status_update)
+			decode_follow_psb(c, t, dec);
 		if (ev.type == ptev_enabled)
 			decode_exec(c, t, dec, ev.variant.enabled.ip);
 		if (ev.type == ptev_enabled || ev.type == ptev_disabled ||
-		    ev.type == ptev_async_disabled)
+		    ev.type == ptev_async_disabled) {
 			t->st.enable_timing = 0;
+			t->st.psb_pending = 0;
+		}
 		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update &&
 		    c->vmx.sel_cur)
 			decode_print_event(&c->ob, &ev);
@@ -2656,6 +2748,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 static int decode_stretch(struct decode_ctx *c, struct decode_trace *t,
 			  uint64_t start, uint64_t end)
 {
+	t->stretch_end = end;
 	if (decode_par_ok(c, start, end))
 		return decode_stretch_par(c, t, start, end);
 	return decode_stretch_one(c, t, start, end);
@@ -2680,6 +2773,9 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 	ct_restart(&t->ct);
 	c->vmx.trace = t->buf;
 	dvmx_scan_tsc(&c->vmx, t->buf, t->len, &t->marks);
+	/* Without the list decode_follow_psb() leaves the time rule alone. */
+	if (c->psb_enables && t->nsw)
+		dpsb_scan(t->buf, t->len, &t->psbs);
 	for (;;) {
 		end = decode_stretch_end(t, start, &i);
 		/* The records at or before this stretch's start. */
@@ -2699,6 +2795,7 @@ static int decode_trace(struct decode_ctx *c, struct decode_trace *t)
 	tl_guests_end(&t->tlg);
 	tl_guests_free(&t->tlg);
 	dvmx_marks_free(&t->marks);
+	dpsb_free(&t->psbs);
 	return ret;
 }
 
@@ -3000,6 +3097,7 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 		t->st.pid = -1;
 		t->st.tid = -1;
 		t->sw = das_switches(&c->as, t->cpu, &t->nsw);
+		t->have_stop = !ptt_tsc_end(sb, t->cpu, &t->stop_tsc);
 		t->st.cur_sw = -1;
 		t->st.sw_until = t->nsw ? 0 : UINT64_MAX;
 	}
@@ -3480,9 +3578,12 @@ int cmd_decode(int argc, char **argv)
 		have_sb = !ptt_find_sideband(argv[optind], &sb, &sb_cpu);
 	}
 	if (have_sb) {
-		uint64_t ctl, jf;
+		uint64_t ctl, jf, periods;
 
 		ptt_config_from_sideband(&c.config, &sb);
+		/* no configurable PSB: PSB+ at every enable (decode_follow_psb()) */
+		c.psb_enables = !ptsb_get_u64(&sb, "caps.psb_periods", &periods) &&
+				!periods;
 		c.o.cyc = !ptsb_get_u64(&sb, "ctl", &ctl) &&
 			  (ctl & PT_CTL_CYCEN);
 		/* record's follow.join_failures: processes never traced */

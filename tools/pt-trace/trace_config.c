@@ -302,6 +302,18 @@ int ptt_tsc_offset(const struct ptsb *sb, int cpu, int64_t *offset)
 	return 0;
 }
 
+int ptt_tsc_end(const struct ptsb *sb, int cpu, uint64_t *tsc)
+{
+	const char *v = sb && cpu >= 0 ?
+			ptt_sb_cpu_value(sb, "tsc.end", cpu) : NULL;
+	unsigned long long ns, t;
+
+	if (!v || sscanf(v, "%llu %llu", &ns, &t) != 2)
+		return -ENOENT;
+	*tsc = t;
+	return 0;
+}
+
 int ptt_config_set_params(struct pt_config *config, const char *const arg[4])
 {
 	static const char *const names[4] = { "--mtc-freq", "--nom-freq",

@@ -81,5 +81,11 @@ int ptt_tsc_hz(const struct ptsb *sb, const struct pt_config *config,
  * when the sideband has none for @cpu.
  */
 int ptt_tsc_offset(const struct ptsb *sb, int cpu, int64_t *offset);
+/*
+ * CPU @cpu's TSC that record read on it after it stopped tracing there
+ * (sideband tsc.end): every packet of that CPU's trace is older.  0, or
+ * -ENOENT.
+ */
+int ptt_tsc_end(const struct ptsb *sb, int cpu, uint64_t *tsc);
 
 #endif /* PT_TRACE_TRACE_CONFIG_H */
