@@ -48,7 +48,7 @@ declare -A CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel [debug]=max,vendor=Genu
 # two tests whose subject is the model, not the driver's paths under
 # lockdep and KASAN (they run on 6.1 and 6.12).
 declare -A PROFILES=([6.1]=icl,min [6.12]=icl,bdw
-	[debug]=icl:-model_enable_timing:-bts_model,bdw:abi:capture:stream:coexist:follow_switch:follow_snapshot)
+	[debug]=icl:-model_enable_timing:-bts_model:-exact_hotplug,bdw:abi:capture:stream:coexist:follow_switch:follow_snapshot)
 declare -A VMLIMIT=([6.1]=1500 [6.12]=1500 [debug]=2700)
 
 # 1. Static stages.

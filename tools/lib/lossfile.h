@@ -15,7 +15,8 @@
  * Numbers are decimal.  BYTES is '-' when the driver did not know them
  * (PT_LOSS_BYTES_KNOWN clear).  FLAGS are names joined by ',' (hw_stop,
  * no_space, hw_error, bytes_known, dropped, unknown bits as 0x..) or
- * '-'.  A 'dropped' record is bytes lost while tracing ran: POS is where
+ * '-'; restart and cpu_offline are the recorder's (PTL_FLAG_*).  A
+ * 'dropped' record is bytes lost while tracing ran: POS is where
  * that run began and the span is the run's, not time without trace.  A
  * 'lapped' line says that records FIRST_SEQ.. were overwritten in the
  * control page before the recorder read them: their position and size
@@ -32,6 +33,16 @@
 #include "compiler.h"
 
 #define PTL_MAGIC		"pt-trace-loss 1"
+
+/*
+ * Flags of the recorder's own records, never the driver's (PT_LOSS_* are
+ * the low bits): the driver stopped the trace (its CPU went offline, a
+ * suspend) and the recorder STARTed it again at this offset ("restart"),
+ * or the trace was still stopped at the end (no "restart"); "cpu_offline"
+ * when the recorder saw the CPU offline meanwhile.
+ */
+#define PTL_FLAG_CPU_OFFLINE	BIT(30)
+#define PTL_FLAG_RESTART	BIT(31)
 #define PTL_SUFFIX		".loss"
 
 struct ptl_record {

@@ -63,8 +63,23 @@ struct rec_cpu {
 	uint64_t tail;		/* stream: bytes consumed */
 	uint64_t written;	/* bytes in cpuN.pt */
 	uint64_t skipped;	/* stream bytes not in the file (overrun) */
-	FILE *lossf;		/* stream: cpuN.loss */
+	FILE *lossf;		/* stream: cpuN.loss (flight: at a restart) */
 	uint64_t loss_next;	/* next loss record to read */
+	/*
+	 * The driver stops a trace whose CPU goes offline (or at a suspend)
+	 * and leaves it stopped (abi.rst, "CPU hotplug"): rec_hotplug()
+	 * reads what it has, STARTs it again once the CPU is back, appends
+	 * the new run to cpuN.pt and writes a loss record for the gap.
+	 * Each run (a "generation") has its own stream positions and loss
+	 * records from 0: base is the offset of its first byte in cpuN.pt,
+	 * seq_base the loss file's index of its record 0.
+	 */
+	uint64_t base, seq_base;
+	uint64_t seen_ns, seen_tsc;	/* last seen running */
+	int down;		/* stopped by the driver, read: to START again */
+	int down_offline;	/* ... and the CPU was seen offline */
+	int given_up;		/* not restartable (taken over, error) */
+	unsigned int restarts;
 	struct ptl_sum loss;
 	int hup;		/* poll said the trace stopped */
 	struct rec_tsc tsc[2];	/* before START, after STOP */
@@ -138,6 +153,9 @@ static void rec_usage(FILE *f)
 	      "Output: DIR/cpuN.pt (raw trace per CPU), DIR/cpuN.loss (stream mode:\n"
 	      "the gaps), DIR/sideband.txt (what a decoder needs) and DIR/sideband.perf\n"
 	      "(perf's mmap/comm/fork/exit/switch records; as text in sideband.perf.txt).\n"
+	      "A CPU that goes offline is traced again when it comes back (not with -S):\n"
+	      "the new run follows in cpuN.pt after a 'restart' loss record in\n"
+	      "cpuN.loss (also in flight mode).  CPUs offline at the start are not traced.\n"
 	      "\n"
 	      "options:\n"
 	      "  -o, --output DIR        output directory (default: pt-trace.data)\n"
@@ -491,7 +509,7 @@ static int rec_copy(struct rec_cpu *rc, uint64_t from, uint64_t to)
 
 static void rec_lapped(struct rec_cpu *rc, uint64_t first, uint64_t count)
 {
-	ptl_write_lapped(rc->lossf, first, count);
+	ptl_write_lapped(rc->lossf, rc->seq_base + first, count);
 	rc->loss.lapped += count;
 }
 
@@ -542,9 +560,10 @@ static void rec_read_losses(struct rec_cpu *rc)
 			continue;
 		}
 		memset(&r, 0, sizeof(r));
-		r.seq = i;
+		r.seq = rc->seq_base + i;
 		r.pos = l.pos;
-		r.offset = l.pos >= rc->skipped ? l.pos - rc->skipped : 0;
+		r.offset = rc->base +
+			   (l.pos >= rc->skipped ? l.pos - rc->skipped : 0);
 		r.bytes_known = !!(l.flags & PT_LOSS_BYTES_KNOWN);
 		r.bytes = r.bytes_known ? l.bytes : 0;
 		r.start_ns = l.start_ns;
@@ -591,6 +610,147 @@ static int rec_flight_read(struct rec_cpu *rc)
 	uint64_t from = head > rc->map.data_len ? head - rc->map.data_len : 0;
 
 	return rec_copy(rc, from, head);
+}
+
+/* Loss records the driver counted and never let us read: lapped. */
+static void rec_count_lapped(struct rec_cpu *rc)
+{
+	if (rc->lossf && rc->status.loss_records > rc->loss_next) {
+		rec_lapped(rc, rc->loss_next,
+			   rc->status.loss_records - rc->loss_next);
+		rc->loss_next = rc->status.loss_records;
+	}
+}
+
+/*
+ * The loss record of a gap the driver's stop left (rec_hotplug()): at
+ * the offset in cpuN.pt where the next run begins (or the end of the
+ * file), from the last time the recorder saw the trace running to
+ * @ns/@tsc (just after the new START, or the end of the recording), so
+ * it covers the gap.  Bytes unknown: nothing was produced, but the
+ * hardware was not there to say.  Flight mode has no cpuN.loss until
+ * its first gap.
+ */
+static int rec_gap(struct rec_cpu *rc, const struct rec_opts *o,
+		   int restart, uint64_t ns, uint64_t tsc)
+{
+	struct ptl_record r;
+
+	if (!rc->lossf) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/cpu%d%s", o->outdir, rc->cpu,
+			 PTL_SUFFIX);
+		rc->lossf = ptl_create(path, rc->cpu);
+		if (!rc->lossf) {
+			ptt_err("cannot create %s: %s", path, strerror(errno));
+			return -EIO;
+		}
+	}
+	memset(&r, 0, sizeof(r));
+	r.seq = rc->seq_base++;
+	r.offset = rc->written;
+	r.start_ns = rc->seen_ns;
+	r.start_tsc = rc->seen_tsc;
+	r.end_ns = ns > r.start_ns ? ns : r.start_ns;
+	r.end_tsc = tsc > r.start_tsc ? tsc : r.start_tsc;
+	r.flags = (uint32_t)((restart ? PTL_FLAG_RESTART : 0) |
+			     (rc->down_offline ? PTL_FLAG_CPU_OFFLINE : 0));
+	ptl_write(rc->lossf, &r);
+	ptl_add(&rc->loss, &r);
+	return 0;
+}
+
+/*
+ * The driver stops the trace of a CPU that goes offline (and every trace
+ * at a suspend) and leaves it stopped: abi.rst, "CPU hotplug".  Seen in
+ * the control page's flags (no RUNNING, which only STOP or the driver
+ * clears), the run is read at once (stream: drained to its end; flight:
+ * its buffer, before a new START would reuse it) and, once the CPU is
+ * back (START fails with ENODEV until then), started again: the device
+ * kept its configuration, filters, buffer and followed set.  The new run
+ * is appended to cpuN.pt after a loss record for the gap (it begins with
+ * a PSB, where decode starts its stretch).  A trace taken over or
+ * stopped by an error is left as before.  Called about every 100 ms or
+ * sooner; not with -S, whose snapshots restart every CPU.
+ */
+static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o)
+{
+	const struct pt_trace_mmap_page *pg = rc->map.ctrl;
+	int stream = o->mode == PT_MODE_STREAM;
+	uint64_t tsc, ns;
+	uint32_t flags;
+	int err;
+
+	if (rc->given_up || !pg)
+		return 0;
+	flags = __atomic_load_n(&pg->flags, __ATOMIC_ACQUIRE);
+	if (!rc->down) {
+		if (flags & PT_STATUS_RUNNING) {
+			cpu_tsc_now(&rc->seen_tsc, &rc->seen_ns);
+			return 0;
+		}
+		if (flags & (PT_STATUS_TAKEN_OVER | PT_STATUS_HW_ERROR)) {
+			rc->given_up = 1;
+			return 0;
+		}
+		err = ptdev_get_status(rc->fd, &rc->status);
+		if (err) {
+			ptt_err("cpu %d: GET_STATUS: %s", rc->cpu,
+				ptdev_why(err, rc->cpu, PTDEV_OTHER));
+			return err;
+		}
+		/* The control page may not say it yet: read at the end. */
+		if (rc->status.flags & (PT_STATUS_TAKEN_OVER |
+					PT_STATUS_HW_ERROR)) {
+			rc->given_up = 1;
+			return 0;
+		}
+		err = stream ? rec_drain(rc) : rec_flight_read(rc);
+		if (err) {
+			ptt_err("cpu %d: writing %s/cpu%d.pt: %s", rc->cpu,
+				o->outdir, rc->cpu, strerror(-err));
+			return err;
+		}
+		rec_count_lapped(rc);
+		rc->seq_base += rc->loss_next;
+		rc->loss_next = 0;
+		rc->down = 1;
+		rc->down_offline = !!(rc->status.flags & PT_STATUS_CPU_OFFLINE);
+		fprintf(stderr,
+			"cpu %d: the driver stopped its trace (%s): it starts again when it can\n",
+			rc->cpu, rc->down_offline ? "CPU offline" :
+			"CPU offline and back, or a suspend");
+	}
+	if (flags & PT_STATUS_CPU_OFFLINE) {
+		rc->down_offline = 1;
+		return 0;
+	}
+	err = ptdev_start(rc->fd);
+	if (err == -ENODEV || err == -EAGAIN)
+		return 0;	/* offline again, or suspending: later */
+	cpu_tsc_now(&tsc, &ns);
+	if (err) {
+		/* The gap stays open: its record is written at the end. */
+		ptt_warn("cpu %d: START again: %s; not traced from here",
+			 rc->cpu, ptdev_why(err, rc->cpu, PTDEV_START));
+		rc->given_up = 1;
+		return 0;
+	}
+	err = rec_gap(rc, o, 1, ns, tsc);
+	if (err)
+		return err;
+	rc->base = rc->written;
+	rc->tail = 0;
+	rc->skipped = 0;
+	rc->hup = 0;
+	rc->down = 0;
+	rc->down_offline = 0;
+	rc->restarts++;
+	rc->seen_ns = ns;
+	rc->seen_tsc = tsc;
+	fprintf(stderr, "cpu %d: traced again\n", rc->cpu);
+	return 0;
 }
 
 /*
@@ -1410,6 +1570,8 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	int stream = o->mode == PT_MODE_STREAM;
 	pid_t child = run->cmd.pid;
 
+	for (i = 0; i < n; i++)
+		cpu_tsc_now(&rcs[i].seen_tsc, &rcs[i].seen_ns);
 	while (!__atomic_load_n(&rec_stop, __ATOMIC_RELAXED)) {
 		double now, wait_ms;
 
@@ -1456,9 +1618,12 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		}
 		if (o->duration > 0 && now - t0 >= o->duration)
 			break;
+		for (i = 0; i < n && !o->snapshot; i++)
+			if (rec_hotplug(&rcs[i], o))
+				return -EIO;
 		if (stream && (!o->drain_ms || now >= next_drain)) {
 			for (i = 0; i < n; i++) {
-				int err = rec_drain(&rcs[i]);
+				int err = rcs[i].down ? 0 : rec_drain(&rcs[i]);
 
 				if (err) {
 					ptt_err("cpu %d: writing %s/cpu%d.pt: %s",
@@ -1549,6 +1714,14 @@ static void rec_cpu_sideband(FILE *sb, const struct rec_cpu *rc, int stream)
 	ptsb_put(sb, "cpu.output", "%d %s", c,
 		 rc->status.output == PT_OUTPUT_SINGLE ? "single" :
 		 rc->status.output == PT_OUTPUT_TOPA ? "topa" : "unknown");
+	if (rc->restarts || rc->down)
+		ptsb_put(sb, "cpu.restarts", "%d %u %s", c, rc->restarts,
+			 rc->down ? "stopped" : "running");
+	if (!stream && rc->lossf) {
+		ptsb_put(sb, "cpu.loss_file", "%d cpu%d%s", c, c, PTL_SUFFIX);
+		ptsb_put(sb, "cpu.loss_records", "%d %llu", c,
+			 (unsigned long long)rc->loss.records);
+	}
 	if (!stream)
 		return;
 	ptsb_put(sb, "cpu.loss_file", "%d cpu%d%s", c, c, PTL_SUFFIX);
@@ -1608,6 +1781,18 @@ static int rec_finish(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	for (i = 0; i < n; i++) {
 		struct rec_cpu *rc = &rcs[i];
 
+		if (rc->down) {
+			/* Read when the driver stopped it; a gap to the end. */
+			uint64_t tsc, ns;
+
+			cpu_tsc_now(&tsc, &ns);
+			if (rec_gap(rc, o, 0, ns, tsc))
+				ret = PTT_EXIT_INPUT;
+			fprintf(stderr, "cpu %d: not traced again before the end (%s)\n",
+				rc->cpu, rc->down_offline ? "the CPU went offline" :
+				"the driver stopped it");
+			goto written;
+		}
 		err = ptdev_get_status(rc->fd, &rc->status);
 		if (err) {
 			ptt_err("cpu %d: GET_STATUS: %s", rc->cpu,
@@ -1621,16 +1806,12 @@ static int rec_finish(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 				strerror(-err));
 			ret = PTT_EXIT_INPUT;
 		}
-		if (rc->lossf) {
-			/* Records the driver counted that were never seen. */
-			if (rc->status.loss_records > rc->loss_next)
-				rec_lapped(rc, rc->loss_next,
-					   rc->status.loss_records -
-					   rc->loss_next);
-			ptl_write_end(rc->lossf, rc->loss_next > rc->status.loss_records ?
-				      rc->loss_next : rc->status.loss_records,
+		/* Records the driver counted that were never seen. */
+		rec_count_lapped(rc);
+written:
+		if (rc->lossf)
+			ptl_write_end(rc->lossf, rc->seq_base + rc->loss_next,
 				      rc->loss.lapped);
-		}
 		rec_cpu_sideband(sb, rc, stream);
 		fprintf(stderr, "cpu%-3d %12llu bytes in cpu%d.pt", rc->cpu,
 			(unsigned long long)rc->written, rc->cpu);
@@ -1640,7 +1821,7 @@ static int rec_finish(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 				" (wrapped: the buffer kept the newest data)" : "");
 		fprintf(stderr, "%s\n", rc->status.flags & PT_STATUS_HW_ERROR ?
 			"  HW ERROR (RTIT_STATUS.Error)" : "");
-		if (stream)
+		if (stream || rc->lossf)
 			rec_print_losses("       ", &rc->loss);
 	}
 	rec_write_tsc(sb, rcs, n);
@@ -1672,10 +1853,15 @@ static int rec_create_outputs(struct rec_cpu *rcs, int n,
 				return -errno;
 			}
 		}
-		if (o->mode != PT_MODE_STREAM)
-			continue;
 		snprintf(path, sizeof(path), "%s/cpu%d%s", o->outdir,
 			 rcs[i].cpu, PTL_SUFFIX);
+		if (o->mode != PT_MODE_STREAM) {
+			/* Written at a gap only (rec_gap()): none of old. */
+			if (!o->snapshot && unlink(path) && errno != ENOENT)
+				ptt_warn("cannot remove %s: %s", path,
+					 strerror(errno));
+			continue;
+		}
 		rcs[i].lossf = ptl_create(path, rcs[i].cpu);
 		if (!rcs[i].lossf) {
 			ptt_err("cannot create %s: %s", path, strerror(errno));

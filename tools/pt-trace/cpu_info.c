@@ -121,6 +121,14 @@ static uint64_t cpu_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+void cpu_tsc_now(uint64_t *tsc, uint64_t *mono_ns)
+{
+	uint64_t t0 = cpu_mono_ns();
+
+	*tsc = __rdtsc();
+	*mono_ns = t0 + (cpu_mono_ns() - t0) / 2;
+}
+
 int cpu_tsc_sample(int cpu, uint64_t *tsc, uint64_t *mono_ns,
 		   uint64_t *err_ns)
 {

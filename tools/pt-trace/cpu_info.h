@@ -39,4 +39,7 @@ int cpu_cpufreq_base_mhz(int cpu, uint32_t *mhz);
 int cpu_tsc_sample(int cpu, uint64_t *tsc, uint64_t *mono_ns,
 		   uint64_t *err_ns);
 
+/* The TSC of the CPU the caller runs on and CLOCK_MONOTONIC (ns), now. */
+void cpu_tsc_now(uint64_t *tsc, uint64_t *mono_ns);
+
 #endif /* PT_TRACE_CPU_INFO_H */
