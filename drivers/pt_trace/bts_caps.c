@@ -22,6 +22,8 @@ void bts_caps_decode(u32 leaf1_ecx, u32 leaf1_edx, u64 misc_enable,
 	caps->unavailable = caps->ds &&
 			    (!misc_ok ||
 			     (misc_enable & BTS_MISC_ENABLE_BTS_UNAVAIL));
+	caps->pebs = caps->ds && misc_ok &&
+		     !(misc_enable & BTS_MISC_ENABLE_PEBS_UNAVAIL);
 }
 
 void bts_caps_read(void)

@@ -15,6 +15,7 @@ struct bts_caps {
 	bool ds;		/* CPUID.1:EDX[21] */
 	bool cpl_filter;	/* CPUID.1:ECX[4] DS-CPL: BTS_OFF_OS/USR */
 	bool unavailable;	/* IA32_MISC_ENABLE[11], or it could not be read */
+	bool pebs;		/* DS and IA32_MISC_ENABLE[12] clear: PEBS too */
 };
 
 /* Pure: from CPUID leaf 1 and IA32_MISC_ENABLE (@misc_ok: it was read). */

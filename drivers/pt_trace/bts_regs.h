@@ -39,6 +39,12 @@
 /* IA32_DS_AREA: the linear address of the DS buffer management area. */
 #define BTS_MSR_DS_AREA			0x600
 
+/*
+ * IA32_PEBS_ENABLE (where IA32_MISC_ENABLE[12] is clear): a counter's
+ * bit set makes it store PEBS records through the same DS area.
+ */
+#define BTS_MSR_PEBS_ENABLE		0x3f1
+
 /* The BTS part of the 64-bit DS buffer management area (linear addresses). */
 struct bts_ds_area {
 	u64 bts_base;		/* first record */

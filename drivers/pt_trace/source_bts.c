@@ -99,6 +99,8 @@ struct bts_cpu {
 	int ret;
 	bool foreign;
 	u64 found;		/* DEBUGCTL found with TR or BTS */
+	bool pebs_found;
+	u64 pebs;		/* IA32_PEBS_ENABLE found set */
 	bool wrapped;		/* flight: records were overwritten */
 };
 
@@ -240,6 +242,7 @@ static int bts_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
 	b->dropping = false;
 	b->wrapped = false;
 	b->foreign = false;
+	b->pebs_found = false;
 	if (stream) {
 		pt_stream_ring_reset(pc);
 		/* Every record the driver drops is counted. */
@@ -298,6 +301,18 @@ static void bts_start_ipi(void *info)
 		ret = -EBUSY;
 		goto out;
 	}
+	/*
+	 * PEBS counting here stores its records through IA32_DS_AREA too:
+	 * ours has no PEBS buffer, so perf's samples would be lost and its
+	 * drain would read our area.  perf's own state is not exported;
+	 * the MSR says it.  A read that fails: no PEBS to share with.
+	 */
+	if (bts_caps.pebs && !pt_rdmsr(BTS_MSR_PEBS_ENABLE, &b->pebs) &&
+	    b->pebs) {
+		b->pebs_found = true;
+		ret = -EBUSY;
+		goto out;
+	}
 	ret = pt_rdmsr(BTS_MSR_DS_AREA, &b->saved_ds_area);
 	ret = ret ?: pt_wrmsr(BTS_MSR_DS_AREA, bts_ds_msr(&b->ds));
 	if (ret)
@@ -337,6 +352,9 @@ static int bts_src_start(struct pt_cpu *pc, struct pt_hw_args *a)
 	if (b->foreign)
 		pr_notice_ratelimited("CPU %u: BTS is already in use (IA32_DEBUGCTL %#llx has TR/BTS set), by perf's intel_bts, perf branch sampling or a debugger: START refused; end that session and START again\n",
 				      pc->cpu, b->found);
+	if (b->pebs_found)
+		pr_notice_ratelimited("CPU %u: perf's PEBS is sampling here (IA32_PEBS_ENABLE %#llx) and would store its records through BTS's DS area: START refused; end the perf session using precise events (:p, :pp) on this CPU and START again\n",
+				      pc->cpu, b->pebs);
 	if (!ret)
 		pc->hw_ctl = a->ctl;
 	return ret;

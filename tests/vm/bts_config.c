@@ -14,7 +14,10 @@
  *  - Coexistence: with DEBUGCTL's TR|BTS already set on the CPU (another
  *    agent storing branches, as perf's intel_bts would), START fails with
  *    EBUSY and a log line naming perf, and DEBUGCTL/DS_AREA are left as
- *    that agent had them.
+ *    that agent had them.  With IA32_PEBS_ENABLE set (perf's PEBS
+ *    sampling on the CPU, whose records go through IA32_DS_AREA too)
+ *    START fails with EBUSY and a log line naming PEBS, and DS_AREA is
+ *    not replaced under it; once it is clear, START works.
  */
 #include "bts_common.h"
 
@@ -143,6 +146,28 @@ int main(void)
 	REQUIRE(!msr("0 1d9 0"), "msr hook: DEBUGCTL 0");
 	ret = ioctl(fd, PT_TRACE_IOC_START);
 	CHECK(!ret, "START once the other agent is gone: %s", strerror(errno));
+	ioctl(fd, PT_TRACE_IOC_STOP);
+
+	/* perf's PEBS samples on CPU 0 (one counter), through its DS area. */
+	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
+	REQUIRE(!msr("0 3f1 1"), "msr hook: PEBS_ENABLE 1");
+	n0 = ptt_dmesg_count("PEBS is sampling here");
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(ret < 0 && errno == EBUSY, "START beside PEBS: %d (%s)",
+	      ret, strerror(errno));
+	CHECK(ptt_dmesg_count("PEBS is sampling here") > n0,
+	      "no log line naming PEBS");
+	{
+		unsigned long long dbg2, ds2;
+
+		REQUIRE(!bts_model_regs(0, &dbg2, &ds2), "model detail");
+		CHECK(dbg2 == dbg && ds2 == ds,
+		      "DEBUGCTL %#llx DS_AREA %#llx changed under PEBS (were %#llx %#llx)",
+		      dbg2, ds2, dbg, ds);
+	}
+	REQUIRE(!msr("0 3f1 0"), "msr hook: PEBS_ENABLE 0");
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(!ret, "START once PEBS is off: %s", strerror(errno));
 	ioctl(fd, PT_TRACE_IOC_STOP);
 	close(fd);
 	return ptt_done();

@@ -14,6 +14,12 @@
  *  - IA32_DS_AREA exists only with DS and takes a canonical address.
  *  - IA32_MISC_ENABLE is read-only here (the driver has no business
  *    writing it; its writable bits are not modelled).
+ *  - IA32_PEBS_ENABLE exists only with DS and IA32_MISC_ENABLE.PEBS_
+ *    UNAVAILABLE clear; it takes a bit per general-purpose counter, the
+ *    same bits at 32 (load latency) and a bit per fixed counter at 48
+ *    (adaptive PEBS, Ice Lake's layout), the rest #GP.  Nothing stores
+ *    PEBS records: it stands for perf's PEBS that another agent enables
+ *    (the msr debugfs hook).
  */
 #include <linux/errno.h>
 
@@ -24,6 +30,20 @@ bool pt_model_bts_present(const struct pt_model_profile *p)
 {
 	return (p->leaf1.edx & BTS_CPUID1_EDX_DS) &&
 	       !(p->misc_enable & BTS_MISC_ENABLE_BTS_UNAVAIL);
+}
+
+static bool pt_model_pebs_present(const struct pt_model_profile *p)
+{
+	return (p->leaf1.edx & BTS_CPUID1_EDX_DS) &&
+	       !(p->misc_enable & BTS_MISC_ENABLE_PEBS_UNAVAIL);
+}
+
+static u64 pt_pebs_valid(const struct pt_model_profile *p)
+{
+	u64 gp = p->gsr_valid & GENMASK_ULL(31, 0);
+	u64 fixed = (p->gsr_valid & GENMASK_ULL(47, 32)) >> 32;
+
+	return gp | gp << 32 | fixed << 48;
 }
 
 static u64 pt_debugctl_valid(const struct pt_model_profile *p)
@@ -51,6 +71,11 @@ int pt_model_bts_check_rdmsr(const struct pt_model_profile *p, u32 msr,
 			return 0;
 		*why = PT_GP_UNKNOWN_MSR;
 		return -EIO;
+	case BTS_MSR_PEBS_ENABLE:
+		if (pt_model_pebs_present(p))
+			return 0;
+		*why = PT_GP_UNKNOWN_MSR;
+		return -EIO;
 	}
 	return -ENOENT;
 }
@@ -74,6 +99,11 @@ int pt_model_bts_check_wrmsr(const struct pt_model_profile *p, u32 msr,
 			return -EIO;
 		}
 		return 0;
+	case BTS_MSR_PEBS_ENABLE:
+		if (!(val & ~pt_pebs_valid(p)))
+			return 0;
+		*why = PT_GP_RESERVED;
+		return -EIO;
 	}
 	bad = val & ~pt_debugctl_valid(p);
 	if (!bad)

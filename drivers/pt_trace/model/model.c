@@ -393,6 +393,9 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	case PT_MSR_PERF_GLOBAL_STATUS_RESET:
 		r->global_status &= ~(store & PT_GLOBAL_STATUS_TOPA_PMI);
 		break;
+	case BTS_MSR_PEBS_ENABLE:
+		r->pebs_enable = store;
+		break;
 	case BTS_MSR_DEBUGCTL:
 		a->bts_started = !pt_model_bts_on(r);
 		a->bts_stopped = !a->bts_started;
@@ -537,6 +540,9 @@ int pt_model_do_rdmsr(struct pt_model_cpu *st, u32 msr, u64 *val)
 		break;
 	case BTS_MSR_DS_AREA:
 		*val = r->ds_area;
+		break;
+	case BTS_MSR_PEBS_ENABLE:
+		*val = r->pebs_enable;
 		break;
 	case BTS_MSR_MISC_ENABLE:
 		*val = pt_model_prof->misc_enable;

@@ -93,6 +93,7 @@ struct pt_model_regs {
 	u64 global_status;	/* IA32_PERF_GLOBAL_STATUS, bit 55 only */
 	u64 debugctl;		/* IA32_DEBUGCTL (bts_rules.c) */
 	u64 ds_area;		/* IA32_DS_AREA */
+	u64 pebs_enable;	/* IA32_PEBS_ENABLE (another agent's) */
 	/*
 	 * Not a PT MSR: CR4.VMXE (VMX operation, the vmx hook).  With
 	 * IA32_VMX_MISC[14]=0, setting TraceEn #GPs while it is set.

@@ -17,11 +17,13 @@ static void bts_caps_cases(struct kunit *test)
 	bts_caps_decode(BTS_CPUID1_ECX_DS_CPL, BTS_CPUID1_EDX_DS, 0, true, &c);
 	KUNIT_EXPECT_TRUE(test, bts_present(&c));
 	KUNIT_EXPECT_TRUE(test, c.cpl_filter);
+	KUNIT_EXPECT_TRUE(test, c.pebs);
 	/* No DS: nothing, whatever DS-CPL says. */
 	bts_caps_decode(BTS_CPUID1_ECX_DS_CPL, 0, 0, false, &c);
 	KUNIT_EXPECT_FALSE(test, c.ds);
 	KUNIT_EXPECT_FALSE(test, c.cpl_filter);
 	KUNIT_EXPECT_FALSE(test, c.unavailable);
+	KUNIT_EXPECT_FALSE(test, c.pebs);
 	KUNIT_EXPECT_FALSE(test, bts_present(&c));
 	/* MISC_ENABLE[11] set: DS, but no BTS. */
 	bts_caps_decode(0, BTS_CPUID1_EDX_DS, BTS_MISC_ENABLE_BTS_UNAVAIL,
@@ -34,9 +36,11 @@ static void bts_caps_cases(struct kunit *test)
 			true, &c);
 	KUNIT_EXPECT_TRUE(test, bts_present(&c));
 	KUNIT_EXPECT_FALSE(test, c.cpl_filter);
+	KUNIT_EXPECT_FALSE(test, c.pebs);
 	/* MISC_ENABLE unreadable: not offered. */
 	bts_caps_decode(0, BTS_CPUID1_EDX_DS, 0, false, &c);
 	KUNIT_EXPECT_FALSE(test, bts_present(&c));
+	KUNIT_EXPECT_FALSE(test, c.pebs);
 }
 
 static struct kunit_case bts_caps_test_cases[] = {
