@@ -787,14 +787,18 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 /*
  * Decoding streams: the trace is mapped, and what lies more than 1 MiB
  * behind the decoder is dropped from memory every 4 MiB, so memory does
- * not grow with the trace (libipt only reads forward from a sync point).
+ * not grow with the trace.  Behind the decoder's offset, not its last
+ * sync point: a decoder in sync all along never moves that, and libipt
+ * reads only forward (a resync searches forward too).  A page dropped
+ * by mistake is read again from the file: the mapping is private and
+ * never written.
  */
 static void decode_drop_behind(struct decode_trace *t,
 			       struct pt_insn_decoder *dec)
 {
 	uint64_t off;
 
-	if (pt_insn_get_sync_offset(dec, &off) < 0)
+	if (pt_insn_get_offset(dec, &off) < 0)
 		return;
 	off += t->base;
 	if (off < t->dropped_to + (5u << 20))
@@ -2487,6 +2491,15 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 	decode_sum(&par->t->stats, &si->stats);
 	decode_vmx_add(c, &si->vmx);
 	par->accepted = s->idx + 1;
+	/*
+	 * Nothing reads the trace before the next segment again: memory
+	 * stays bounded as with one decoder (decode_drop_behind()).
+	 */
+	if (s->end >= par->t->dropped_to + (5u << 20)) {
+		ptt_file_drop(par->t->buf, par->t->dropped_to,
+			      s->end - (1u << 20));
+		par->t->dropped_to = s->end - (1u << 20);
+	}
 	pthread_mutex_unlock(&par->lock);
 }
 

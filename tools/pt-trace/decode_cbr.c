@@ -66,7 +66,7 @@ static int dcbr_packet(void *arg, const struct pt_packet *pkt, uint64_t off,
 /* Every CBR packet, decoded instructions or not; PSB+'s repeats too. */
 void dcbr_scan(struct decode_cbr *c, const uint8_t *buf, size_t len)
 {
-	pkt_walk(buf, len, dcbr_packet, c);
+	pkt_walk_mapped(buf, len, dcbr_packet, c);
 }
 
 static void dcbr_mhz(const struct decode_cbr *c, struct outbuf *ob,

@@ -25,7 +25,7 @@ struct decode_cbr {
 /* The bus clock from the sideband (@sb may be NULL) and --nom-freq. */
 void dcbr_init(struct decode_cbr *c, const struct ptsb *sb,
 	       unsigned int nom_freq);
-/* The CBR packets of one trace (a pass over its packets). */
+/* The CBR packets of one trace (a pass; @buf: a ptt_map_file() mapping). */
 void dcbr_scan(struct decode_cbr *c, const uint8_t *buf, size_t len);
 /* The "# cbr" line of decode --summary (none without CBR packets). */
 void dcbr_print(const struct decode_cbr *c, struct outbuf *ob);

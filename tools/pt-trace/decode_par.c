@@ -69,17 +69,43 @@ struct dpar_worker {
 	struct ptt_msgs msgs;	/* its ptt_err()/ptt_warn() (tool.h) */
 };
 
+/*
+ * The scans over a whole stretch go in pieces of DPAR_SCAN bytes, each
+ * dropped from memory once scanned when the stretch is large (@buf is a
+ * ptt_map_file() mapping; the decoders read it again from the file):
+ * the kernel maps up to 64 KiB around each page a scan touches, and the
+ * stretch would be resident whole before its first segment decodes.
+ */
+#define DPAR_SCAN	(4u << 20)
+
+static void dpar_scanned(const uint8_t *buf, uint64_t start, uint64_t end,
+			 uint64_t from, uint64_t to)
+{
+	if (end - start > 2 * DPAR_SCAN)
+		ptt_file_drop((uint8_t *)buf, from, to);
+}
+
 int dpar_has_vmx(const uint8_t *buf, uint64_t start, uint64_t end)
 {
 	static const uint8_t vmcs[2] = { 2, 0xc8 }, pip[2] = { 2, 0x43 };
-	const uint8_t *p = buf + start, *e = buf + end;
+	const uint8_t *e = buf + end;
+	uint64_t c, n;
 
-	if (memmem(p, (size_t)(e - p), vmcs, sizeof(vmcs)))
-		return 1;
-	while ((p = memmem(p, (size_t)(e - p), pip, sizeof(pip)))) {
-		p += sizeof(pip);
-		if (p < e && *p & 1)
-			return 1;	/* PIP.NR: in a guest */
+	for (c = start; c < end; c = n) {
+		/* two bytes more: a packet across the pieces' border */
+		const uint8_t *p = buf + c;
+		const uint8_t *pe = buf + (end - c > DPAR_SCAN + 2 ?
+					   c + DPAR_SCAN + 2 : end);
+
+		n = end - c > DPAR_SCAN ? c + DPAR_SCAN : end;
+		if (memmem(p, (size_t)(pe - p), vmcs, sizeof(vmcs)))
+			return 1;
+		while ((p = memmem(p, (size_t)(pe - p), pip, sizeof(pip)))) {
+			p += sizeof(pip);
+			if (p < e && *p & 1)
+				return 1;	/* PIP.NR: in a guest */
+		}
+		dpar_scanned(buf, start, end, c, n);
 	}
 	return 0;
 }
@@ -136,7 +162,7 @@ static void dpar_psb_read(const uint8_t *buf, uint64_t off, uint64_t end,
 static int dpar_split(struct dpar *d, const uint8_t *buf, uint64_t start,
 		      uint64_t end)
 {
-	uint64_t from = start;
+	uint64_t from = start, dropped = start;
 	unsigned long cap = 16;
 
 	d->segs = calloc(cap, sizeof(*d->segs));
@@ -170,6 +196,10 @@ static int dpar_split(struct dpar *d, const uint8_t *buf, uint64_t start,
 			return 0;
 		dpar_psb_read(buf, cut, end, &s->next);
 		from = cut;
+		if (cut - dropped >= DPAR_SCAN) {
+			dpar_scanned(buf, start, end, dropped, cut);
+			dropped = cut;
+		}
 	}
 }
 

@@ -80,7 +80,8 @@ struct dpar_ops {
 
 /*
  * Decode @buf's [@start, @end) with @jobs workers through @ops.  Returns
- * 0, DPAR_SERIAL (nothing done), or the first non-zero status.
+ * 0, DPAR_SERIAL (nothing done), or the first non-zero status.  @buf is
+ * a ptt_map_file() mapping: a large stretch's scans drop what they read.
  */
 int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 	     unsigned int jobs, struct outbuf **obs,
@@ -89,7 +90,7 @@ int dpar_run(const uint8_t *buf, uint64_t start, uint64_t end,
 /*
  * Whether @buf[start, end) holds a VMCS packet or a PIP with NR set (or
  * their bytes): VMX non-root code, whose context decode does not carry
- * from one segment to the next yet.
+ * from one segment to the next yet.  @buf as for dpar_run().
  */
 int dpar_has_vmx(const uint8_t *buf, uint64_t start, uint64_t end);
 

@@ -76,7 +76,7 @@ int dpsb_scan(const uint8_t *buf, size_t len, struct dpsb_list *out)
 	struct dpsb_walk w = { .out = out };
 
 	memset(out, 0, sizeof(*out));
-	pkt_walk(buf, len, dpsb_packet, &w);
+	pkt_walk_mapped(buf, len, dpsb_packet, &w);
 	if (w.nomem) {
 		dpsb_free(out);
 		return -ENOMEM;

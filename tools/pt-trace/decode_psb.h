@@ -25,7 +25,7 @@ struct dpsb_list {
 	size_t n;
 };
 
-/* One pass over @buf; 0, or -ENOMEM (@out then empty). */
+/* One pass over @buf (a ptt_map_file() mapping); 0, or -ENOMEM. */
 int dpsb_scan(const uint8_t *buf, size_t len, struct dpsb_list *out);
 void dpsb_free(struct dpsb_list *l);
 

@@ -500,7 +500,7 @@ void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len)
 
 	d->ctx->cur = -1;
 	d->ctx->vmcs = VMX_VMCS_NONE;
-	pkt_walk(buf, len, dvmx_packet, &w);
+	pkt_walk_mapped(buf, len, dvmx_packet, &w);
 }
 
 uint64_t dvmx_host_time(const struct dvmx_marks *m, uint64_t off, uint64_t t)

@@ -238,14 +238,15 @@ int dvmx_other_done(struct decode_vmx *d, int ok, uint64_t ip, uint64_t off);
 /*
  * The packet pass of --summary over one trace (@buf as decode had it in
  * d->trace): packets and TSC spans by the PIPs and VMCS packets, and by
- * the contexts decode inferred where a PIP was missing.
+ * the contexts decode inferred where a PIP was missing.  @buf is a
+ * ptt_map_file() mapping (the pass drops what it read).
  */
 void dvmx_packets(struct decode_vmx *d, const uint8_t *buf, size_t len);
 /*
  * The TSC packets of a trace (nothing without --guest-tsc or kvm.vcpu
  * lines).  With vCPUs that differ, first the vCPU of each guest VMCS
  * not known yet, inferred from its timestamps (noted or warned once per
- * VMCS on stderr).
+ * VMCS on stderr).  @buf is a ptt_map_file() mapping.
  */
 void dvmx_scan_tsc(struct decode_vmx *d, const uint8_t *buf, size_t len,
 		   struct dvmx_marks *out);

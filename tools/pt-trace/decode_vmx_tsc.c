@@ -303,7 +303,7 @@ void dvmx_scan_tsc(struct decode_vmx *d, const uint8_t *buf, size_t len,
 	memset(out, 0, sizeof(*out));
 	if (!d->ntsc && !d->vcpu_differ)
 		return;
-	pkt_walk(buf, len, dvmx_tsc_packet, &w);
+	pkt_walk_mapped(buf, len, dvmx_tsc_packet, &w);
 	if (d->vcpu_differ)
 		dvmx_tsc_infer_all(d, out);
 	for (i = 0; i < out->n; i++)

@@ -5,13 +5,15 @@
  * at the next PSB, as libipt's own tools do.
  */
 #include "pkt_walk.h"
+#include "tool.h"
 
-int pkt_walk(const uint8_t *buf, size_t len, pkt_walk_fn fn, void *arg)
+static int pkt_walk_drop(const uint8_t *buf, size_t len, pkt_walk_fn fn,
+			 void *arg, int mapped)
 {
 	struct pt_packet_decoder *dec;
 	struct pt_config cfg;
 	struct pt_packet pkt;
-	uint64_t off;
+	uint64_t off, dropped = 0;
 
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;
@@ -26,6 +28,10 @@ int pkt_walk(const uint8_t *buf, size_t len, pkt_walk_fn fn, void *arg)
 
 		if (pt_pkt_get_offset(dec, &off) < 0)
 			break;
+		if (mapped && off >= dropped + (5u << 20)) {
+			ptt_file_drop((uint8_t *)buf, dropped, off - (1u << 20));
+			dropped = off - (1u << 20);
+		}
 		ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
 		if (ret == -pte_eos)
 			break;
@@ -36,4 +42,15 @@ int pkt_walk(const uint8_t *buf, size_t len, pkt_walk_fn fn, void *arg)
 	}
 	pt_pkt_free_decoder(dec);
 	return 0;
+}
+
+int pkt_walk(const uint8_t *buf, size_t len, pkt_walk_fn fn, void *arg)
+{
+	return pkt_walk_drop(buf, len, fn, arg, 0);
+}
+
+int pkt_walk_mapped(const uint8_t *buf, size_t len, pkt_walk_fn fn,
+		    void *arg)
+{
+	return pkt_walk_drop(buf, len, fn, arg, 1);
 }

@@ -22,6 +22,13 @@ typedef int (*pkt_walk_fn)(void *arg, const struct pt_packet *pkt,
 
 /* 0, or -1 when the buffer has no PSB to start at (@fn never called). */
 int pkt_walk(const uint8_t *buf, size_t len, pkt_walk_fn fn, void *arg);
+/*
+ * The same over a file that ptt_map_file() mapped: what lies more than
+ * 1 MiB behind the walk is dropped from memory every 4 MiB (read again
+ * from the file if wanted), so a scan does not hold the whole trace.
+ */
+int pkt_walk_mapped(const uint8_t *buf, size_t len, pkt_walk_fn fn,
+		    void *arg);
 
 /* TIP, TIP.PGE, TIP.PGD or FUP with an IP (not suppressed). */
 static inline int pkt_has_ip(const struct pt_packet *p)
