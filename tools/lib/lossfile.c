@@ -22,6 +22,8 @@ static const struct {
 	{ PT_LOSS_HW_ERROR, "hw_error" },
 	{ PT_LOSS_BYTES_KNOWN, "bytes_known" },
 	{ PT_LOSS_DROPPED, "dropped" },
+	{ PT_LOSS_TAKEN_OVER, "taken_over" },
+	{ PT_LOSS_THROTTLED, "throttled" },
 	{ PTL_FLAG_RESTART, "restart" },
 	{ PTL_FLAG_CPU_OFFLINE, "cpu_offline" },
 };
