@@ -32,7 +32,6 @@
 #include "bts_exact_common.h"
 
 #define PROG "/ptt/work/bts_exact_prog"
-#define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact"
 
 static struct bts_prog prog;
@@ -95,55 +94,35 @@ static long long pmis0(void)
  */
 static void run(const char *pt, const char *mode, const char *opt, csh cs)
 {
-	size_t tlen, blen, nrec, nexp, ninsn, nkentry, i, got;
-	char cmd[512], *truth, *log;
-	struct timespec t0, t1;
-	struct bts_rec *rec;
+	size_t nexp, ninsn, nkentry, i, got;
 	struct bts_branch *exp;
-	double secs;
-	long pid;
+	struct bts_run r;
+	char opts[128];
 
-	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
-	snprintf(cmd, sizeof(cmd),
-		 "rm -rf " OUT "; %s record --bts -m %s %s -C 0 -u -o " OUT " -- "
-		 PROG " >" OUT ".log 2>&1", pt, mode, opt);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CHECK(system(cmd) == 0, "%s: record failed", mode);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	truth = bts_slurp(TRUTH, &tlen);
-	log = bts_slurp(OUT ".log", &blen);
-	REQUIRE(log, "no log");
-	CHECK(strstr(log, "bts_exact_prog done"), "%s: the program did not run: %s",
-	      mode, log);
-	pid = bts_sideband_pid(OUT "/sideband.txt");
-	REQUIRE(pid != -1, "no pid= in the sideband");
-	rec = bts_slurp(OUT "/cpu0.bts", &blen);
-	REQUIRE(rec, "no cpu0.bts: %s", log);
-	CHECK(blen % BTS_REC == 0, "cpu0.bts has %zu bytes", blen);
-	nrec = blen / BTS_REC;
-	REQUIRE(truth, "cannot read " TRUTH);
-	exp = calloc(tlen / 16 + 1, sizeof(*exp));
-	nexp = bts_expect(truth, pid, &prog, cs, &kret, 0, exp, tlen / 16 + 1,
+	snprintf(opts, sizeof(opts), "-m %s %s", mode, opt);
+	bts_exact_record(&r, pt, PROG, OUT, opts, 0);
+	CHECK(strstr(r.log, "bts_exact_prog done"), "%s: the program did not run: %s",
+	      mode, r.log);
+	exp = calloc(r.tlen / 16 + 1, sizeof(*exp));
+	REQUIRE(exp, "memory");
+	nexp = bts_expect(r.truth, r.pid, &prog, cs, &kret, 0, exp, r.tlen / 16 + 1,
 			  &ninsn, &nkentry);
-	got = bts_compare(mode, &prog, &kret, rec, nrec, exp, nexp);
-	printf("PTT-INFO %s: truth %zu instructions of pid %ld, ", mode, ninsn, pid);
+	got = bts_compare(mode, &prog, &kret, r.rec, r.nrec, exp, nexp);
+	printf("PTT-INFO %s: truth %zu instructions of pid %ld, ", mode, ninsn, r.pid);
 	printf("%zu kernel entries, %zu records due; ", nkentry, nexp);
 	printf("cpu0.bts %zu records, %zu of the program; %lld PMIs; record %.1f s\n",
-	       nrec, got, pmis0(), secs);
+	       r.nrec, got, pmis0(), r.secs);
 	if (!strcmp(mode, "stream"))
 		CHECK(pmis0() > 0, "%s: no threshold PMI while the program ran",
 		      mode);
 	CHECK(ninsn > 100, "%s: only %zu instructions in the truth", mode, ninsn);
-	decoded(pt, nrec);
-	for (i = 0; ptt_failures && i < nrec && i < 8; i++)
+	decoded(pt, r.nrec);
+	for (i = 0; ptt_failures && i < r.nrec && i < 8; i++)
 		printf("PTT-INFO record %zu: %llx -> %llx\n", i,
-		       (unsigned long long)rec[i].from,
-		       (unsigned long long)rec[i].to);
+		       (unsigned long long)r.rec[i].from,
+		       (unsigned long long)r.rec[i].to);
 	free(exp);
-	free(rec);
-	free(log);
-	free(truth);
+	bts_run_free(&r);
 }
 
 int main(void)

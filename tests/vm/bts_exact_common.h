@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What bts_exact.c, bts_exact_signal.c and bts_exact_irq.c share: each
- * records a program with 'pt-trace record --bts -C 0 -u' under the exact
- * model (icl only; under PTI the refusal alone), so they need the same
- * checks, the model_exact switch and its counters, the recorder off CPU
- * 0, the same file and kallsyms readers, and the records silicon stores
- * for the model's ground truth (bts_expect()).
+ * What bts_exact.c, bts_exact_exc.c, bts_exact_signal.c and
+ * bts_exact_irq.c share: each records a program with 'pt-trace record
+ * --bts -C 0 -u' under the exact model (icl only; under PTI the refusal
+ * alone), so they need the same checks, the model_exact switch and its
+ * counters, the recorder off CPU 0, the recording itself
+ * (bts_exact_record()), the same file and kallsyms readers, and the
+ * records silicon stores for the model's ground truth (bts_expect()).
  */
 #ifndef PTT_BTS_EXACT_COMMON_H
 #define PTT_BTS_EXACT_COMMON_H
@@ -166,6 +167,72 @@ static inline void bts_exact_off(const char *old)
 		fputs(old, f);
 		fclose(f);
 	}
+}
+
+#define BTS_EXACT_TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
+#define BTS_EXACT_TRAP_IRQ "/sys/kernel/debug/pt_trace/model/exact/trap_irq"
+
+/* One recording of a program under the exact model (bts_exact_record()). */
+struct bts_run {
+	char *truth;		/* the model's truth of CPU 0 */
+	size_t tlen;
+	char *log;		/* record's and the program's output */
+	long pid;		/* the program's, from the sideband */
+	struct bts_rec *rec;	/* cpu0.bts */
+	size_t nrec;
+	double secs;		/* record's run time */
+};
+
+/*
+ * With model_exact on (bts_exact_on()): 'pt-trace record --bts -C 0 -u'
+ * of @prog into @out with record's further options @opts, the model's
+ * exact/trap_irq set around it when @trap_irq (an irq_work at each trap,
+ * exact_step.c); the truth the model wrote meanwhile, record's output,
+ * the program's pid and its records into @r.  The callers read the
+ * model's counters around it and check the output for their program.
+ */
+static inline void bts_exact_record(struct bts_run *r, const char *pt,
+				    const char *prog, const char *out,
+				    const char *opts, int trap_irq)
+{
+	struct timespec t0, t1;
+	char cmd[512], path[256];
+	size_t blen;
+
+	memset(r, 0, sizeof(*r));
+	free(bts_slurp(BTS_EXACT_TRUTH, &r->tlen));	/* what earlier runs left */
+	if (trap_irq)
+		REQUIRE(!ptt_write_str(BTS_EXACT_TRAP_IRQ, "1"),
+			"cannot set " BTS_EXACT_TRAP_IRQ);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf %s; %s record --bts %s -C 0 -u -o %s -- %s >%s.log 2>&1",
+		 out, pt, opts, out, prog, out);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(system(cmd) == 0, "record failed: %s", cmd);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	r->truth = bts_slurp(BTS_EXACT_TRUTH, &r->tlen);
+	if (trap_irq)
+		ptt_write_str(BTS_EXACT_TRAP_IRQ, "0");
+	snprintf(path, sizeof(path), "%s.log", out);
+	r->log = bts_slurp(path, &blen);
+	REQUIRE(r->log && r->truth, "no %s or no truth (" BTS_EXACT_TRUTH ")", path);
+	snprintf(path, sizeof(path), "%s/sideband.txt", out);
+	r->pid = bts_sideband_pid(path);
+	REQUIRE(r->pid != -1, "no pid= in %s: %.300s", path, r->log);
+	snprintf(path, sizeof(path), "%s/cpu0.bts", out);
+	r->rec = bts_slurp(path, &blen);
+	REQUIRE(r->rec, "no %s: %.300s", path, r->log);
+	CHECK(blen % BTS_REC == 0, "%s has %zu bytes", path, blen);
+	r->nrec = blen / BTS_REC;
+}
+
+/* What bts_exact_record() read. */
+static inline void bts_run_free(struct bts_run *r)
+{
+	free(r->truth);
+	free(r->log);
+	free(r->rec);
 }
 
 struct bts_branch {

@@ -29,9 +29,7 @@
 #include "bts_exact_common.h"
 
 #define PROG "/ptt/work/exact_nolibc_exc"
-#define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact_exc"
-#define TRAP_IRQ "/sys/kernel/debug/pt_trace/model/exact/trap_irq"
 #define IRQ_WORK_VECTOR	0xf6	/* arch/x86/include/asm/irq_vectors.h */
 #define ROUNDS		4
 
@@ -70,16 +68,15 @@ int main(void)
 		{ NULL, 0 }
 	};
 	const char *pt = bts_exact_check("bts_exact_exc", PROG);
-	size_t tlen, blen, nrec, nexp, ninsn, nkentry, got, i;
+	size_t nexp, ninsn, nkentry, got, i;
 	unsigned long long restorer;
 	int nfpe = 0, nvec, nirq;
-	char old[8] = "0", cmd[512], *truth, *log, *s;
+	char old[8] = "0", *s;
 	struct bts_branch *exp;
 	struct bts_prog prog;
 	struct bts_kret kret;
-	struct bts_rec *rec;
 	long long trap_irqs;
-	long pid;
+	struct bts_run r;
 	csh cs;
 
 	bts_load_prog(&prog, PROG);
@@ -87,43 +84,30 @@ int main(void)
 	REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK, "capstone");
 
 	bts_exact_on(old, sizeof(old));
-	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
 	trap_irqs = bts_exact_stat("trap_irqs");
-	REQUIRE(!ptt_write_str(TRAP_IRQ, "1"), "cannot set " TRAP_IRQ);
-	snprintf(cmd, sizeof(cmd),
-		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
-		 " >" OUT ".log 2>&1", pt);
-	CHECK(system(cmd) == 0, "record failed");
-	truth = bts_slurp(TRUTH, &tlen);
-	ptt_write_str(TRAP_IRQ, "0");
+	bts_exact_record(&r, pt, PROG, OUT, "", 1);
 	bts_exact_off(old);
-	log = bts_slurp(OUT ".log", &blen);
-	REQUIRE(log && truth, "no log or truth");
-	restorer = addr(log, "restorer");
-	REQUIRE(strstr(log, "exact_nolibc_exc ") && restorer,
-		"the program did not run: %.300s", log);
-	s = strstr(log, "nfpe=");
+	restorer = addr(r.log, "restorer");
+	REQUIRE(strstr(r.log, "exact_nolibc_exc ") && restorer,
+		"the program did not run: %.300s", r.log);
+	s = strstr(r.log, "nfpe=");
 	if (s)
 		sscanf(s, "nfpe=%d", &nfpe);
-	pid = bts_sideband_pid(OUT "/sideband.txt");
-	REQUIRE(pid != -1, "no pid= in the sideband");
-	rec = bts_slurp(OUT "/cpu0.bts", &blen);
-	REQUIRE(rec, "no cpu0.bts: %.300s", log);
-	nrec = blen / BTS_REC;
-	exp = calloc(tlen / 16 + 1, sizeof(*exp));
-	nexp = bts_expect(truth, pid, &prog, cs, &kret, restorer + 5, exp,
-			  tlen / 16 + 1, &ninsn, &nkentry);
+	exp = calloc(r.tlen / 16 + 1, sizeof(*exp));
+	REQUIRE(exp, "memory");
+	nexp = bts_expect(r.truth, r.pid, &prog, cs, &kret, restorer + 5, exp,
+			  r.tlen / 16 + 1, &ninsn, &nkentry);
 	printf("PTT-INFO truth %zu instructions of pid %ld, %zu kernel entries; ",
-	       ninsn, pid, nkentry);
+	       ninsn, r.pid, nkentry);
 	printf("%zu records due; cpu0.bts %zu records; irq_works queued %lld\n",
-	       nexp, nrec, bts_exact_stat("trap_irqs") - trap_irqs);
+	       nexp, r.nrec, bts_exact_stat("trap_irqs") - trap_irqs);
 	CHECK(ninsn > 100, "only %zu instructions in the truth", ninsn);
-	got = bts_compare("exc", &prog, &kret, rec, nrec, exp, nexp);
+	got = bts_compare("exc", &prog, &kret, r.rec, r.nrec, exp, nexp);
 	for (i = 0; kinds[i].key; i++) {
-		unsigned long long ip = addr(log, kinds[i].key);
+		unsigned long long ip = addr(r.log, kinds[i].key);
 
-		nvec = entries(truth, pid, ip, kinds[i].vec);
-		nirq = entries(truth, pid, ip, IRQ_WORK_VECTOR);
+		nvec = entries(r.truth, r.pid, ip, kinds[i].vec);
+		nirq = entries(r.truth, r.pid, ip, IRQ_WORK_VECTOR);
 		printf("PTT-INFO %s at %llx: %d kernel entries of vector %d, %d of %#x\n",
 		       kinds[i].key, ip, nvec, kinds[i].vec, nirq,
 		       IRQ_WORK_VECTOR);
@@ -138,9 +122,7 @@ int main(void)
 	}
 	CHECK(got, "no record compared");
 	free(exp);
-	free(rec);
-	free(log);
-	free(truth);
+	bts_run_free(&r);
 	cs_close(&cs);
 	if (!ptt_failures)
 		system("rm -rf " OUT " " OUT ".log");

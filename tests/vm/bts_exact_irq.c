@@ -26,7 +26,6 @@
 #include "bts_exact_common.h"
 
 #define PROG "/ptt/work/bts_irq_prog"
-#define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact_irq"
 #define NSYS 20000	/* bts_irq_prog's system calls */
 /* arch/x86/include/asm/irq_vectors.h */
@@ -66,14 +65,13 @@ static size_t ret_entries(const char *truth)
 int main(void)
 {
 	const char *pt = bts_exact_check("bts_exact_irq", PROG);
-	size_t tlen, blen, nrec, nexp, ninsn, nkentry, nret;
-	char old[8] = "0", cmd[512], *truth, *log;
+	size_t nexp, ninsn, nkentry, nret;
+	char old[8] = "0";
 	struct bts_branch *exp;
 	struct bts_prog prog;
 	struct bts_kret kret;
-	struct bts_rec *rec;
+	struct bts_run r;
 	long long irqs;
-	long pid;
 	csh cs;
 
 	bts_load_prog(&prog, PROG);
@@ -81,34 +79,22 @@ int main(void)
 	REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK, "capstone");
 
 	bts_exact_on(old, sizeof(old));
-	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
 	irqs = bts_exact_stat("ret_irqs");
 	REQUIRE(irqs >= 0, "no ret_irqs in " BTS_EXACT_STATS);
-	snprintf(cmd, sizeof(cmd),
-		 "rm -rf " OUT "; %s record --bts -b 4M -C 0 -u -o " OUT " -- "
-		 PROG " >" OUT ".log 2>&1", pt);
-	CHECK(system(cmd) == 0, "record failed");
+	bts_exact_record(&r, pt, PROG, OUT, "-b 4M", 0);
 	irqs = bts_exact_stat("ret_irqs") - irqs;
-	truth = bts_slurp(TRUTH, &tlen);
 	bts_exact_off(old);
-	log = bts_slurp(OUT ".log", &blen);
-	REQUIRE(log && truth, "no log or truth");
-	CHECK(strstr(log, "bts_irq_prog done"), "the program did not run: %s", log);
-	pid = bts_sideband_pid(OUT "/sideband.txt");
-	REQUIRE(pid != -1, "no pid= in the sideband");
-	rec = bts_slurp(OUT "/cpu0.bts", &blen);
-	REQUIRE(rec, "no cpu0.bts: %s", log);
-	nrec = blen / BTS_REC;
-	exp = calloc(tlen / 16 + 1, sizeof(*exp));
+	CHECK(strstr(r.log, "bts_irq_prog done"), "the program did not run: %s", r.log);
+	exp = calloc(r.tlen / 16 + 1, sizeof(*exp));
 	REQUIRE(exp, "memory");
-	nexp = bts_expect(truth, pid, &prog, cs, &kret, 0, exp, tlen / 16 + 1,
+	nexp = bts_expect(r.truth, r.pid, &prog, cs, &kret, 0, exp, r.tlen / 16 + 1,
 			  &ninsn, &nkentry);
-	bts_compare("flight", &prog, &kret, rec, nrec, exp, nexp);
-	nret = ret_entries(truth);
+	bts_compare("flight", &prog, &kret, r.rec, r.nrec, exp, nexp);
+	nret = ret_entries(r.truth);
 	printf("PTT-INFO truth %zu instructions of pid %ld, %zu kernel entries, ",
-	       ninsn, pid, nkentry);
+	       ninsn, r.pid, nkentry);
 	printf("%zu right after a return; ret_irqs %lld; %zu records due, cpu0.bts %zu\n",
-	       nret, irqs, nexp, nrec);
+	       nret, irqs, nexp, r.nrec);
 	/* 7 instructions a call (bts_irq_prog's loop). */
 	CHECK(ninsn > 7 * NSYS, "only %zu instructions in the truth", ninsn);
 	/*
@@ -125,8 +111,6 @@ int main(void)
 	if (!ptt_failures)
 		CHECK(system("rm -rf " OUT " " OUT ".log") == 0, "cleanup");
 	free(exp);
-	free(rec);
-	free(log);
-	free(truth);
+	bts_run_free(&r);
 	return ptt_done();
 }

@@ -46,9 +46,7 @@
 #include "bts_exact_common.h"
 
 #define PROG "/ptt/work/bts_signal_prog"
-#define TRUTH "/sys/kernel/debug/pt_trace/model/exact/truth_cpu0"
 #define OUT "/tmp/bts_exact_signal"
-#define TRAP_IRQ "/sys/kernel/debug/pt_trace/model/exact/trap_irq"
 /* arch/x86/include/asm/irq_vectors.h; the #UD's is X86_TRAP_UD. */
 #define IRQ_WORK_VECTOR	0xf6
 #define TRAP_UD		6
@@ -96,17 +94,16 @@ static size_t count(const struct bts_branch *exp, size_t n, __u64 from,
 int main(void)
 {
 	const char *pt = bts_exact_check("bts_exact_signal", PROG);
-	size_t tlen, blen, nrec, nexp, ninsn, nkentry, got;
+	size_t nexp, ninsn, nkentry, got;
 	unsigned long long restorer, ud;
 	long long traps, trap_irqs;
 	int nirq;
-	char old[8] = "0", cmd[512], *truth, *log, *s;
+	char old[8] = "0", *s;
 	struct bts_branch *exp;
 	struct bts_prog prog;
 	struct bts_kret kret;
-	struct bts_rec *rec;
 	long long before;
-	long pid;
+	struct bts_run r;
 	csh cs;
 
 	bts_load_prog(&prog, PROG);
@@ -114,45 +111,32 @@ int main(void)
 	REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK, "capstone");
 
 	bts_exact_on(old, sizeof(old));
-	free(bts_slurp(TRUTH, &tlen));	/* drain what earlier runs left */
 	before = bts_model("bts_exact_returns");
 	traps = bts_exact_stat("traps");
 	trap_irqs = bts_exact_stat("trap_irqs");
-	REQUIRE(!ptt_write_str(TRAP_IRQ, "1"), "cannot set " TRAP_IRQ);
-	snprintf(cmd, sizeof(cmd),
-		 "rm -rf " OUT "; %s record --bts -C 0 -u -o " OUT " -- " PROG
-		 " >" OUT ".log 2>&1", pt);
-	CHECK(system(cmd) == 0, "record failed");
-	truth = bts_slurp(TRUTH, &tlen);
-	ptt_write_str(TRAP_IRQ, "0");
+	bts_exact_record(&r, pt, PROG, OUT, "", 1);
 	bts_exact_off(old);
-	log = bts_slurp(OUT ".log", &blen);
-	REQUIRE(log && truth, "no log or truth");
-	s = strstr(log, "restorer=");
-	REQUIRE(s && strstr(log, "bts_signal_prog done") &&
+	s = strstr(r.log, "restorer=");
+	REQUIRE(s && strstr(r.log, "bts_signal_prog done") &&
 		sscanf(s, "restorer=%llx", &restorer) == 1,
-		"the program did not run: %.300s", log);
-	pid = bts_sideband_pid(OUT "/sideband.txt");
-	REQUIRE(pid != -1, "no pid= in the sideband");
-	rec = bts_slurp(OUT "/cpu0.bts", &blen);
-	REQUIRE(rec, "no cpu0.bts: %.300s", log);
-	nrec = blen / BTS_REC;
-	exp = calloc(tlen / 16 + 1, sizeof(*exp));
-	nexp = bts_expect(truth, pid, &prog, cs, &kret, restorer + 5, exp,
-			  tlen / 16 + 1, &ninsn, &nkentry);
+		"the program did not run: %.300s", r.log);
+	exp = calloc(r.tlen / 16 + 1, sizeof(*exp));
+	REQUIRE(exp, "memory");
+	nexp = bts_expect(r.truth, r.pid, &prog, cs, &kret, restorer + 5, exp,
+			  r.tlen / 16 + 1, &ninsn, &nkentry);
 	printf("PTT-INFO truth %zu instructions of pid %ld, %zu kernel entries; %zu records due, ",
-	       ninsn, pid, nkentry, nexp);
+	       ninsn, r.pid, nkentry, nexp);
 	printf("%zu SYSRET, %zu IRET; cpu0.bts %zu records\n",
 	       count(exp, nexp, kret.sysret, 0), count(exp, nexp, kret.iret, 0),
-	       nrec);
+	       r.nrec);
 	/* The program's transfers are all there to be compared. */
 	CHECK(ninsn > 100, "only %zu instructions in the truth", ninsn);
 	CHECK(count(exp, nexp, kret.sysret, 0) >= 4, "fewer than 4 returns by SYSRET due");
 	CHECK(count(exp, nexp, kret.iret, 0) >= 4 && nkentry >= 2,
 	      "fewer than 4 returns by IRET (2 handlers, 2 rt_sigreturn) or 2 kernel entries due");
-	got = bts_compare("signal", &prog, &kret, rec, nrec, exp, nexp);
+	got = bts_compare("signal", &prog, &kret, r.rec, r.nrec, exp, nexp);
 	/* The interrupt in the #UD's kernel visit is none of the program's. */
-	ud = ud_entries(truth, pid, IRQ_WORK_VECTOR, &nirq);
+	ud = ud_entries(r.truth, r.pid, IRQ_WORK_VECTOR, &nirq);
 	printf("PTT-INFO traps %lld, irq_works queued at them %lld; ud2 at %llx\n",
 	       bts_exact_stat("traps") - traps, bts_exact_stat("trap_irqs") - trap_irqs,
 	       ud);
@@ -163,7 +147,7 @@ int main(void)
 	      nirq, IRQ_WORK_VECTOR);
 	if (ptt_failures) {
 		/* The truth's events of the program, to tell why. */
-		char *l = truth, *e;
+		char *l = r.truth, *e;
 		int shown = 0;
 
 		for (; l && *l && shown < 60; l = e ? e + 1 : NULL) {
@@ -176,9 +160,7 @@ int main(void)
 	CHECK(bts_model("bts_exact_returns") > before && got,
 	      "the model counted no return to user mode");
 	free(exp);
-	free(rec);
-	free(log);
-	free(truth);
+	bts_run_free(&r);
 	cs_close(&cs);
 	if (!ptt_failures)
 		system("rm -rf " OUT " " OUT ".log");

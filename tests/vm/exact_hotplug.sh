@@ -73,15 +73,9 @@ hotplug_run() {
 	offs=$(cat "$OFFS" 2>/dev/null || echo 0)
 	pids=$(exact_pids | tr '\n' ' ')
 	[ "$pids" = "$PID " ] || exact_fail "$mode: processes in the truth: $pids(want only $PID)"
-	n=0 m=0
-	while read -r t s; do
-		n=$((n + 1))
-		m=$((m + s - 1))
-		touch "$D/got.$t"
-		exact_compare "$D/want.$t" "$D/got.$t" "$mode: $prog (tid $t, $s stretches)"
-	done <"$D/stretches"
-	[ "$n" = 3 ] || exact_fail "$mode: $n threads in the truth, the program has 3"
-	echo "PTT-INFO $mode: CPU 1 offline $offs times; $m moves in the truth; the program saw: $(grep "^$prog " "$D/rec.out")"
+	exact_threads_all "$mode: $prog"
+	[ "$et_threads" = 3 ] || exact_fail "$mode: $et_threads threads in the truth, the program has 3"
+	echo "PTT-INFO $mode: CPU 1 offline $offs times; $et_moves moves in the truth; the program saw: $(grep "^$prog " "$D/rec.out")"
 	[ "$offs" -ge 1 ] || exact_fail "$mode: CPU 1 never went offline while the program ran"
 	grep '^cpu 1: ' "$D/rec.out" | sed "s/^/PTT-INFO $mode: record: /"
 	L=$D/rec/cpu1.loss

@@ -59,18 +59,9 @@ exact_follow "$prog" --psb-period 0
 t1=$(date +%s)
 pids=$(exact_pids | tr '\n' ' ')
 [ "$pids" = "$PID " ] || exact_fail "processes in the truth: $pids(want only $PID)"
-# exact_pids split the truth and the decode by thread (exact_tasks.sh's
-# exact_by_tid): each thread's IPs, its stretches (a CPU in turn) and its
-# decoded IPs by time.
-n=0 m=0
-while read -r t s; do
-	n=$((n + 1))
-	m=$((m + s - 1))
-	touch "$D/got.$t"
-	exact_compare "$D/want.$t" "$D/got.$t" "$prog (tid $t, $s stretches)"
-done <"$D/stretches"
+exact_threads_all "$prog"
 echo "PTT-INFO record, truth and decode $((t1 - t0)) s, comparisons $(($(date +%s) - t1)) s"
-[ "$n" = 3 ] || exact_fail "$n threads in the truth, the program has 3"
-echo "PTT-INFO $m moves in the truth; the program saw: $(grep "^$prog " "$D/rec.out")"
-[ "$m" -ge 2 ] || exact_fail "$m moves between CPUs in the truth: the balancer moved no thread while it worked"
+[ "$et_threads" = 3 ] || exact_fail "$et_threads threads in the truth, the program has 3"
+echo "PTT-INFO $et_moves moves in the truth; the program saw: $(grep "^$prog " "$D/rec.out")"
+[ "$et_moves" -ge 2 ] || exact_fail "$et_moves moves between CPUs in the truth: the balancer moved no thread while it worked"
 exact_finish

@@ -12,7 +12,7 @@
  * 1000 + N when it did not run to its end after them.
  */
 #include "workload.h"	/* sink, fib(), table(), sys3() */
-#include "nolibc.h"	/* _start, exit_saying() */
+#include "nolibc.h"	/* _start, sys4(), exit_saying() */
 
 #define STEPS		100
 #define PTRACE_TRACEME		0
@@ -22,19 +22,6 @@
 #define RIP		16	/* in struct user_regs_struct */
 #define SIGSTOP		19
 #define SIGTRAP		5
-
-/* ptrace() and wait4() take a fourth argument in r10. */
-static long sys4(long nr, long a, long b, long c, long d)
-{
-	register long r10 asm("r10") = d;
-	long ret;
-
-	asm volatile ("syscall"
-		      : "=a" (ret)
-		      : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
-		      : "rcx", "r11", "memory");
-	return ret;
-}
 
 static void __attribute__((noipa)) child_work(void)
 {

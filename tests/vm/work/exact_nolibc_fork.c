@@ -14,20 +14,7 @@
  * "exact_nolibc_fork child failed" (1).
  */
 #include "workload.h"	/* sink, fib(), table() */
-#include "nolibc.h"	/* _start, atou() */
-
-/* wait4() has a fourth argument (r10), which sys3() leaves as it is. */
-static long sys4(long nr, long a, long b, long c, long d)
-{
-	register long r10 asm("r10") = d;
-	long ret;
-
-	asm volatile ("syscall"
-		      : "=a" (ret)
-		      : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
-		      : "rcx", "r11", "memory");
-	return ret;
-}
+#include "nolibc.h"	/* _start, sys4(), atou() */
 
 static void __attribute__((noipa)) parent_work(unsigned int n)
 {

@@ -141,6 +141,21 @@ exact_thread() {
 	echo "PTT-INFO $2 (tid $1): CPUs $(exact_cpus "$1" | sort -u | tr '\n' ' ')"
 }
 
+# exact_threads_all WHAT: every thread of the truth's decoded flow must
+# be its truth (as exact_thread, WHAT naming the program in failures);
+# sets et_threads (the threads of the truth) and et_moves (their moves
+# between CPUs: stretches after each thread's first).
+exact_threads_all() {
+	exact_by_tid
+	et_threads=0 et_moves=0
+	while read -r et_t et_s; do
+		et_threads=$((et_threads + 1))
+		et_moves=$((et_moves + et_s - 1))
+		touch "$D/got.$et_t"
+		exact_compare "$D/want.$et_t" "$D/got.$et_t" "$1 (tid $et_t, $et_s stretches)"
+	done <"$D/stretches"
+}
+
 # exact_decode_only pid|tid ID WHAT COL: decode only that process or
 # thread (decode --pid/--tid ID, all the CPUs' traces) into
 # $D/got.pID or $D/got.tID (exact_perf_parse's lines), whose column COL

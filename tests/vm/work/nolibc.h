@@ -3,7 +3,7 @@
  * What the traced programs built without libc and given arguments share
  * (exact_nolibc.c, exact_nolibc_fork.c; scripts/mkinitramfs.sh builds
  * exact_nolibc* static with -nostdlib): their entry, which passes the
- * initial stack (argc, then argv[]) to start_c(), atou() and
+ * initial stack (argc, then argv[]) to start_c(), sys4(), atou() and
  * exit_saying().  Each program includes this once, after workload.h
  * (sys3()).
  */
@@ -20,6 +20,22 @@ asm(".globl _start\n"
 	"	hlt\n");
 
 void start_c(unsigned long *sp);
+
+/*
+ * The raw system call with a fourth argument (r10: wait4()'s rusage,
+ * ptrace()'s data), which sys3() leaves as it is.
+ */
+static inline long sys4(long nr, long a, long b, long c, long d)
+{
+	register long r10 asm("r10") = d;
+	long ret;
+
+	asm volatile ("syscall"
+		      : "=a" (ret)
+		      : "a" (nr), "D" (a), "S" (b), "d" (c), "r" (r10)
+		      : "rcx", "r11", "memory");
+	return ret;
+}
 
 /* The decimal number at the start of @s (0 if none). */
 static inline unsigned int atou(const char *s)
