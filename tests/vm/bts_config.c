@@ -92,10 +92,38 @@ static int msr(const char *req)
 	return ptt_write_str(BTS_MODEL_DIR "msr", req);
 }
 
+/*
+ * Another agent holds what BTS needs on CPU 0: the model's MSR hook
+ * request @set (CPU MSR VALUE) makes it so.  START on @fd must fail with
+ * EBUSY and a log line containing @line, and leave DEBUGCTL and DS_AREA
+ * as the agent had them; once @clear undoes it, START works.
+ */
+static void refused_while(int fd, const char *what, const char *set,
+			  const char *clear, const char *line)
+{
+	unsigned long long dbg, ds, dbg2, ds2;
+	int n0, ret;
+
+	REQUIRE(!msr(set), "msr hook: %s", set);
+	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
+	n0 = ptt_dmesg_count(line);
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(ret < 0 && errno == EBUSY, "START beside %s: %d (%s)", what, ret,
+	      strerror(errno));
+	CHECK(ptt_dmesg_count(line) > n0, "no log line naming %s", what);
+	REQUIRE(!bts_model_regs(0, &dbg2, &ds2), "model detail");
+	CHECK(dbg2 == dbg && ds2 == ds,
+	      "DEBUGCTL %#llx DS_AREA %#llx changed beside %s (were %#llx %#llx)",
+	      dbg2, ds2, what, dbg, ds);
+	REQUIRE(!msr(clear), "msr hook: %s", clear);
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(!ret, "START once %s is gone: %s", what, strerror(errno));
+	ioctl(fd, PT_TRACE_IOC_STOP);
+}
+
 int main(void)
 {
 	struct pt_trace_cr3 cr3;
-	unsigned long long dbg, ds;
 	unsigned int i;
 	int fd, n0, ret;
 
@@ -134,41 +162,10 @@ int main(void)
 	/* Another agent stores branches on CPU 0. */
 	REQUIRE(!bts_config(fd, PT_CTL_OS, PT_MODE_FLIGHT, 64 << 10, 0),
 		"SET_CONFIG: %s", strerror(errno));
-	REQUIRE(!msr("0 1d9 c0"), "msr hook: DEBUGCTL TR|BTS");
-	n0 = ptt_dmesg_count("BTS is already in use");
-	ret = ioctl(fd, PT_TRACE_IOC_START);
-	CHECK(ret < 0 && errno == EBUSY, "START beside another BTS user: %d (%s)",
-	      ret, strerror(errno));
-	CHECK(ptt_dmesg_count("BTS is already in use") > n0,
-	      "no log line naming the other user");
-	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
-	CHECK(dbg == 0xc0, "DEBUGCTL %#llx: the other agent's was changed", dbg);
-	REQUIRE(!msr("0 1d9 0"), "msr hook: DEBUGCTL 0");
-	ret = ioctl(fd, PT_TRACE_IOC_START);
-	CHECK(!ret, "START once the other agent is gone: %s", strerror(errno));
-	ioctl(fd, PT_TRACE_IOC_STOP);
-
+	refused_while(fd, "another BTS user (DEBUGCTL TR|BTS)", "0 1d9 c0", "0 1d9 0",
+		      "BTS is already in use");
 	/* perf's PEBS samples on CPU 0 (one counter), through its DS area. */
-	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
-	REQUIRE(!msr("0 3f1 1"), "msr hook: PEBS_ENABLE 1");
-	n0 = ptt_dmesg_count("PEBS is sampling here");
-	ret = ioctl(fd, PT_TRACE_IOC_START);
-	CHECK(ret < 0 && errno == EBUSY, "START beside PEBS: %d (%s)",
-	      ret, strerror(errno));
-	CHECK(ptt_dmesg_count("PEBS is sampling here") > n0,
-	      "no log line naming PEBS");
-	{
-		unsigned long long dbg2, ds2;
-
-		REQUIRE(!bts_model_regs(0, &dbg2, &ds2), "model detail");
-		CHECK(dbg2 == dbg && ds2 == ds,
-		      "DEBUGCTL %#llx DS_AREA %#llx changed under PEBS (were %#llx %#llx)",
-		      dbg2, ds2, dbg, ds);
-	}
-	REQUIRE(!msr("0 3f1 0"), "msr hook: PEBS_ENABLE 0");
-	ret = ioctl(fd, PT_TRACE_IOC_START);
-	CHECK(!ret, "START once PEBS is off: %s", strerror(errno));
-	ioctl(fd, PT_TRACE_IOC_STOP);
+	refused_while(fd, "PEBS", "0 3f1 1", "0 3f1 0", "PEBS is sampling here");
 	close(fd);
 	return ptt_done();
 }

@@ -108,7 +108,7 @@ void ptt_busy(unsigned long loops);
 /* Write @s to a sysfs/debugfs file: 0 or -errno. */
 int ptt_write_str(const char *path, const char *s);
 
-/* Kernel log lines matching a grep basic @regex (no '), or -1. */
+/* Kernel log lines (the ring's) matching POSIX basic @regex, or -1. */
 int ptt_dmesg_count(const char *regex);
 
 #endif /* PTT_TEST_H */
