@@ -982,6 +982,20 @@ static int decode_follow(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
+ * The first run switched in after @tsc, from the current one on: its
+ * index in t->sw, or -1 when there is none or it is the current run.
+ */
+static long decode_run_after(const struct decode_trace *t, uint64_t tsc)
+{
+	size_t i;
+
+	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
+	     i < t->nsw && t->sw[i].tsc <= tsc; i++)
+		;
+	return i == t->nsw || (long)i == t->st.cur_sw ? -1 : (long)i;
+}
+
+/*
  * TIP.PGE after the timing packets of a TraceEn 0->1 (TSC, TMA, CBR
  * outside a PSB+, SDM Table 36-50 case 2d): the driver enabled tracing
  * in the scheduler's switch hook, for the task whose switch-in record
@@ -995,8 +1009,7 @@ static int decode_follow(struct decode_ctx *c, struct decode_trace *t,
 static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
 				 struct pt_insn_decoder *dec)
 {
-	uint64_t tsc = t->st.enable_tsc;
-	size_t i;
+	long i;
 
 	/*
 	 * The enable's own time, not the decoder's now: a PSB+ between
@@ -1004,15 +1017,13 @@ static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
 	 * brings a later TSC, maybe past the switch-in record, and the run
 	 * after the enabled one would be taken.
 	 */
-	if (!t->nsw || !t->st.enable_has_tsc)
+	if (!t->st.enable_has_tsc)
 		return;
-	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
-	     i < t->nsw && t->sw[i].tsc <= tsc; i++)
-		;
-	if (i == t->nsw || (long)i == t->st.cur_sw)
+	i = decode_run_after(t, t->st.enable_tsc);
+	if (i < 0)
 		return;
 	t->st.sw_until = t->sw[i].out;
-	decode_enter_run(c, t, dec, i);
+	decode_enter_run(c, t, dec, (size_t)i);
 }
 
 /*
@@ -1059,15 +1070,13 @@ static void decode_follow_psb(struct decode_ctx *c, struct decode_trace *t,
 			      struct pt_insn_decoder *dec)
 {
 	uint64_t tsc = t->st.psb_tsc, in, next, next_off;
-	size_t i;
+	long i;
 	int r;
 
-	if (!c->psb_enables || !t->nsw || !t->psbs.n)
+	if (!c->psb_enables || !t->psbs.n)
 		return;
-	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
-	     i < t->nsw && t->sw[i].tsc <= tsc; i++)
-		;
-	if (i == t->nsw || (long)i == t->st.cur_sw)
+	i = decode_run_after(t, tsc);
+	if (i < 0)
 		return;
 	in = t->sw[i].tsc;
 	r = dpsb_next_tsc(&t->psbs, t->st.psb_off, t->st.psb_raw,
