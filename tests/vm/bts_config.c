@@ -18,6 +18,9 @@
  *    sampling on the CPU, whose records go through IA32_DS_AREA too)
  *    START fails with EBUSY and a log line naming PEBS, and DS_AREA is
  *    not replaced under it; once it is clear, START works.
+ *  - LBR beside BTS (beside_lbr()): DEBUGCTL's LBR bits set before START
+ *    or while tracing, and cleared by their owner while tracing, are
+ *    the owner's after START, the PMIs and STOP, in flight and stream.
  */
 #include "bts_common.h"
 
@@ -121,6 +124,55 @@ static void refused_while(int fd, const char *what, const char *set,
 	ioctl(fd, PT_TRACE_IOC_STOP);
 }
 
+/*
+ * perf's LBR users own DEBUGCTL's LBR bits beside BTS (@lbr: LBR and
+ * FREEZE_LBRS_ON_PMI, as perf's LBR call stacks set them): set before
+ * START (@before) and cleared by their owner while BTS traces, or set
+ * only while it traces, they stay the owner's.  START adds its bits to
+ * theirs, the threshold PMIs of @mode stream clear and set only BTS's,
+ * and STOP clears exactly its own: DEBUGCTL is then what the owner left,
+ * never a value saved at START (which would turn a cleared LBR back on
+ * or drop a new one).
+ */
+static void beside_lbr(int fd, __u32 mode, int before)
+{
+	const unsigned long long lbr = 0x801;
+	unsigned long long dbg, ds, want;
+	struct pt_trace_status st;
+	char req[64];
+
+	REQUIRE(!bts_config(fd, PT_CTL_OS, mode, 64 << 10, 0),
+		"SET_CONFIG: %s", strerror(errno));
+	snprintf(req, sizeof(req), "0 1d9 %llx", before ? lbr : 0);
+	REQUIRE(!msr(req), "msr hook: %s", req);
+	CHECK(!ioctl(fd, PT_TRACE_IOC_START), "START beside LBR: %s", strerror(errno));
+	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
+	CHECK((dbg & 0xc0) == 0xc0 && (dbg & lbr) == (before ? lbr : 0),
+	      "DEBUGCTL %#llx after START (LBR %s before)", dbg, before ? "on" : "off");
+	bts_busy(0.1);
+	/* The LBR owner's switch while BTS traces. */
+	snprintf(req, sizeof(req), "0 1d9 %llx", before ? dbg & ~lbr : dbg | lbr);
+	REQUIRE(!msr(req), "msr hook: %s", req);
+	bts_busy(0.2);
+	bts_status(fd, &st);
+	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
+	want = before ? 0 : lbr;
+	CHECK((dbg & lbr) == want, "DEBUGCTL %#llx while tracing: the LBR owner's bits changed",
+	      dbg);
+	CHECK(mode != PT_MODE_STREAM || st.pmis > 0, "stream: no threshold PMI (%llu bytes)",
+	      (unsigned long long)st.head);
+	ioctl(fd, PT_TRACE_IOC_STOP);
+	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
+	CHECK(dbg == want, "DEBUGCTL %#llx after STOP, the LBR owner left %#llx",
+	      dbg, want);
+	printf("PTT-INFO LBR %s before START, %s while tracing ",
+	       before ? "on" : "off", before ? "cleared" : "set");
+	printf("(%s, %llu PMIs): DEBUGCTL %#llx after STOP\n",
+	       mode == PT_MODE_STREAM ? "stream" : "flight",
+	       (unsigned long long)st.pmis, dbg);
+	REQUIRE(!msr("0 1d9 0"), "msr hook: DEBUGCTL 0");
+}
+
 int main(void)
 {
 	struct pt_trace_cr3 cr3;
@@ -166,6 +218,11 @@ int main(void)
 		      "BTS is already in use");
 	/* perf's PEBS samples on CPU 0 (one counter), through its DS area. */
 	refused_while(fd, "PEBS", "0 3f1 1", "0 3f1 0", "PEBS is sampling here");
+	/* perf's LBR shares DEBUGCTL with BTS. */
+	beside_lbr(fd, PT_MODE_FLIGHT, 1);
+	beside_lbr(fd, PT_MODE_FLIGHT, 0);
+	beside_lbr(fd, PT_MODE_STREAM, 1);
+	beside_lbr(fd, PT_MODE_STREAM, 0);
 	close(fd);
 	return ptt_done();
 }
