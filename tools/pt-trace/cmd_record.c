@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "cpu_info.h"
 #include "kernel_image.h"
 #include "lossfile.h"
@@ -1697,7 +1698,23 @@ static int rec_wait(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 
 static void rec_cpu_sideband(FILE *sb, const struct rec_cpu *rc, int stream)
 {
+	const struct {
+		const char *key;
+		__u64 v;
+	} counts[] = {
+		{ "cpu.loss_lapped", rc->loss.lapped },
+		{ "cpu.lost_bytes", rc->loss.known_bytes },
+		{ "cpu.loss_unknown", rc->loss.unknown },
+		{ "cpu.lost_ns", rc->loss.lost_ns },
+		{ "cpu.driver_loss_records", rc->status.loss_records },
+		{ "cpu.driver_lost_ns", rc->status.lost_ns },
+		{ "cpu.driver_lost_bytes", rc->status.lost_bytes },
+		{ "cpu.pmis", rc->status.pmis },
+		{ "cpu.stops", rc->status.stops },
+		{ "cpu.errors", rc->status.errors },
+	};
 	int c = rc->cpu;
+	size_t i;
 
 	ptsb_put(sb, "cpu", "%d", c);
 	ptsb_put(sb, "cpu.file", "%d cpu%d.pt", c, c);
@@ -1717,36 +1734,17 @@ static void rec_cpu_sideband(FILE *sb, const struct rec_cpu *rc, int stream)
 	if (rc->restarts || rc->down)
 		ptsb_put(sb, "cpu.restarts", "%d %u %s", c, rc->restarts,
 			 rc->down ? "stopped" : "running");
-	if (!stream && rc->lossf) {
-		ptsb_put(sb, "cpu.loss_file", "%d cpu%d%s", c, c, PTL_SUFFIX);
-		ptsb_put(sb, "cpu.loss_records", "%d %llu", c,
-			 (unsigned long long)rc->loss.records);
-	}
-	if (!stream)
+	if (!stream && !rc->lossf)
 		return;
 	ptsb_put(sb, "cpu.loss_file", "%d cpu%d%s", c, c, PTL_SUFFIX);
 	ptsb_put(sb, "cpu.loss_records", "%d %llu", c,
 		 (unsigned long long)rc->loss.records);
-	ptsb_put(sb, "cpu.loss_lapped", "%d %llu", c,
-		 (unsigned long long)rc->loss.lapped);
-	ptsb_put(sb, "cpu.lost_bytes", "%d %llu", c,
-		 (unsigned long long)rc->loss.known_bytes);
-	ptsb_put(sb, "cpu.loss_unknown", "%d %llu", c,
-		 (unsigned long long)rc->loss.unknown);
-	ptsb_put(sb, "cpu.lost_ns", "%d %llu", c,
-		 (unsigned long long)rc->loss.lost_ns);
-	ptsb_put(sb, "cpu.driver_loss_records", "%d %llu", c,
-		 (unsigned long long)rc->status.loss_records);
-	ptsb_put(sb, "cpu.driver_lost_ns", "%d %llu", c,
-		 (unsigned long long)rc->status.lost_ns);
-	ptsb_put(sb, "cpu.driver_lost_bytes", "%d %llu", c,
-		 (unsigned long long)rc->status.lost_bytes);
-	ptsb_put(sb, "cpu.pmis", "%d %llu", c,
-		 (unsigned long long)rc->status.pmis);
-	ptsb_put(sb, "cpu.stops", "%d %llu", c,
-		 (unsigned long long)rc->status.stops);
-	ptsb_put(sb, "cpu.errors", "%d %llu", c,
-		 (unsigned long long)rc->status.errors);
+	if (!stream)
+		return;
+	/* streaming: the recorder's loss sums, then the driver's counters */
+	for (i = 0; i < ARRAY_SIZE(counts); i++)
+		ptsb_put(sb, counts[i].key, "%d %llu", c,
+			 (unsigned long long)counts[i].v);
 }
 
 /* The losses of one CPU or of all, one human line (also parsed by tests). */
