@@ -2232,7 +2232,8 @@ static long decode_worker_cr3s(struct decode_worker *w,
 	l = realloc(w->c.cr3s, (c->ncr3 + 1) * sizeof(*l));
 	if (!l)
 		return -1;
-	memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
+	if (c->ncr3)	/* none yet: c->cr3s may be NULL */
+		memcpy(l, c->cr3s, c->ncr3 * sizeof(*l));
 	w->c.cr3s = l;
 	w->c.ncr3 = c->ncr3;
 	return (long)c->ncr3;
@@ -2967,17 +2968,8 @@ static void decode_nothing(const struct decode_stats *s)
 /* The CPU a trace is of: cpuN.pt, else the loss file's "cpu N". */
 static int decode_trace_cpu(const char *path, const struct ptl_file *lf)
 {
-	char *copy = strdup(path);
-	const char *base;
-	int cpu = -1, n = 0;
+	int cpu = ptt_file_cpu(path, ".pt");
 
-	if (copy) {
-		base = basename(copy);
-		if (sscanf(base, "cpu%d.pt%n", &cpu, &n) != 1 || base[n] ||
-		    cpu < 0)
-			cpu = -1;
-		free(copy);
-	}
 	return cpu >= 0 ? cpu : lf->cpu;
 }
 
@@ -3127,16 +3119,6 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 }
 
 /* The cpuN of cpuN.bts, or -1. */
-static int decode_bts_cpu(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	int cpu = -1, n = 0;
-
-	base = base ? base + 1 : path;
-	if (sscanf(base, "cpu%d.bts%n", &cpu, &n) != 1 || base[n] || cpu < 0)
-		cpu = -1;
-	return cpu;
-}
 
 /*
  * --timeline of BTS files: no time in the records.  With the sideband's
@@ -3222,7 +3204,7 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 		return PTT_EXIT_INTERNAL;
 	}
 	for (i = 0; i < c->ntraces && !ret; i++) {
-		int cpu = decode_bts_cpu(paths[i]), have = 0;
+		int cpu = ptt_file_cpu(paths[i], ".bts"), have = 0;
 		struct ptl_file lf = { 0 };
 		uint8_t *buf = NULL;
 		size_t len = 0;

@@ -220,7 +220,8 @@ int elf_plt_entries(ep_elf elf, uint64_t bias, struct elf_plt_ent **out,
 		elf_plt_free(l.e, l.n);
 		return err;
 	}
-	qsort(l.e, l.n, sizeof(*l.e), ep_ent_cmp);
+	if (l.n)	/* l.e is NULL without entries: qsort() may not take it */
+		qsort(l.e, l.n, sizeof(*l.e), ep_ent_cmp);
 	*out = l.e;
 	*n = l.n;
 	return 0;

@@ -66,6 +66,7 @@ void ptt_unmap_file(uint8_t *buf, size_t len);
 void ptt_file_drop(uint8_t *buf, size_t from, size_t to);
 /* The first line of a sysfs file into @buf, or "" when unreadable. */
 const char *ptt_sysfs_line(const char *path, char *buf, size_t len);
+int ptt_file_cpu(const char *path, const char *suffix);
 
 /* The subcommands. */
 int cmd_record(int argc, char **argv);

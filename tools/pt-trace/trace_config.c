@@ -166,25 +166,16 @@ void ptt_config_from_sideband(struct pt_config *config,
 
 int ptt_find_sideband(const char *trace_path, struct ptsb *sb, int *cpu)
 {
-	char *a = strdup(trace_path), *b = strdup(trace_path);
+	char *a = strdup(trace_path);
 	char path[4096];
-	const char *base;
-	int err, n;
+	int err;
 
-	if (!a || !b) {
-		free(a);
-		free(b);
+	if (!a)
 		return -ENOMEM;
-	}
-	*cpu = -1;
-	base = basename(b);
-	if (sscanf(base, "cpu%d.pt%n", cpu, &n) != 1 || base[n] != 0 ||
-	    *cpu < 0)
-		*cpu = -1;
+	*cpu = ptt_file_cpu(trace_path, ".pt");
 	snprintf(path, sizeof(path), "%s/%s", dirname(a), PTSB_FILE_NAME);
 	err = ptsb_read(path, sb);
 	free(a);
-	free(b);
 	return err;
 }
 

@@ -4,6 +4,7 @@
  * strict number parsing (a typo must not become 0) and file loading.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -256,4 +257,26 @@ const char *ptt_sysfs_line(const char *path, char *buf, size_t len)
 	}
 	buf[strcspn(buf, "\n")] = 0;
 	return buf;
+}
+
+/*
+ * The CPU a recording's file is named for: "cpuN" + @suffix (".pt",
+ * ".bts") as the last part of @path, else -1.
+ */
+int ptt_file_cpu(const char *path, const char *suffix)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+	char *end;
+	long cpu;
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, "cpu", 3) || base[3] < '0' || base[3] > '9')
+		return -1;
+	errno = 0;
+	cpu = strtol(base + 3, &end, 10);
+	len = strlen(suffix);
+	if (errno || cpu > INT_MAX || strncmp(end, suffix, len) || end[len])
+		return -1;
+	return (int)cpu;
 }
