@@ -196,8 +196,9 @@ int ptpsb_tsc(const struct ptpsb_header *h, uint64_t time, uint64_t *tsc)
 {
 	uint64_t t, quot, rem;
 
+	/* a shift of 64 or more: not a mmap page's (a damaged file) */
 	if (h->clock != PTPSB_CLOCK_PERF || !(h->flags & PTPSB_TIME_ZERO) ||
-	    !h->time_mult)
+	    !h->time_mult || h->time_shift >= 64)
 		return -ENODATA;
 	t = time - h->time_zero;
 	quot = t / h->time_mult;

@@ -821,7 +821,8 @@ int das_load(struct decode_aspaces *a, const char *dir, const struct ptsb *sb,
 	if (err < 0)
 		ptt_warn("%s: a record is cut short or malformed after %zu records: the rest is not used",
 			 path, n);
-	qsort(r, n, sizeof(*r), das_rec_cmp);
+	if (n)	/* r is NULL without records */
+		qsort(r, n, sizeof(*r), das_rec_cmp);
 	err = das_walk(a, &f, sb, hz, r, n);
 	free(r);
 	ptpsb_free(&f);

@@ -111,7 +111,8 @@ int ksyms_load(struct kernel_syms *ks, const char *path)
 		ks->sym[i].name = pool.buf + (uintptr_t)ks->sym[i].name;
 		ks->sym[i].dso = pool.buf + (uintptr_t)ks->sym[i].dso;
 	}
-	qsort(ks->sym, ks->n, sizeof(*ks->sym), ksyms_cmp);
+	if (ks->n)	/* ks->sym is NULL without symbols */
+		qsort(ks->sym, ks->n, sizeof(*ks->sym), ksyms_cmp);
 	for (i = 0; i < ks->n; i++) {
 		const struct elf_sym *next = i + 1 < ks->n ? &ks->sym[i + 1] : NULL;
 
