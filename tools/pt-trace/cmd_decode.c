@@ -140,7 +140,7 @@ struct decode_trace {
 	const char *path;
 	int cpu;		/* from cpuN.pt or the loss file, else -1 */
 	uint8_t *buf;		/* mapped (ptt_map_file) */
-	uint64_t dropped_to;	/* bytes before this are out of memory */
+	size_t dropped_to;	/* bytes before this are out of memory */
 	size_t len;
 	struct ptl_file lf;
 	int have_loss;
@@ -785,13 +785,11 @@ static void decode_insn(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
- * Decoding streams: the trace is mapped, and what lies more than 1 MiB
- * behind the decoder is dropped from memory every 4 MiB, so memory does
- * not grow with the trace.  Behind the decoder's offset, not its last
- * sync point: a decoder in sync all along never moves that, and libipt
- * reads only forward (a resync searches forward too).  A page dropped
- * by mistake is read again from the file: the mapping is private and
- * never written.
+ * Decoding streams: the trace is mapped, and what lies behind the
+ * decoder is dropped from memory as it goes (ptt_file_drop_behind()),
+ * so memory does not grow with the trace.  Behind the decoder's offset,
+ * not its last sync point: a decoder in sync all along never moves that,
+ * and libipt reads only forward (a resync searches forward too).
  */
 static void decode_drop_behind(struct decode_trace *t,
 			       struct pt_insn_decoder *dec)
@@ -800,11 +798,7 @@ static void decode_drop_behind(struct decode_trace *t,
 
 	if (pt_insn_get_offset(dec, &off) < 0)
 		return;
-	off += t->base;
-	if (off < t->dropped_to + (5u << 20))
-		return;
-	ptt_file_drop(t->buf, t->dropped_to, off - (1u << 20));
-	t->dropped_to = off - (1u << 20);
+	ptt_file_drop_behind(t->buf, &t->dropped_to, (size_t)(off + t->base));
 }
 
 /* A thread's depth in its call tree, kept while it is switched out. */
@@ -2505,11 +2499,8 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 	 * Nothing reads the trace before the next segment again: memory
 	 * stays bounded as with one decoder (decode_drop_behind()).
 	 */
-	if (s->end >= par->t->dropped_to + (5u << 20)) {
-		ptt_file_drop(par->t->buf, par->t->dropped_to,
-			      s->end - (1u << 20));
-		par->t->dropped_to = s->end - (1u << 20);
-	}
+	ptt_file_drop_behind(par->t->buf, &par->t->dropped_to,
+			     (size_t)s->end);
 	pthread_mutex_unlock(&par->lock);
 }
 

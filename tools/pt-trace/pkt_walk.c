@@ -13,7 +13,8 @@ static int pkt_walk_drop(const uint8_t *buf, size_t len, pkt_walk_fn fn,
 	struct pt_packet_decoder *dec;
 	struct pt_config cfg;
 	struct pt_packet pkt;
-	uint64_t off, dropped = 0;
+	size_t dropped = 0;
+	uint64_t off;
 
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;
@@ -28,10 +29,8 @@ static int pkt_walk_drop(const uint8_t *buf, size_t len, pkt_walk_fn fn,
 
 		if (pt_pkt_get_offset(dec, &off) < 0)
 			break;
-		if (mapped && off >= dropped + (5u << 20)) {
-			ptt_file_drop((uint8_t *)buf, dropped, off - (1u << 20));
-			dropped = off - (1u << 20);
-		}
+		if (mapped)
+			ptt_file_drop_behind(buf, &dropped, (size_t)off);
 		ret = pt_pkt_next(dec, &pkt, sizeof(pkt));
 		if (ret == -pte_eos)
 			break;

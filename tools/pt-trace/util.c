@@ -221,6 +221,24 @@ void ptt_file_drop(uint8_t *buf, size_t from, size_t to)
 		madvise(buf + from, to - from, MADV_DONTNEED);
 }
 
+/*
+ * Reading a mapped file front to back: the pages the reader has left are
+ * the process's memory until dropped, so a trace of any size would stay
+ * resident whole.  Every 4 MiB of progress, what lies more than 1 MiB
+ * behind @off goes: one madvise() per 4 MiB, and a margin for a reader
+ * that looks back a little (a page dropped too early is only read again
+ * from the file: the mapping is private and never written).  The one
+ * rule for decode's decoders and its segments and the packet walks, so
+ * that they all keep the same few MiB.
+ */
+void ptt_file_drop_behind(const void *buf, size_t *dropped_to, size_t off)
+{
+	if (off < *dropped_to + PTT_DROP_EVERY + PTT_DROP_KEEP)
+		return;
+	ptt_file_drop((uint8_t *)buf, *dropped_to, off - PTT_DROP_KEEP);
+	*dropped_to = off - PTT_DROP_KEEP;
+}
+
 void ptt_unmap_file(uint8_t *buf, size_t len)
 {
 	if (len)
