@@ -2276,9 +2276,12 @@ static int rec_bts_stream_finish(struct rec_cpu *rc, const char *outdir,
 		"cpu%-3d %12llu records in cpu%d.bts, %llu lost in %llu gaps (cpu%d.bts%s)\n";
 	char key[48];
 	uint64_t lost;
-	int err;
+	int err, stopped;
 
-	err = ptdev_stop(rc->fd);
+	/* Not running before our STOP: the driver stopped it (hotplug). */
+	err = ptdev_get_status(rc->fd, &rc->status);
+	stopped = !err && !(rc->status.flags & PT_STATUS_RUNNING);
+	err = err ?: ptdev_stop(rc->fd);
 	err = err ?: ptdev_get_status(rc->fd, &rc->status);
 	err = err ?: rec_drain(rc);
 	if (err) {
@@ -2312,6 +2315,7 @@ static int rec_bts_stream_finish(struct rec_cpu *rc, const char *outdir,
 		(unsigned long long)rc->loss.records, rc->cpu, PTL_SUFFIX);
 	if (rc->loss.unknown || rc->loss.lapped)
 		rec_print_losses("       ", &rc->loss);
+	rec_bts_stopped(sb, rc->cpu, stopped);
 	return 0;
 }
 

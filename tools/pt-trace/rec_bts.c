@@ -100,10 +100,13 @@ int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb)
 	struct pt_trace_status st;
 	struct ptdev_map map;
 	char path[4096], key[32];
-	int err, fd, ret = 0;
+	int err, fd, ret = 0, stopped;
 	size_t done = 0;
 
-	err = ptdev_stop(b->fd);
+	/* Not running before our STOP: the driver stopped it (hotplug). */
+	err = ptdev_get_status(b->fd, &st);
+	stopped = !err && !(st.flags & PT_STATUS_RUNNING);
+	err = err ?: ptdev_stop(b->fd);
 	err = err ?: ptdev_get_status(b->fd, &st);
 	err = err ?: ptdev_mmap(b->fd, &map, 0);
 	if (err) {
@@ -144,7 +147,26 @@ int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb)
 		(unsigned long long)st.head / PT_BTS_RECORD_SIZE, b->cpu,
 		st.flags & PT_STATUS_WRAPPED ?
 		" (wrapped: the buffer kept the newest records)" : "");
+	rec_bts_stopped(sb, b->cpu, stopped);
 	return ret;
+}
+
+/*
+ * The driver stops a BTS trace whose CPU goes offline (or at a suspend)
+ * and, unlike a PT trace's (rec_hotplug()), record does not START it
+ * again: the records after that moment are missing, which the user is
+ * told and the sideband says (bts.cpuN.stopped=1).
+ */
+void rec_bts_stopped(FILE *sb, int cpu, int stopped)
+{
+	char key[32];
+
+	if (!stopped)
+		return;
+	snprintf(key, sizeof(key), "bts.cpu%d.stopped", cpu);
+	ptsb_put(sb, key, "1");
+	ptt_warn("cpu %d: the driver stopped BTS before the end (the CPU went offline, or a suspend) and it was not started again: cpu%d.bts ends there",
+		 cpu, cpu);
 }
 
 void rec_bts_close(struct rec_bts *b)

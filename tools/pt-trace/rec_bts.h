@@ -31,6 +31,8 @@ int rec_bts_start(struct rec_bts *b);
  * exit status.
  */
 int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb);
+/* The driver stopped CPU @cpu's BTS before the end (@stopped): say so. */
+void rec_bts_stopped(FILE *sb, int cpu, int stopped);
 void rec_bts_close(struct rec_bts *b);
 
 #endif /* PT_TRACE_REC_BTS_H */
