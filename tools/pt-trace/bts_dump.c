@@ -101,11 +101,12 @@ int bts_dump(const char *path, const struct bts_dump_opts *o,
 	struct kernel_syms ks;
 	struct pt_image *img = NULL;
 	uint8_t *buf = NULL;
-	size_t len = 0, n, i;
+	size_t len = 0, n, i, dropped = 0, drop_next = 0;
 
 	memset(&st, 0, sizeof(st));
 	memset(&ks, 0, sizeof(ks));
-	err = ptt_load_file(path, &buf, &len);
+	/* Mapped, and dropped behind as read: memory does not grow with it. */
+	err = ptt_map_file(path, &buf, &len);
 	if (err) {
 		ptt_err("cannot read %s: %s", path, strerror(-err));
 		return PTT_EXIT_INPUT;
@@ -118,6 +119,9 @@ int bts_dump(const char *path, const struct bts_dump_opts *o,
 	n = len / PT_BTS_RECORD_SIZE;
 	r = (const void *)buf;
 	for (i = 0; i < n; i++) {
+		if (i * PT_BTS_RECORD_SIZE >= drop_next)
+			drop_next = ptt_file_drop_behind(buf, &dropped,
+							 i * PT_BTS_RECORD_SIZE);
 		if ((r[i].flags & PT_BTS_SWITCH) &&
 		    r[i].from == PT_BTS_SWITCH_FROM) {
 			sw++;
@@ -164,6 +168,6 @@ out:
 		ksyms_free(&ks);
 	if (img)
 		pt_image_free(img);
-	free(buf);
+	ptt_unmap_file(buf, len);
 	return ret;
 }

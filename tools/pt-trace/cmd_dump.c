@@ -86,6 +86,9 @@ struct dump_ctx {
 	int have_loss;
 	size_t next_loss;
 	uint64_t base;			/* file offset of the segment */
+	const uint8_t *map;		/* the file, mapped (ptt_map_file()) */
+	size_t dropped_to;		/* before it: out of memory */
+	size_t drop_next;		/* no drop before this offset */
 	int last_segment;
 	int json_first;
 	struct dump_byte_line lines[256];
@@ -757,6 +760,34 @@ static void dump_text_run(struct dump_ctx *d, struct dump_pos *pos,
 	dump_run_done(d, pos, (uint64_t)(raw - start), pads);
 }
 
+/*
+ * The trace is mapped and read once, front to back: what lies behind
+ * the dump leaves memory as it goes (ptt_file_drop_behind()), so memory
+ * does not grow with the trace.  @offset is in @config's stretch.
+ */
+static inline void dump_drop_behind(struct dump_ctx *d,
+				    const struct pt_config *config,
+				    uint64_t offset)
+{
+	size_t at = (size_t)(config->begin - d->map) + (size_t)offset;
+
+	if (at >= d->drop_next)
+		d->drop_next = ptt_file_drop_behind(d->map, &d->dropped_to, at);
+}
+
+/*
+ * Where a run of one-byte packets from @offset stops at the latest: at
+ * most PTT_DROP_EVERY bytes on, so that a trace of nothing else is
+ * dropped behind too.
+ */
+static inline const uint8_t *dump_run_stop(const struct pt_config *config,
+					   uint64_t offset)
+{
+	if ((uint64_t)(config->end - config->begin) - offset <= PTT_DROP_EVERY)
+		return config->end;
+	return config->begin + offset + PTT_DROP_EVERY;
+}
+
 /* A packet that a gap cut off: data just before a gap may end anywhere. */
 static void dump_cut(struct dump_ctx *d, uint64_t offset, uint64_t size)
 {
@@ -807,11 +838,19 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
 		struct pt_packet pkt;
 		uint64_t offset;
 
+		dump_drop_behind(d, config, pos.offset);
 		/* Runs of one-byte packets take the table. */
-		if (fast == DUMP_FAST_TEXT)
-			dump_text_run(d, &pos, config->begin, config->end);
-		else if (fast == DUMP_FAST_JSON)
-			dump_json_run(d, &pos, config->begin, config->end);
+		if (fast != DUMP_FAST_NONE) {
+			const uint8_t *stop = dump_run_stop(config, pos.offset);
+
+			if (fast == DUMP_FAST_TEXT)
+				dump_text_run(d, &pos, config->begin, stop);
+			else
+				dump_json_run(d, &pos, config->begin, stop);
+			if (stop != config->end &&
+			    config->begin + pos.offset == stop)
+				continue;	/* the run goes on */
+		}
 		raw = config->begin + pos.offset;
 		offset = pos.offset;
 		if (dump_fast_packet(raw, config->end, &pkt)) {
@@ -1161,7 +1200,7 @@ int cmd_dump(int argc, char **argv)
 	uint64_t from, to;
 	struct ptsb sb;
 	uint8_t *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, map_len;
 	int c, err, fd = STDOUT_FILENO, ret, sb_cpu, loss_flag = 0;
 
 	memset(&d, 0, sizeof(d));
@@ -1283,17 +1322,20 @@ int cmd_dump(int argc, char **argv)
 			return ret;
 	}
 
-	err = ptt_load_file(d.path, &buf, &len);
+	/* Mapped, not read: memory stays bounded (dump_drop_behind()). */
+	err = ptt_map_file(d.path, &buf, &len);
 	if (err) {
 		ptt_err("cannot read %s: %s", d.path, strerror(-err));
 		ptl_free(&d.lf);
 		return PTT_EXIT_INPUT;
 	}
+	map_len = len;
+	d.map = buf;
 	if ((from || to) && (from >= len || to > len)) {
 		ptt_err("%s has %zu bytes: the range %#llx-%#llx is not inside it",
 			d.path, len, (unsigned long long)from,
 			(unsigned long long)(to ? to : len));
-		free(buf);
+		ptt_unmap_file(buf, map_len);
 		return PTT_EXIT_USAGE;
 	}
 	config.begin = buf + from;
@@ -1304,14 +1346,14 @@ int cmd_dump(int argc, char **argv)
 		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			ptt_err("cannot create %s: %s", out, strerror(errno));
-			free(buf);
+			ptt_unmap_file(buf, map_len);
 			ptl_free(&d.lf);
 			return PTT_EXIT_INPUT;
 		}
 	}
 	if (ob_init(&d.ob, fd, 1 << 20)) {
 		ptt_err("out of memory");
-		free(buf);
+		ptt_unmap_file(buf, map_len);
 		ptl_free(&d.lf);
 		return PTT_EXIT_INTERNAL;
 	}
@@ -1334,7 +1376,7 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (out)
 		close(fd);
-	free(buf);
+	ptt_unmap_file(buf, map_len);
 	ptl_free(&d.lf);
 	return ret;
 }

@@ -68,10 +68,11 @@ void ptt_file_drop(uint8_t *buf, size_t from, size_t to);
  * A mapped file read front to back, now at @off: every PTT_DROP_EVERY
  * bytes of progress, what lies more than PTT_DROP_KEEP behind @off is
  * dropped.  *@dropped_to (0 at the start) is where the last drop ended.
+ * Returns the offset before which a call does nothing (for a hot loop).
  */
 #define PTT_DROP_KEEP	(1024u * 1024)
 #define PTT_DROP_EVERY	(4 * PTT_DROP_KEEP)
-void ptt_file_drop_behind(const void *buf, size_t *dropped_to, size_t off);
+size_t ptt_file_drop_behind(const void *buf, size_t *dropped_to, size_t off);
 /* The first line of a sysfs file into @buf, or "" when unreadable. */
 const char *ptt_sysfs_line(const char *path, char *buf, size_t len);
 int ptt_file_cpu(const char *path, const char *suffix);

@@ -228,15 +228,16 @@ void ptt_file_drop(uint8_t *buf, size_t from, size_t to)
  * behind @off goes: one madvise() per 4 MiB, and a margin for a reader
  * that looks back a little (a page dropped too early is only read again
  * from the file: the mapping is private and never written).  The one
- * rule for decode's decoders and its segments and the packet walks, so
- * that they all keep the same few MiB.
+ * rule for decode's decoders and its segments, the packet walks and
+ * dump, so that they all keep the same few MiB.
  */
-void ptt_file_drop_behind(const void *buf, size_t *dropped_to, size_t off)
+size_t ptt_file_drop_behind(const void *buf, size_t *dropped_to, size_t off)
 {
-	if (off < *dropped_to + PTT_DROP_EVERY + PTT_DROP_KEEP)
-		return;
-	ptt_file_drop((uint8_t *)buf, *dropped_to, off - PTT_DROP_KEEP);
-	*dropped_to = off - PTT_DROP_KEEP;
+	if (off >= *dropped_to + PTT_DROP_EVERY + PTT_DROP_KEEP) {
+		ptt_file_drop((uint8_t *)buf, *dropped_to, off - PTT_DROP_KEEP);
+		*dropped_to = off - PTT_DROP_KEEP;
+	}
+	return *dropped_to + PTT_DROP_EVERY + PTT_DROP_KEEP;
 }
 
 void ptt_unmap_file(uint8_t *buf, size_t len)
