@@ -54,6 +54,13 @@ a periodic PSB+ at 1500 while proga (100/100) is in the kernel, then its
 TIP.PGE: proga goes on.  record read the TSC 5000 after the CPU stopped
 (tsc.end), after the last run's switch-in.
 
+With 'bdwstop' the same, but the last PSB+ is a periodic one at 3500,
+inside 100/101's run (3000 to 3900), and the trace stopped before 300's
+switch-in at 4000 (the CPU went offline and record could not start it
+again): DIR/cpu0.loss has a record at the end of the file from 3600
+(when record last saw the trace running) to 5000, and tsc.end is still
+5000.  The last stretch is 100/101's.
+
 With 'bts' the recording is a Branch Trace Store one (DIR/cpu0.bts with
 the driver's switch records, no cpu0.pt): pid 100 runs proga from its
 switch-in at 1000, the idle task at 1200, 100 again at 1300, when it
@@ -72,7 +79,7 @@ over it without an exec (MMAP2 at 1500, as ld.so maps a library that
 dlopen() loads where a dlclose()d one was): its stretch at TSC 1100 is
 proga's, the one at 1600 progb's.
 
-Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|bdw|exec|forkexec|bts|btsirq|remap]
+Usage: aspace_trace.py DIR PROGA PROGB [buildid|pip|early|psb|bdw|bdwstop|exec|forkexec|bts|btsirq|remap]
 """
 import re
 import struct
@@ -196,7 +203,8 @@ if sys.argv[4:] in (['bts'], ['btsirq']):
 bad_id = sys.argv[4:] == ['buildid']
 with_pip = sys.argv[4:] == ['pip']
 with_psb = sys.argv[4:] == ['psb']
-bdw = sys.argv[4:] == ['bdw']
+bdw = sys.argv[4:] in (['bdw'], ['bdwstop'])
+bdwstop = sys.argv[4:] == ['bdwstop']
 early = sys.argv[4:] == ['early'] or with_psb or bdw
 out = header()
 for pid, name, f in ((100, 'proga', proga), (200, 'progb', progb)):
@@ -233,10 +241,15 @@ if with_pip:
         pt += tsc(t) + pip(cr3) + pge(0x401000) + PGD0
     want = a + b + a
 elif bdw:
-    for t in (950, 1500, 1880, 2880, 3880):
+    for t in (950, 1500, 1880, 2880, 3500 if bdwstop else 3880):
         pt += PSB + tsc(t) + CBR + PSBEND + MODE64 + pge(0x401000) + PGD0
-    want = a + a + b + a + b
+    want = a + a + b + a + (a if bdwstop else b)
     write_pt(out, pt, want, 'caps.psb_periods=0x0\ntsc.end=0 1 5000 1\n')
+    if bdwstop:
+        # as record writes it for a CPU still offline at the end
+        open(d + '/cpu0.loss', 'w').write(
+            'pt-trace-loss 1\ncpu 0\nloss 0 0 %d - 1 2 3600 5000 '
+            'cpu_offline\nend 1 0\n' % len(pt))
     sys.exit(0)
 elif with_psb:
     for t in (1000, 2000, 3000, 4000):

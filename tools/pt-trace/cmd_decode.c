@@ -1058,7 +1058,9 @@ static void decode_psb_seen(struct decode_trace *t,
  * PSB+'s time (before the end of the stretch, no packets lost between)
  * decides; with none, the TSC record read after the CPU stopped (the
  * sideband's tsc.end) does: a periodic PSB+ was the last one only if
- * tracing stopped before B's enable.
+ * tracing stopped before B's enable.  Where the trace stopped before
+ * the recording ended (a loss record at the end of the file), the stop
+ * time is that record's start instead (decode_stop_early()).
  */
 static void decode_follow_psb(struct decode_ctx *c, struct decode_trace *t,
 			      struct pt_insn_decoder *dec)
@@ -1084,6 +1086,40 @@ static void decode_follow_psb(struct decode_ctx *c, struct decode_trace *t,
 	t->st.enable_tsc = tsc;
 	t->st.enable_has_tsc = 1;
 	decode_follow_enable(c, t, dec);
+}
+
+/*
+ * decode_follow_psb()'s stop time where the trace stopped before the
+ * recording ended: a loss record at or past the end of the file (record
+ * writes one for a CPU still stopped at the end, e.g. offline and START
+ * again failed; the driver one for a trace taken over or stopped by an
+ * error).  decode_stretch_end() leaves such a record out, so the last
+ * stretch runs to the end of the file, and tsc.end (read after the
+ * final STOP) is too late: a periodic PSB+ whose next run was switched
+ * in after the trace stopped was taken for that run's enable.  The rule
+ * needs a time the trace is known to have run to: a run switched in by
+ * then would have sent its enable's PSB+.  The record's start TSC is
+ * one (the driver's: when the gap opened; record's: when it last saw
+ * the trace running); a run switched in later is left to the time rule
+ * (the stop may lie anywhere in the record's span: record's end TSC is
+ * when it gave up, as late as tsc.end).  Not the rule left out for any
+ * such record: a trace seen running past B's switch-in with no PSB+
+ * after this one still says it was B's enable.  The earliest record
+ * counts; dropped bytes (PT_LOSS_DROPPED) say nothing of a stop.
+ */
+static void decode_stop_early(struct decode_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->lf.n; i++) {
+		const struct ptl_record *r = &t->lf.rec[i];
+
+		if (r->offset < t->len || (r->flags & PT_LOSS_DROPPED))
+			continue;
+		if (!t->have_stop || r->start_tsc < t->stop_tsc)
+			t->stop_tsc = r->start_tsc;
+		t->have_stop = 1;
+	}
 }
 
 /*
@@ -3103,6 +3139,7 @@ static int decode_load_traces(struct decode_ctx *c, struct decode_trace *tr,
 		t->st.tid = -1;
 		t->sw = das_switches(&c->as, t->cpu, &t->nsw);
 		t->have_stop = !ptt_tsc_end(sb, t->cpu, &t->stop_tsc);
+		decode_stop_early(t);
 		t->st.cur_sw = -1;
 		t->st.sw_until = t->nsw ? 0 : UINT64_MAX;
 	}
