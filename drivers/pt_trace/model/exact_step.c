@@ -407,6 +407,7 @@ static int pt_exact_die(struct notifier_block *nb, unsigned long val,
 {
 	struct die_args *args = data;
 	struct pt_regs *regs = args->regs;
+	unsigned long *dr6;
 
 	if (!regs || !user_mode(regs))
 		return NOTIFY_DONE;
@@ -418,7 +419,8 @@ static int pt_exact_die(struct notifier_block *nb, unsigned long val,
 	if (val != DIE_DEBUG)
 		return NOTIFY_DONE;
 	/* Since 5.10 err points to the DR6 value of this #DB. */
-	if (!(*(unsigned long *)args->err & DR_STEP))
+	dr6 = (unsigned long *)args->err;
+	if (!(*dr6 & DR_STEP))
 		return NOTIFY_DONE;
 	if (pt_exact_find(current) < 0)
 		return NOTIFY_DONE;	/* not our TF */
@@ -426,6 +428,19 @@ static int pt_exact_die(struct notifier_block *nb, unsigned long val,
 	/* A debugger steps it too: its stop must happen. */
 	if (test_thread_flag(TIF_SINGLESTEP))
 		return NOTIFY_DONE;
+	/*
+	 * A debugger's watchpoint or breakpoint that hit at the same
+	 * instruction shares this #DB: hw_breakpoint_handler() (called
+	 * before us) moved its Bn bit into virtual_dr6, or another reason
+	 * is left in DR6.  Its SIGTRAP must come: drop only our BS and
+	 * pass the #DB on.  (Not run: QEMU's TCG delivers a data
+	 * breakpoint and the single step as two #DBs, the second in the
+	 * kernel's #DB entry, which the kernel WARNs about.)
+	 */
+	if ((current->thread.virtual_dr6 & DR_TRAP_BITS) || (*dr6 & ~DR_STEP)) {
+		*dr6 &= ~DR_STEP;
+		return NOTIFY_DONE;
+	}
 	return NOTIFY_STOP;
 }
 
