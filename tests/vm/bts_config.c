@@ -218,6 +218,15 @@ int main(void)
 		      "BTS is already in use");
 	/* perf's PEBS samples on CPU 0 (one counter), through its DS area. */
 	refused_while(fd, "PEBS", "0 3f1 1", "0 3f1 0", "PEBS is sampling here");
+	/*
+	 * The model's IA32_PEBS_ENABLE is Ice Lake's (adaptive PEBS), as
+	 * Linux writes it: fixed counters at 32 + n, PEBS via PT at 60-62;
+	 * nothing at 48 (SDM; arch/x86/events/intel/ds.c).
+	 */
+	CHECK(!msr("0 3f1 f000000ff"), "PEBS_ENABLE: GP and fixed counters refused");
+	CHECK(!msr("0 3f1 7000000000000001"), "PEBS_ENABLE: PEBS output to PT refused");
+	CHECK(msr("0 3f1 1000000000000"), "PEBS_ENABLE bit 48 accepted (not Ice Lake's)");
+	REQUIRE(!msr("0 3f1 0"), "msr hook: PEBS_ENABLE 0");
 	/* perf's LBR shares DEBUGCTL with BTS. */
 	beside_lbr(fd, PT_MODE_FLIGHT, 1);
 	beside_lbr(fd, PT_MODE_FLIGHT, 0);

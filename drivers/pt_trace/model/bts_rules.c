@@ -38,14 +38,6 @@ static bool pt_model_pebs_present(const struct pt_model_profile *p)
 	       !(p->misc_enable & BTS_MISC_ENABLE_PEBS_UNAVAIL);
 }
 
-static u64 pt_pebs_valid(const struct pt_model_profile *p)
-{
-	u64 gp = p->gsr_valid & GENMASK_ULL(31, 0);
-	u64 fixed = (p->gsr_valid & GENMASK_ULL(47, 32)) >> 32;
-
-	return gp | gp << 32 | fixed << 48;
-}
-
 static u64 pt_debugctl_valid(const struct pt_model_profile *p)
 {
 	u64 v = BTS_DEBUGCTL_LBR | BTS_DEBUGCTL_BTF | BTS_DEBUGCTL_TR |
@@ -100,7 +92,7 @@ int pt_model_bts_check_wrmsr(const struct pt_model_profile *p, u32 msr,
 		}
 		return 0;
 	case BTS_MSR_PEBS_ENABLE:
-		if (!(val & ~pt_pebs_valid(p)))
+		if (!(val & ~p->pebs_valid))
 			return 0;
 		*why = PT_GP_RESERVED;
 		return -EIO;

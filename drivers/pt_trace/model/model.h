@@ -46,6 +46,8 @@ struct pt_model_profile {
 	u64 gsr_valid;
 	/* IA32_MISC_ENABLE as read (BTS/PEBS unavailable bits; bts.c). */
 	u64 misc_enable;
+	/* Bits IA32_PEBS_ENABLE accepts (bts_rules.c); others #GP. */
+	u64 pebs_valid;
 };
 
 extern const struct pt_model_profile pt_model_profiles[];

@@ -32,6 +32,19 @@
 #define PT_GSR_V4(gp, fixed)	(PT_GSR_V3(gp, fixed) | GENMASK_ULL(61, 58))
 
 /*
+ * IA32_PEBS_ENABLE (0x3f1), as Linux's arch/x86/events/intel/ds.c writes
+ * it: one PEBS_EN bit per general-purpose counter; before Ice Lake the
+ * load-latency LL_EN bits at 32 + n; from Ice Lake (adaptive PEBS) a
+ * PEBS_EN_FIXED bit at 32 + n per fixed counter (ds.c: 1 << idx, fixed
+ * counters' idx from INTEL_PMC_IDX_FIXED = 32) and 60-62, PEBS output to
+ * PT and a PMI after each record.
+ */
+#define PT_PEBS_GP(gp)		GENMASK_ULL((gp) - 1, 0)
+#define PT_PEBS_ADAPTIVE(gp, fixed)	(PT_PEBS_GP(gp) | \
+					 GENMASK_ULL(31 + (fixed), 32) | \
+					 GENMASK_ULL(62, 60))
+
+/*
  * Ice Lake client (i7-1065G7): family 6 model 0x7e stepping 5 (CPUID.1:EAX
  * = 0x706e5), max basic leaf 0x1b (public CPUID dumps of that part).
  * Leaf 0x14: QEMU's Icelake CPU model (target/i386/cpu.c,
@@ -58,7 +71,8 @@
 	.phys_bits = 39,						\
 	.cbr = 13,							\
 	.vmx_misc = PT_VMX_MISC_PT,					\
-	.gsr_valid = PT_GSR_V4(8, 4)
+	.gsr_valid = PT_GSR_V4(8, 4),					\
+	.pebs_valid = PT_PEBS_ADAPTIVE(8, 4)
 
 const struct pt_model_profile pt_model_profiles[] = {
 	{
@@ -101,6 +115,8 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.vmx_misc = 0,
 		/* arch perfmon v3: 4 GP counters per thread, 3 fixed. */
 		.gsr_valid = PT_GSR_V3(4, 3),
+		/* PEBS_EN and LL_EN of 4 counters */
+		.pebs_valid = PT_PEBS_GP(4) | PT_PEBS_GP(4) << 32,
 	},
 	{
 		/*
