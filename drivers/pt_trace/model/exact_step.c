@@ -330,6 +330,12 @@ static void pt_exact_step(struct pt_regs *regs)
 		pt_exact_truth_insn(iip, current);
 	}
 out:
+	/*
+	 * Still ours: the program may have cleared TF itself (popf, iretq
+	 * with TF clear in the frame); silicon would go on tracing, so the
+	 * model goes on stepping (tests/vm/exact_hostile).
+	 */
+	regs->flags |= X86_EFLAGS_TF;
 	/* IRQs stay off until the IRET to user mode (no exit work). */
 	st->xuser = true;
 	xs->step_ns += local_clock() - t0;
