@@ -55,7 +55,9 @@ int ptt_load_file(const char *path, uint8_t **buf, size_t *len);
 /*
  * @path mapped read-only (decode: the trace stays in the page cache,
  * whatever its size, not in the process's memory); ptt_unmap_file()
- * with the same length undoes it.
+ * with the same length undoes it.  Should the file get shorter while
+ * mapped, touching past its end exits with PTT_EXIT_INPUT and a message
+ * naming it (not SIGBUS's crash).
  */
 int ptt_map_file(const char *path, uint8_t **buf, size_t *len);
 void ptt_unmap_file(uint8_t *buf, size_t len);

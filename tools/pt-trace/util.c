@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,95 @@ int ptt_load_file(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
+/*
+ * A mapped file that gets shorter (rewritten or truncated under us): a
+ * page past its new end is SIGBUS.  Not a crash then but an error that
+ * names the file.  The mappings are kept here for the handler; one
+ * that is not found (a table full, or a SIGBUS of something else) gets
+ * the default action.
+ */
+#define PTT_MAPS_MAX	256
+
+static struct ptt_map {
+	uintptr_t start, end;	/* end 0: a free slot */
+	char *path;
+} ptt_maps[PTT_MAPS_MAX];
+
+static void ptt_put(const char *s)
+{
+	if (write(STDERR_FILENO, s, strlen(s)) < 0)
+		return;
+}
+
+static void ptt_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t at = (uintptr_t)si->si_addr;
+	size_t i;
+
+	(void)uc;
+	for (i = 0; i < PTT_MAPS_MAX; i++) {
+		struct ptt_map *m = &ptt_maps[i];
+
+		if (at < m->start || at >= __atomic_load_n(&m->end, __ATOMIC_ACQUIRE))
+			continue;
+		ptt_put(ptt_prog);
+		ptt_put(": error: ");
+		ptt_put(m->path);
+		ptt_put(": the file got shorter while it was read\n");
+		_exit(PTT_EXIT_INPUT);
+	}
+	signal(sig, SIG_DFL);	/* the fault again, to the default action */
+}
+
+static void ptt_map_add(const char *path, void *p, size_t len)
+{
+	static int handler;
+	struct sigaction sa;
+	size_t i;
+
+	if (!__atomic_exchange_n(&handler, 1, __ATOMIC_ACQ_REL)) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = ptt_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+	}
+	for (i = 0; i < PTT_MAPS_MAX; i++) {
+		struct ptt_map *m = &ptt_maps[i];
+		uintptr_t free_slot = 0;
+
+		if (!__atomic_compare_exchange_n(&m->start, &free_slot, 1, 0,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue;
+		m->path = strdup(path);
+		if (!m->path) {
+			__atomic_store_n(&m->start, 0, __ATOMIC_RELEASE);
+			return;
+		}
+		m->start = (uintptr_t)p;
+		__atomic_store_n(&m->end, (uintptr_t)p + len, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
+static void ptt_map_del(void *p)
+{
+	size_t i;
+
+	for (i = 0; i < PTT_MAPS_MAX; i++) {
+		struct ptt_map *m = &ptt_maps[i];
+
+		if (m->start != (uintptr_t)p || !m->end)
+			continue;
+		__atomic_store_n(&m->end, 0, __ATOMIC_RELEASE);
+		free(m->path);
+		m->path = NULL;
+		__atomic_store_n(&m->start, 0, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
 int ptt_map_file(const char *path, uint8_t **buf, size_t *len)
 {
 	static uint8_t empty;
@@ -207,6 +297,7 @@ int ptt_map_file(const char *path, uint8_t **buf, size_t *len)
 		return err;
 	/* Read once, front to back: the kernel may read ahead and drop. */
 	madvise(p, *len, MADV_SEQUENTIAL);
+	ptt_map_add(path, p, *len);
 	*buf = p;
 	return 0;
 }
@@ -242,8 +333,10 @@ size_t ptt_file_drop_behind(const void *buf, size_t *dropped_to, size_t off)
 
 void ptt_unmap_file(uint8_t *buf, size_t len)
 {
-	if (len)
-		munmap(buf, len);
+	if (!len)
+		return;
+	ptt_map_del(buf);
+	munmap(buf, len);
 }
 
 int ptt_write_all(int fd, const void *p, size_t n)
