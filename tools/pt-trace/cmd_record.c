@@ -80,6 +80,7 @@ struct rec_cpu {
 	int down;		/* stopped by the driver, read: to START again */
 	int down_offline;	/* ... and the CPU was seen offline */
 	int given_up;		/* not restartable (taken over, error) */
+	int sb_again;		/* down: its perf sideband event reopened */
 	unsigned int restarts;
 	struct ptl_sum loss;
 	int hup;		/* poll said the trace stopped */
@@ -675,8 +676,10 @@ static int rec_gap(struct rec_cpu *rc, const struct rec_opts *o,
  * stopped by an error is left as before.  Called about every 100 ms or
  * sooner; not with -S, whose snapshots restart every CPU.
  */
-static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o)
+static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
+		       struct pcol *perf)
 {
+	char why[256];
 	const struct pt_trace_mmap_page *pg = rc->map.ctrl;
 	int stream = o->mode == PT_MODE_STREAM;
 	uint64_t tsc, ns;
@@ -717,6 +720,7 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o)
 		rc->seq_base += rc->loss_next;
 		rc->loss_next = 0;
 		rc->down = 1;
+		rc->sb_again = 0;
 		rc->down_offline = !!(rc->status.flags & PT_STATUS_CPU_OFFLINE);
 		fprintf(stderr,
 			"cpu %d: the driver stopped its trace (%s): it starts again when it can\n",
@@ -726,6 +730,16 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o)
 	if (flags & PT_STATUS_CPU_OFFLINE) {
 		rc->down_offline = 1;
 		return 0;
+	}
+	/* System-wide: the CPU's perf sideband event, gone at its offline. */
+	if (perf->ring && !rc->sb_again) {
+		err = pcol_reopen_cpu(perf, rc->cpu, why, sizeof(why));
+		if (err == -ENODEV)
+			return 0;	/* offline again: later */
+		if (err)
+			ptt_warn("cpu %d: %s: no switch, mmap or comm records of this CPU from here",
+				 rc->cpu, why);
+		rc->sb_again = 1;
 	}
 	err = ptdev_start(rc->fd);
 	if (err == -ENODEV || err == -EAGAIN)
@@ -1620,7 +1634,7 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		if (o->duration > 0 && now - t0 >= o->duration)
 			break;
 		for (i = 0; i < n && !o->snapshot; i++)
-			if (rec_hotplug(&rcs[i], o))
+			if (rec_hotplug(&rcs[i], o, &run->perf))
 				return -EIO;
 		if (stream && (!o->drain_ms || now >= next_drain)) {
 			for (i = 0; i < n; i++) {

@@ -155,30 +155,56 @@ static int pcol_open_threads(struct pcol *pc, pid_t pid,
 	return 0;
 }
 
+/* One ring: @r's event of @a on r->cpu for @pid, and its mapping. */
+static int pcol_open_ring(struct pcol_ring *r, struct perf_event_attr *a,
+			  pid_t pid, char *why, size_t whylen)
+{
+	void *m;
+
+	r->fd = (int)syscall(SYS_perf_event_open, a, pid, r->cpu, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0)
+		return -errno;
+	r->size = PCOL_PAGES * 4096;
+	m = mmap(NULL, r->size + 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 r->fd, 0);
+	if (m == MAP_FAILED) {
+		int err = -errno;
+
+		snprintf(why, whylen,
+			 "mmap of the perf ring of cpu %d: %s (perf_event_mlock_kb?)",
+			 r->cpu, strerror(errno));
+		close(r->fd);
+		r->fd = -1;
+		return err;
+	}
+	r->pg = m;
+	r->data = (uint8_t *)m + 4096;
+	return 0;
+}
+
 static int pcol_open_rings(struct pcol *pc, const int *cpus, pid_t pid,
 			   int clock, char *why, size_t whylen)
 {
 	struct perf_event_attr a;
-	int i, build_id = 1;
+	int i, err, build_id = 1;
 
 	for (i = 0; i < pc->n; i++) {
 		struct pcol_ring *r = &pc->ring[i];
-		void *m;
 
 		r->cpu = cpus[i];
 		pcol_attr(&a, pid, clock, build_id);
-		r->fd = (int)syscall(SYS_perf_event_open, &a, pid, r->cpu, -1,
-				     PERF_FLAG_FD_CLOEXEC);
-		if (r->fd < 0 && errno == EINVAL && build_id) {
+		why[0] = 0;
+		err = pcol_open_ring(r, &a, pid, why, whylen);
+		if (err == -EINVAL && build_id) {
 			/* before Linux 5.12: no build-ids in mmap2 */
 			build_id = 0;
 			pcol_attr(&a, pid, clock, 0);
-			r->fd = (int)syscall(SYS_perf_event_open, &a, pid,
-					     r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
+			err = pcol_open_ring(r, &a, pid, why, whylen);
 		}
-		if (r->fd < 0) {
-			int err = -errno;
-
+		if (err && why[0])
+			return err;	/* the mapping */
+		if (err) {
 			snprintf(why, whylen, "perf_event_open(dummy, %s, cpu %d): %s",
 				 pid > 0 ? "pid" : "all tasks", r->cpu,
 				 strerror(-err));
@@ -187,19 +213,6 @@ static int pcol_open_rings(struct pcol *pc, const int *cpus, pid_t pid,
 						  whylen - strlen(why));
 			return err;
 		}
-		r->size = PCOL_PAGES * 4096;
-		m = mmap(NULL, r->size + 4096, PROT_READ | PROT_WRITE,
-			 MAP_SHARED, r->fd, 0);
-		if (m == MAP_FAILED) {
-			int err = -errno;
-
-			snprintf(why, whylen,
-				 "mmap of the perf ring of cpu %d: %s (perf_event_mlock_kb?)",
-				 r->cpu, strerror(errno));
-			return err;
-		}
-		r->pg = m;
-		r->data = (uint8_t *)m + 4096;
 	}
 	if (build_id)
 		pc->hdr.flags |= PTPSB_BUILD_ID;
@@ -339,6 +352,48 @@ struct pcol_synth_ctx {
 };
 
 /* Append one record with a sample_id trailer of the recorder's making. */
+/*
+ * A system-wide recording's CPU that went offline lost its event from
+ * perf's CPU context (perf_event_exit_cpu()): no record of that CPU
+ * ever comes from it again, even once the CPU is back.  Its ring is
+ * drained and its event opened anew (record does it before it STARTs
+ * the CPU's trace again).  A per-task event lives in its task's
+ * context and is not touched.  0, or -errno (-ENODEV: still offline).
+ */
+int pcol_reopen_cpu(struct pcol *pc, int cpu, char *why, size_t whylen)
+{
+	struct pcol_ring *r = NULL, nr = { 0 };
+	struct perf_event_attr a;
+	int i, err;
+
+	if (!(pc->hdr.flags & PTPSB_SYSTEM_WIDE))
+		return 0;
+	for (i = 0; i < pc->n && !r; i++)
+		if (pc->ring[i].cpu == cpu && pc->ring[i].fd >= 0)
+			r = &pc->ring[i];
+	if (!r)
+		return 0;
+	pcol_attr(&a, -1, (int)pc->hdr.clock,
+		  !!(pc->hdr.flags & PTPSB_BUILD_ID));
+	why[0] = 0;
+	/* the new event first: still offline, the old ring stays */
+	nr.fd = -1;
+	nr.cpu = cpu;
+	err = pcol_open_ring(&nr, &a, -1, why, whylen);
+	if (err) {
+		if (!why[0])
+			snprintf(why, whylen,
+				 "perf_event_open(dummy, all tasks, cpu %d): %s",
+				 cpu, strerror(-err));
+		return err;
+	}
+	err = pcol_drain_ring(pc, r);
+	munmap(r->pg, r->size + 4096);
+	close(r->fd);
+	*r = nr;
+	return err;
+}
+
 static void pcol_synth(struct pcol *pc, uint32_t type, uint16_t misc,
 		       const void *body, size_t len, pid_t pid)
 {

@@ -50,6 +50,13 @@ int pcol_pollfds(const struct pcol *pc, struct pollfd *pfd, int max);
 int pcol_drain(struct pcol *pc);
 
 /*
+ * System-wide: CPU @cpu's event again after the CPU went offline and came
+ * back (perf drops a CPU's events from it at offline); 0 or -errno with
+ * @why set.
+ */
+int pcol_reopen_cpu(struct pcol *pc, int cpu, char *why, size_t whylen);
+
+/*
  * Drain, close, write @dir/sideband.perf.txt, and a task= line per
  * task the records name (only @pc->only_pid when set) to @sb (and a
  * summary to stderr); 0 or -errno.
