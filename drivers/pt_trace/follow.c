@@ -122,8 +122,12 @@ void pt_follow_start_ipi(struct pt_cpu *pc, u64 base, u64 mask)
 	s->park_status = 0;
 	s->park_base = base;
 	s->park_mask = mask;
-	if (f)
-		f->in = !s->parked;
+	if (!f)
+		return;
+	/* A member runs here: START begins its traced run (switches_in). */
+	f->in = !s->parked;
+	if (f->in)
+		f->switches_in++;
 }
 
 /* f->lock held. */
