@@ -303,9 +303,11 @@ static void bts_start_ipi(void *info)
 	}
 	/*
 	 * PEBS counting here stores its records through IA32_DS_AREA too:
-	 * ours has no PEBS buffer, so perf's samples would be lost and its
-	 * drain would read our area.  perf's own state is not exported;
+	 * ours has no PEBS buffer, so perf's samples (which it drains from
+	 * its own area) would be lost.  perf's own state is not exported;
 	 * the MSR says it.  A read that fails: no PEBS to share with.
+	 * perf writes the MSR at its events' sched-in, so this sees
+	 * CPU-wide PEBS and a per-task one only while its task runs here.
 	 */
 	if (bts_caps.pebs && !pt_rdmsr(BTS_MSR_PEBS_ENABLE, &b->pebs) &&
 	    b->pebs) {
