@@ -351,7 +351,6 @@ struct pcol_synth_ctx {
 	pid_t pid;
 };
 
-/* Append one record with a sample_id trailer of the recorder's making. */
 /*
  * A system-wide recording's CPU that went offline lost its event from
  * perf's CPU context (perf_event_exit_cpu()): no record of that CPU
@@ -394,6 +393,7 @@ int pcol_reopen_cpu(struct pcol *pc, int cpu, char *why, size_t whylen)
 	return err;
 }
 
+/* Append one record with a sample_id trailer of the recorder's making. */
 static void pcol_synth(struct pcol *pc, uint32_t type, uint16_t misc,
 		       const void *body, size_t len, pid_t pid)
 {

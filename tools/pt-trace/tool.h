@@ -77,6 +77,7 @@ void ptt_file_drop(uint8_t *buf, size_t from, size_t to);
 size_t ptt_file_drop_behind(const void *buf, size_t *dropped_to, size_t off);
 /* The first line of a sysfs file into @buf, or "" when unreadable. */
 const char *ptt_sysfs_line(const char *path, char *buf, size_t len);
+/* The N of a recording's cpuN@suffix (".pt", ".bts") file, or -1. */
 int ptt_file_cpu(const char *path, const char *suffix);
 
 /* The subcommands. */

@@ -195,10 +195,10 @@ int ptt_load_file(const char *path, uint8_t **buf, size_t *len)
  */
 #define PTT_MAPS_MAX	256
 
-static struct ptt_map {
+static struct ptt_mapped {
 	uintptr_t start, end;	/* end 0: a free slot */
 	char *path;
-} ptt_maps[PTT_MAPS_MAX];
+} ptt_mapped[PTT_MAPS_MAX];
 
 static void ptt_put(const char *s)
 {
@@ -213,7 +213,7 @@ static void ptt_sigbus(int sig, siginfo_t *si, void *uc)
 
 	(void)uc;
 	for (i = 0; i < PTT_MAPS_MAX; i++) {
-		struct ptt_map *m = &ptt_maps[i];
+		struct ptt_mapped *m = &ptt_mapped[i];
 
 		if (at < m->start || at >= __atomic_load_n(&m->end, __ATOMIC_ACQUIRE))
 			continue;
@@ -240,7 +240,7 @@ static void ptt_map_add(const char *path, void *p, size_t len)
 		sigaction(SIGBUS, &sa, NULL);
 	}
 	for (i = 0; i < PTT_MAPS_MAX; i++) {
-		struct ptt_map *m = &ptt_maps[i];
+		struct ptt_mapped *m = &ptt_mapped[i];
 		uintptr_t free_slot = 0;
 
 		if (!__atomic_compare_exchange_n(&m->start, &free_slot, 1, 0,
@@ -263,7 +263,7 @@ static void ptt_map_del(void *p)
 	size_t i;
 
 	for (i = 0; i < PTT_MAPS_MAX; i++) {
-		struct ptt_map *m = &ptt_maps[i];
+		struct ptt_mapped *m = &ptt_mapped[i];
 
 		if (m->start != (uintptr_t)p || !m->end)
 			continue;
