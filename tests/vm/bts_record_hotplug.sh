@@ -30,17 +30,8 @@ hp_run() {
 	rm -f "$d.go"
 	"$PT" record --bts -k -m "$1" -C 1 -o "$d" -- sh -c "touch $d.go; sleep 1.2" >"$d.log" 2>&1 &
 	r=$!
-	if [ "$2" = 1 ]; then
-		i=0
-		while [ ! -e "$d.go" ] && [ $i -lt 500 ]; do
-			sleep 0.02
-			i=$((i + 1))
-		done
-		[ -e "$d.go" ] || bad "$1: the command did not start"
-		sleep 0.2
-		echo 0 >"$ON" || bad "$1: CPU 1 did not go offline"
-		sleep 0.3
-		echo 1 >"$ON" || bad "$1: CPU 1 did not come back"
+	if [ "$2" = 1 ] && ! why=$(cpu1_bounce "$d.go"); then
+		bad "$1: $why"
 	fi
 	wait $r
 	rc=$?

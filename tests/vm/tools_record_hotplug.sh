@@ -25,16 +25,7 @@ bad() {
 
 "$PT" record -a -k -C 1 -o "$d" -- sh -c "touch $d.go; sleep 1.5" >"$d.log" 2>&1 &
 r=$!
-i=0
-while [ ! -e "$d.go" ] && [ $i -lt 500 ]; do
-	sleep 0.02
-	i=$((i + 1))
-done
-[ -e "$d.go" ] || bad "the command did not start"
-sleep 0.2
-echo 0 >"$ON" || bad "CPU 1 did not go offline"
-sleep 0.3
-echo 1 >"$ON" || bad "CPU 1 did not come back"
+why=$(cpu1_bounce "$d.go") || bad "$why"
 wait $r
 rc=$?
 echo 1 >"$ON"
