@@ -451,6 +451,9 @@ static void decode_usage(FILE *f)
 	      "options:\n"
 	      "      --elf FILE[:BASE]     load FILE's PT_LOAD segments (at BASE for\n"
 	      "                            position-independent files); repeatable\n"
+	      "      --raw FILE[:FROM[-TO]]:BASE  load FILE's bytes (from offset FROM\n"
+	      "                            up to TO) at address BASE, as ptxed's --raw:\n"
+	      "                            a flat binary or a dump of memory; repeatable\n"
 	      "      --sideband FILE       sideband file (default: next to the first trace)\n"
 	      "      --loss FILE           loss records (default: cpuN.loss beside cpuN.pt);\n"
 	      "                            one trace only\n"
@@ -560,6 +563,7 @@ static void decode_usage(FILE *f)
 	      "  pt-trace decode --calls --tid 1235 out/cpu*.pt\n"
 	      "  pt-trace decode --insn --lines out/cpu0.pt\n"
 	      "  pt-trace decode --format=ip out/cpu0.pt > ips.txt\n"
+	      "  pt-trace decode --raw fw.bin:0xfff00000 --cpu 6/85 fw.pt\n"
 	      "  pt-trace decode -j 2 --elf prog big.pt   # two threads\n"
 	      "  pt-trace decode --timeline trace.json -q out/cpu*.pt\n"
 	      "  pt-trace decode --timeline trace.json --open -q out/cpu*.pt\n"
@@ -3316,9 +3320,10 @@ int cmd_decode(int argc, char **argv)
 	       O_TL_MIN, O_TL_MAX,
 	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID,
 	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
-	       O_SUMMARY, O_SYMFS, O_OPEN, O_FILTER_RANGE, O_STOP_RANGE };
+	       O_SUMMARY, O_SYMFS, O_OPEN, O_FILTER_RANGE, O_STOP_RANGE, O_RAW };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
+		{ "raw", required_argument, NULL, O_RAW },
 		{ "sideband", required_argument, NULL, O_SB },
 		{ "loss", required_argument, NULL, O_LOSS },
 		{ "no-loss", no_argument, NULL, O_NO_LOSS },
@@ -3360,7 +3365,8 @@ int cmd_decode(int argc, char **argv)
 	struct decode_ctx c;
 	struct decode_stats total = { 0 };
 	struct decode_trace *tr = NULL;
-	const char *elfs[64], *sb_path = NULL, *cpu_arg = NULL;
+	struct das_file files[64];
+	const char *sb_path = NULL, *cpu_arg = NULL;
 	const char *num_arg[4] = { NULL, NULL, NULL, NULL };
 	const char *range_arg[4];
 	uint32_t range_cfg[4];
@@ -3370,7 +3376,7 @@ int cmd_decode(int argc, char **argv)
 	char dir[4096];
 	double hz;
 	int shown_traces = 0;
-	int nelf = 0, opt, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
+	int nfile = 0, opt, err, ret = PTT_EXIT_OK, have_sb, sb_cpu = -1, i;
 
 	memset(&c, 0, sizeof(c));
 	c.asp = &c.as;
@@ -3379,12 +3385,14 @@ int cmd_decode(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "qhC:j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_ELF:
-			if (nelf == 64) {
-				ptt_err("at most 64 --elf files");
+		case O_RAW:
+			if (nfile == 64) {
+				ptt_err("at most 64 --elf and --raw files");
 				ret = PTT_EXIT_USAGE;
 				goto out_vmx;
 			}
-			elfs[nelf++] = optarg;
+			files[nfile].raw = opt == O_RAW;
+			files[nfile++].arg = optarg;
 			break;
 		case O_SB:
 			sb_path = optarg;
@@ -3673,18 +3681,26 @@ int cmd_decode(int argc, char **argv)
 		ret = PTT_EXIT_INTERNAL;
 		goto out_image;
 	}
-	for (i = 0; i < nelf; i++) {
-		err = das_add_elf(c.as.dflt.image, &c.as.dflt.st, elfs[i]);
+	for (i = 0; i < nfile; i++) {
+		err = das_add_file(c.as.dflt.image, &c.as.dflt.st, &files[i]);
+		if (err && files[i].raw) {
+			ptt_err("cannot load --raw %s: %s", files[i].arg,
+				err == -EDESTADDRREQ ? "give it as FILE[:FROM[-TO]]:BASE" :
+				err == -ERANGE ? "the range FROM-TO is not in the file" :
+				err == -EINVAL ? "not a regular file" : strerror(-err));
+			ret = PTT_EXIT_INPUT;
+			goto out_image;
+		}
 		if (err) {
-			ptt_err("cannot load ELF %s: %s", elfs[i],
+			ptt_err("cannot load ELF %s: %s", files[i].arg,
 				err == -ENOEXEC ? "not a 64-bit little-endian ELF file" :
 				strerror(-err));
 			ret = PTT_EXIT_INPUT;
 			goto out_image;
 		}
 	}
-	c.as.elfs = elfs;
-	c.as.nelf = nelf;
+	c.as.files = files;
+	c.as.nfile = nfile;
 	/* the recording's directory: sideband.perf, the vdso copy */
 	snprintf(dir, sizeof(dir), "%s", sb_path ? sb_path : argv[optind]);
 	snprintf(c.sb_dir, sizeof(c.sb_dir), "%s", dirname(dir));

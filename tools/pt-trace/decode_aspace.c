@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <linux/perf_event.h>
 
@@ -905,6 +906,55 @@ int das_add_elf(struct pt_image *image, struct elf_symtab *st,
 	return n < 0 ? n : 0;
 }
 
+/*
+ * --raw FILE[:FROM[-TO]]:BASE, as ptxed's: FILE's bytes from offset FROM
+ * (0) up to TO (exclusive; the end of the file) at address BASE.  A flat
+ * binary, a firmware image or a dump of memory: no symbols.  A colon
+ * that starts no number belongs to the file's name.
+ */
+int das_add_raw(struct pt_image *image, const char *arg)
+{
+	char path[4096], *colon;
+	uint64_t base, from = 0, to = 0;
+	struct stat sb;
+
+	if (strlen(arg) >= sizeof(path))
+		return -ENAMETOOLONG;
+	strcpy(path, arg);
+	colon = strrchr(path, ':');
+	if (!colon || ptt_parse_u64(colon + 1, &base))
+		return -EDESTADDRREQ;
+	*colon = 0;
+	colon = strrchr(path, ':');
+	if (colon) {
+		if (!ptt_parse_u64(colon + 1, &from)) {
+			*colon = 0;
+		} else if (!ptt_parse_range(colon + 1, &from, &to)) {
+			if (to == from)
+				return -ERANGE;
+			*colon = 0;
+		}
+	}
+	if (stat(path, &sb))
+		return -errno;
+	if (!S_ISREG(sb.st_mode))
+		return -EINVAL;
+	if (from >= (uint64_t)sb.st_size)
+		return -ERANGE;
+	if (!to || to > (uint64_t)sb.st_size)
+		to = (uint64_t)sb.st_size;
+	if (pt_image_add_file(image, path, from, to - from, NULL, base) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* --elf FILE[:BASE] or --raw FILE[:FROM[-TO]]:BASE (das_file.raw) */
+int das_add_file(struct pt_image *image, struct elf_symtab *st,
+		 const struct das_file *f)
+{
+	return f->raw ? das_add_raw(image, f->arg) : das_add_elf(image, st, f->arg);
+}
+
 /* 1 the first time @what is asked about, 0 after. */
 static int das_first_warning(struct decode_aspaces *a, const char *what)
 {
@@ -1007,9 +1057,9 @@ struct das_proc *das_use(struct decode_aspaces *a, struct das_proc *p)
 		p->st.kernel = &a->kst;
 	for (i = 0; a->kisid[i]; i++)
 		pt_image_add_cached(p->image, a->isc, a->kisid[i], NULL);
-	/* --elf files: given for every process (the default's by the caller) */
-	for (i = 0; p != &a->dflt && i < (size_t)a->nelf; i++)
-		das_add_elf(p->image, &p->st, a->elfs[i]);
+	/* --elf and --raw files: for every process (the default's by the caller) */
+	for (i = 0; p != &a->dflt && i < (size_t)a->nfile; i++)
+		das_add_file(p->image, &p->st, &a->files[i]);
 	/*
 	 * The recorded command's mappings from sideband.txt (all of its
 	 * programs'), then records; the program it started with has its own.

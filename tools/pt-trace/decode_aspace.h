@@ -71,6 +71,12 @@ struct das_cpu {
 	size_t n;
 };
 
+/* a file given on the command line, in every process's image */
+struct das_file {
+	const char *arg;	/* FILE[:BASE] (ELF) or FILE[:FROM[-TO]]:BASE */
+	int raw;		/* --raw: not an ELF file */
+};
+
 struct decode_aspaces {
 	struct das_proc dflt;	/* --elf and map= lines: unknown tasks */
 	struct das_proc **proc;	/* with mmap records, by pid */
@@ -91,8 +97,8 @@ struct decode_aspaces {
 	const char *dir;	/* the recording's directory (vdso copy) */
 	const char *vdso;	/* its file name there, or NULL */
 	int debuginfod;
-	const char *const *elfs;	/* --elf FILE[:BASE], in every image */
-	int nelf;
+	const struct das_file *files;	/* --elf and --raw, in every image */
+	int nfile;
 	/* the kernel, in every image: kernel.text and kernel.kallsyms */
 	struct pt_image_section_cache *isc;
 	int kisid[65];		/* its sections (text, modules), 0-terminated */
@@ -149,6 +155,16 @@ int das_add_map(struct das_proc *p, const char *path, uint64_t start,
  */
 int das_add_elf(struct pt_image *image, struct elf_symtab *st,
 		const char *arg);
+
+/*
+ * --raw FILE[:FROM[-TO]]:BASE: @arg's bytes into @image, as ptxed's --raw.
+ * 0 or -errno (-EDESTADDRREQ: no BASE; -ERANGE: FROM-TO not in the file).
+ */
+int das_add_raw(struct pt_image *image, const char *arg);
+
+/* das_add_elf() or das_add_raw(), as @f says */
+int das_add_file(struct pt_image *image, struct elf_symtab *st,
+		 const struct das_file *f);
 
 /*
  * A TSC value as the recording's time in ns: perf's clock (what perf
