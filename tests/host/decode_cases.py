@@ -33,6 +33,18 @@ loop that decode must follow:
              to it (FUP+PIP+TIP), an async disable (FUP+TIP.PGD): each
              event by its name.
 
+and for decode-errata and dump-errata (the workarounds of CPUs libipt
+2.0.5 does not know, from tools/pt-trace/cpu_errata.c):
+
+  apl11.pt   an OVF followed by a TIP.PGD (erratum APL11): with the
+             workaround the decode goes on at the next TIP.PGE, without
+             it the TIP.PGD is an error;
+  skd007.pt  an OVF that starts with 0xf7 (erratum SKD007): two CYCs
+             without the workaround, one OVF with it;
+  ovftime.pt timing packets (TSC, TMA, MTC with CYCs) around an OVF:
+             dump --time starts calibrating again after it (CYC adds no
+             time until two MTCs), --keep-tcal-on-ovf keeps the ratio.
+
 Usage: decode_cases.py DIR
 """
 import os
@@ -47,6 +59,15 @@ CBR = bytes([2, 0x03, 0x21, 0])
 TSX_IN, TSX_COMMIT = bytes([0x99, 0x21]), bytes([0x99, 0x20])
 MNT = bytes([2, 0xc3, 0x88]) + (0x1122334455667788).to_bytes(8, 'little')
 PIP = pip(0x12345000)
+OVF = bytes([2, 0xf3])
+TMA = bytes([2, 0x73, 0x10, 0, 0, 0x40, 0])     # CTC 0x10, FC 0x40
+CYC80 = bytes([0x07, 0x08])                     # CYC of 0x80 cycles
+
+
+def MTC(ctc):
+    return bytes([0x59, ctc])
+
+
 
 start = PSB + PSBEND + MODE64
 cases = {
@@ -61,6 +82,12 @@ cases = {
     'skl014': start + pge(0x401008) + PGD0,
     'events': start + pge(0x401000) + CBR + MNT + TNT1 + fup(0x401004) +
     PIP + tip(0x401000) + TNT1 + fup(0x401005) + PGD0,
+    'apl11': start + pge(0x401000) + TNT1 + OVF + PGD0 + pge(0x401004) +
+    fup(0x401005) + PGD0,
+    'skd007': start + fup(0x401000) + bytes([0xf7]) + OVF + bytes(1) +
+    fup(0x401004) + PGD0,
+    'ovftime': PSB + tsc(0x1000) + TMA + PSBEND + MTC(2) + CYC80 + MTC(3) +
+    CYC80 + MTC(4) + CYC80 + OVF + CYC80 + MTC(5) + CYC80 + MTC(6) + CYC80,
 }
 for name, data in cases.items():
     open('%s/%s.pt' % (d, name), 'wb').write(data)

@@ -16,6 +16,7 @@
 #include <linux/pt_trace.h>
 
 #include "bts_dump.h"
+#include "cpu_errata.h"
 #include "dump_format.h"
 #include "dump_track.h"
 #include "lossfile.h"
@@ -114,7 +115,7 @@ static void dump_usage(FILE *f)
 	      "                       decompression, null when suppressed or unknown),\n"
 	      "                       \"ipc\" and \"ip_payload\" (the bits the packet holds)\n"
 	      "\n"
-	      "ptdump's options (the same columns, diagnostics and rules as ptdump 2.0.5):\n"
+	      "ptdump's options (the same columns, diagnostics and rules as libipt's ptdump):\n"
 	      "      --lastip         the decompressed IP of FUP/TIP packets (\"ip\" column)\n"
 	      "      --exec-mode      the execution mode at MODE.Exec (\"em\" column)\n"
 	      "      --time           the estimated TSC at timing packets (\"tsc\")\n"
@@ -122,6 +123,9 @@ static void dump_usage(FILE *f)
 	      "      --time-delta     --time and --tcal as the change since the last one\n"
 	      "      --no-tcal        no calibration (CYC then adds no time)\n"
 	      "      --no-wall-clock  --time before the first TSC: no error, relative time\n"
+	      "      --keep-tcal-on-ovf  keep the calibration at OVF (else it starts\n"
+	      "                       over, as libipt's decoders do: CYC adds no time\n"
+	      "                       until two MTCs or a CBR calibrate again)\n"
 	      "      --no-timing      hide TSC, TMA, MTC, CYC and CBR packets\n"
 	      "      --no-cyc         hide CYC packets and ignore them for time\n"
 	      "      --raw            the packet's bytes after the offset\n"
@@ -837,6 +841,7 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
 		const uint8_t *raw;
 		struct pt_packet pkt;
 		uint64_t offset;
+		int n;
 
 		dump_drop_behind(d, config, pos.offset);
 		/* Runs of one-byte packets take the table. */
@@ -882,7 +887,15 @@ static int dump_walk(struct dump_ctx *d, const struct pt_config *config,
 				dt_reset(&d->dt);
 				continue;
 			}
-			pt_pkt_get_offset(dec, &pos.offset);
+			n = ptt_skd007_ovf(&config->errata, raw, config->end,
+					   &pkt);
+			if (n) {
+				/* libipt read a CYC: it is behind the OVF */
+				pos.offset = offset + (uint64_t)n;
+				pos.lib_behind = 1;
+			} else {
+				pt_pkt_get_offset(dec, &pos.offset);
+			}
 		}
 		d->packets++;
 		d->counts[pd_kind_of(&pkt)]++;
@@ -1023,7 +1036,7 @@ static void dump_print_stats(struct dump_ctx *d, size_t bytes)
 /* ptdump's long options without an argument, and the flag each sets. */
 enum {
 	DO_LASTIP = 256, DO_EXEC_MODE, DO_TIME, DO_TCAL, DO_TIME_DELTA,
-	DO_NO_TCAL, DO_NO_WALL_CLOCK, DO_NO_TIMING, DO_NO_CYC, DO_RAW,
+	DO_NO_TCAL, DO_NO_WALL_CLOCK, DO_KEEP_TCAL, DO_NO_TIMING, DO_NO_CYC, DO_RAW,
 	DO_NO_OFFSET, DO_OFFSET, DO_QUIET, DO_MTC, DO_NOM, DO_EAX, DO_EBX,
 	DO_ELF, DO_KALLSYMS,
 };
@@ -1059,6 +1072,9 @@ static int dump_ptdump_opt(struct dump_ptdump *o, int c)
 		break;
 	case DO_NO_WALL_CLOCK:
 		t->no_wall_clock = 1;
+		break;
+	case DO_KEEP_TCAL:
+		t->keep_tcal_on_ovf = 1;
 		break;
 	case DO_NO_TIMING:
 		t->no_timing = 1;
@@ -1164,6 +1180,7 @@ int cmd_dump(int argc, char **argv)
 		{ "time-delta", no_argument, NULL, DO_TIME_DELTA },
 		{ "no-tcal", no_argument, NULL, DO_NO_TCAL },
 		{ "no-wall-clock", no_argument, NULL, DO_NO_WALL_CLOCK },
+		{ "keep-tcal-on-ovf", no_argument, NULL, DO_KEEP_TCAL },
 		{ "no-timing", no_argument, NULL, DO_NO_TIMING },
 		{ "no-cyc", no_argument, NULL, DO_NO_CYC },
 		{ "raw", no_argument, NULL, DO_RAW },

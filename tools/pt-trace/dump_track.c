@@ -510,6 +510,23 @@ void dt_packet(struct dt_state *s, const struct dt_opts *o,
 	case ppt_psbend:
 		s->in_header = 0;
 		break;
+	case ppt_ovf:
+		/*
+		 * Packets were lost, timing packets perhaps: calibration
+		 * starts over, as in libipt's query decoder (ptdump after
+		 * 2.0.5 too; 2.0.5's kept it), unless asked to keep the ratio
+		 * and drop only what was counted towards the next one.
+		 */
+		if (o->track_time && o->keep_tcal_on_ovf) {
+			s->tcal.tsc = 0;
+			s->tcal.cyc_tsc = 0;
+			s->tcal.cyc_mtc = 0;
+			s->tcal.ctc = 0;
+			s->tcal.have_mtc = 0;
+		} else if (o->track_time) {
+			dt_tcal_reset(&s->tcal);
+		}
+		break;
 	case ppt_fup:
 	case ppt_tip:
 	case ppt_tip_pge:

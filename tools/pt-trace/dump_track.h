@@ -63,6 +63,7 @@ struct dt_opts {
 	unsigned int delta:1;
 	unsigned int no_tcal:1;
 	unsigned int no_wall_clock:1;
+	unsigned int keep_tcal_on_ovf:1;
 	unsigned int no_cyc:1;
 	unsigned int no_timing:1;
 };

@@ -12,6 +12,7 @@
 
 #include <linux/pt_trace.h>
 
+#include "cpu_errata.h"
 #include "lossfile.h"
 #include "tool.h"
 #include "trace_config.h"
@@ -39,13 +40,14 @@ int ptt_config_set_cpu(struct pt_config *config, const char *arg)
 	config->cpu.model = (uint8_t)v[1];
 	config->cpu.stepping = (uint8_t)v[2];
 	/*
-	 * A CPU newer than the library is no reason to refuse the trace:
-	 * like ptdump, go on without errata workarounds, and say so.
+	 * A CPU newer than the errata table and the library is no reason to
+	 * refuse the trace: like ptdump, go on without errata workarounds,
+	 * and say so.
 	 */
-	err = pt_cpu_errata(&config->errata, &config->cpu);
+	err = ptt_cpu_errata(&config->errata, &config->cpu);
 	if (err < 0) {
 		memset(&config->errata, 0, sizeof(config->errata));
-		ptt_warn("--cpu %s: libipt %u.%u.%u knows no errata of this CPU (%s): decoding on without errata workarounds",
+		ptt_warn("--cpu %s: neither pt-trace's errata table nor libipt %u.%u.%u knows this CPU (%s): decoding on without errata workarounds",
 			 arg, pt_library_version().major,
 			 pt_library_version().minor, pt_library_version().patch,
 			 pt_errstr(pt_errcode(err)));
@@ -60,7 +62,7 @@ int ptt_config_errata_err(const struct pt_config *config)
 
 	if (!config->cpu.vendor)
 		return 0;
-	err = pt_cpu_errata(&errata, &config->cpu);
+	err = ptt_cpu_errata(&errata, &config->cpu);
 	return err < 0 ? err : 0;
 }
 
@@ -144,7 +146,7 @@ void ptt_config_from_sideband(struct pt_config *config,
 		config->cpu.family = (uint16_t)f;
 		config->cpu.model = (uint8_t)m;
 		config->cpu.stepping = (uint8_t)(s & 0xff);
-		pt_cpu_errata(&config->errata, &config->cpu);
+		ptt_cpu_errata(&config->errata, &config->cpu);
 	}
 	if (!ptsb_get_u64(sb, "mtc_freq", &v) && v <= 15)
 		config->mtc_freq = (uint8_t)v;
