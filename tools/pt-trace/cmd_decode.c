@@ -62,11 +62,18 @@ struct decode_opts {
 	uint64_t tl_max;	/* --max-events */
 	unsigned int jobs;	/* --jobs: decoding threads */
 	/*
-	 * The recording's RTIT_CTL has CYCEn: --jobs stays in one thread.
-	 * libipt calibrates CYC against MTC across PSBs (its tcal state
-	 * survives a PSB in one decoder), and a piece's decoder starts that
-	 * calibration again, so its times (perf columns, --time, the
-	 * switch records' rule) could differ from one decoder's.
+	 * The recording's RTIT_CTL has CYCEn: --jobs stays in one thread
+	 * where anything uses libipt's time (decode_par_ok()).  libipt 2.0's
+	 * CYC calibration (pt_time.c's struct pt_time_cal) goes on through
+	 * a PSB in one decoder: only a sync, an OVF or a CBR outside PSB+
+	 * starts it again, and a PSB+'s TSC and TMA reset the time but not
+	 * it.  A piece's decoder synchronises at its PSB: it has no cycle
+	 * ratio (FCR) measured until its second MTC with cycles before it,
+	 * where one decoder has the last one measured before the PSB (the
+	 * FCR is replaced at each such MTC, not averaged), so the piece's
+	 * first MTC periods' times (--tsc, perf's columns, --time, the
+	 * timeline, --summary, the switch and exec records' rules) differ
+	 * (host check decode-jobs-cyc).
 	 */
 	int cyc;
 };
@@ -547,9 +554,11 @@ static void decode_usage(FILE *f)
 	      "                            the lines in the trace's order, the same\n"
 	      "                            as with one, -q's and --summary's numbers\n"
 	      "                            too (default 1; one thread with a\n"
-	      "                            recording with CYCEn: libipt's calibration\n"
-	      "                            at a piece's start comes from the pieces\n"
-	      "                            before it; --summary\n"
+	      "                            recording with CYCEn where the time is used\n"
+	      "                            (a time column, --time, --timeline,\n"
+	      "                            --summary, sideband.perf): libipt's\n"
+	      "                            calibration at a piece's start comes from\n"
+	      "                            the pieces before it; --summary\n"
 	      "                            needs a TSC and PIP in each PSB+; see the\n"
 	      "                            man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
@@ -1823,6 +1832,13 @@ static void decode_loss(struct decode_ctx *c, struct decode_trace *t,
 	decode_ct_restart(c, t, CTM_LOST);
 }
 
+/* Whether an output or filter uses libipt's time (decode_time()). */
+static int decode_need_time(const struct decode_ctx *c)
+{
+	return c->o.fmt.show_time || c->tl.f || c->o.fmt.perf ||
+	       c->o.filter.have_time || c->vmx.summary;
+}
+
 /* One stretch [start, end) of a trace, with its own decoder. */
 static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 			      uint64_t start, uint64_t end)
@@ -1833,8 +1849,7 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 	config.begin = t->buf + start;
 	config.end = t->buf + end;
 	t->base = start;
-	c->need_time = c->o.fmt.show_time || c->tl.f || c->o.fmt.perf ||
-		       c->o.filter.have_time || c->vmx.summary;
+	c->need_time = decode_need_time(c);
 	c->task_filter = dflt_per_insn(&c->o.filter);
 	c->need_who = c->task_filter || c->o.fmt.perf;
 	c->plain = !c->need_time && !c->need_who && !c->o.calls &&
@@ -2548,7 +2563,9 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
  * Whether a stretch can be cut into segments decoded in threads, with
  * the same lines as one decoder.  Not with what carries state across
  * the trace that a segment's start does not show (CYC's calibration in
- * libipt; the call tree and the timeline are run in order on the
+ * libipt, decode_opts.cyc, where an output, filter or sideband.perf's
+ * switch and exec records use the time: without, CYCs change nothing
+ * decode prints; the call tree and the timeline are run in order on the
  * workers' marks, decode_marks_emit()), nor with
  * --summary when the stretch starts with an inferred switch whose IP is
  * its first instruction's (dvmx_after_insn()).  -q's statistics are the
@@ -2578,7 +2595,8 @@ static int decode_par_ok(const struct decode_ctx *c, uint64_t start,
 	const struct decode_opts *o = &c->o;
 	const struct decode_vmx *v = &c->vmx;
 
-	return o->jobs > 1 && !o->cyc &&
+	return o->jobs > 1 &&
+	       (!o->cyc || (!decode_need_time(c) && !c->as.have_perf)) &&
 	       !(v->summary && v->sw_ip_due) &&
 	       end - start > (64u << 10);
 }
