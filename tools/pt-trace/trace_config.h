@@ -17,9 +17,10 @@
 int ptt_config_set_cpu(struct pt_config *config, const char *arg);
 
 /*
- * 0, or libipt's error (negative) when it knows no errata of @config's
- * CPU: dump and decode print it in their listing as ptdump ("[0: failed
- * to determine errata: ...]") and ptxed ("[0, 0: config error: ...]") do.
+ * 0, or libipt's error (negative) when neither cpu_errata.c's table nor
+ * libipt knows @config's CPU: dump and decode print it in their listing
+ * as ptdump ("[0: failed to determine errata: ...]") and ptxed ("[0, 0:
+ * config error: ...]") do.
  */
 int ptt_config_errata_err(const struct pt_config *config);
 
