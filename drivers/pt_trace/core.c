@@ -28,6 +28,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/suspend.h>
+#include <asm/msr.h>
 #include <asm/page.h>
 
 #include "buffer.h"
@@ -172,6 +173,24 @@ static int pt_stop_locked(struct pt_cpu *pc)
 	return pc->src->stop(pc);
 }
 
+/*
+ * The driver stops a trace on its own (CPU offline, suspend): when, for
+ * GET_STATUS, so that a recorder starting it again knows where its gap
+ * begins (it polls, and would otherwise know only when it last saw the
+ * trace running).  pc->lock held.
+ */
+static int pt_stop_by_driver(struct pt_cpu *pc)
+{
+	int ret;
+
+	if (!pc->running)
+		return 0;
+	ret = pt_stop_locked(pc);
+	pc->driver_stop_ns = ktime_get_ns();
+	pc->driver_stop_tsc = rdtsc();
+	return ret;
+}
+
 /* ---- Open / release ---- */
 
 int pt_core_open(struct pt_cpu *pc)
@@ -184,6 +203,8 @@ int pt_core_open(struct pt_cpu *pc)
 	pc->offset = 0;
 	pc->head = 0;
 	pc->rtit_status = 0;
+	pc->driver_stop_ns = 0;
+	pc->driver_stop_tsc = 0;
 	pc->started_since_open = false;
 	pc->cr3_derived = 0;
 	mutex_unlock(&pc->lock);
@@ -526,6 +547,8 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st)
 	st->rtit_status = pc->rtit_status;
 	st->starts = pc->starts;
 	st->vmx = pt_vmx_status(pc->cpu);
+	st->driver_stop_ns = pc->driver_stop_ns;
+	st->driver_stop_tsc = pc->driver_stop_tsc;
 	if (pc->cfg.mode == PT_MODE_STREAM && pc->buf) {
 		struct pt_stream *s = &pc->stream;
 
@@ -674,8 +697,7 @@ static void pt_cpu_offline_one(struct pt_cpu *pc)
 	if (!pc)
 		return;
 	mutex_lock(&pc->lock);
-	if (pc->running)
-		pt_stop_locked(pc);
+	pt_stop_by_driver(pc);
 	pc->online = false;
 	pc->status_flags |= PT_STATUS_CPU_OFFLINE;
 	pt_core_update_ctrl(pc);
@@ -708,6 +730,15 @@ static int pt_cpu_offline(unsigned int cpu)
  * A suspend to idle keeps the CPU state, but the notifier cannot tell
  * it apart, so it stops too.
  */
+static void pt_core_freeze_one(struct pt_cpu *pc)
+{
+	cpus_read_lock();
+	mutex_lock(&pc->lock);
+	pt_stop_by_driver(pc);
+	mutex_unlock(&pc->lock);
+	cpus_read_unlock();
+}
+
 static void pt_core_freeze(bool frozen)
 {
 	unsigned int cpu;
@@ -716,9 +747,9 @@ static void pt_core_freeze(bool frozen)
 	if (!frozen)
 		return;
 	for_each_possible_cpu(cpu) {
-		pt_core_stop(per_cpu_ptr(&pt_cpus, cpu));
+		pt_core_freeze_one(per_cpu_ptr(&pt_cpus, cpu));
 		if (bts_cpus)
-			pt_core_stop(&bts_cpus[cpu]);
+			pt_core_freeze_one(&bts_cpus[cpu]);
 	}
 }
 

@@ -143,6 +143,7 @@ struct pt_cpu {
 	u64 starts;
 	u64 generation;
 	u64 start_ns, stop_ns;		/* duration of the last IPI */
+	u64 driver_stop_ns, driver_stop_tsc;	/* see pt_stop_by_driver() */
 	bool started_since_open;
 	/*
 	 * PT_CR3_BY_PID: the CR3 derived (0: none) and its mm, grabbed so

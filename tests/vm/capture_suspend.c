@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/pt_trace.h>
 
@@ -91,6 +92,7 @@ int main(void)
 	struct ptt_packet_stats ps = { 0 };
 	char states[128];
 	static char rbuf[SIZE];
+	struct timespec ts;
 	__u64 got = 0;
 	__u8 *map;
 	ssize_t n;
@@ -116,6 +118,7 @@ int main(void)
 		ioctl(fd, PT_TRACE_IOC_STOP);
 		SKIP("the model wrote no trace");
 	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	r = suspend_cycle();
 	if (r) {
 		ioctl(fd, PT_TRACE_IOC_STOP);
@@ -123,6 +126,11 @@ int main(void)
 	}
 	REQUIRE(ioctl(fd, PT_TRACE_IOC_GET_STATUS, &st) == 0, "status");
 	CHECK(!(st.flags & PT_STATUS_RUNNING), "still running after a suspend");
+	/* When the driver stopped it, for a recorder's gap record. */
+	CHECK(st.driver_stop_ns >= ts.tv_sec * 1000000000ULL + ts.tv_nsec &&
+	      st.driver_stop_tsc, "driver_stop %llu/%llu after a suspend",
+	      (unsigned long long)st.driver_stop_ns,
+	      (unsigned long long)st.driver_stop_tsc);
 	CHECK(!(st.flags & PT_STATUS_HW_ERROR), "hw error");
 	CHECK(st.head > 0 && st.offset < SIZE, "head %llu offset %llu",
 	      (unsigned long long)st.head, (unsigned long long)st.offset);

@@ -16,6 +16,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "stream_common.h"
 #include "stream_wd.h"
@@ -83,6 +84,14 @@ static void check_mapping(const struct pt_trace_mmap_page *pg,
 		}
 }
 
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 static void expect_offline(const struct pt_trace_mmap_page *pg,
 			   const unsigned char *data, const char *when)
 {
@@ -134,6 +143,7 @@ int main(void)
 	const unsigned char *data;
 	unsigned long long gen, recs;
 	long long lost0, lost1;
+	unsigned long long off0, off1, stop1;
 	pthread_t th;
 	void *map;
 	double t0;
@@ -156,11 +166,25 @@ int main(void)
 	REQUIRE(!pthread_create(&th, NULL, reader, NULL), "pthread_create");
 	wait_for(4096);
 	CHECK(len > 0, "data before the offline");
+	st_status(fd, &st);
+	CHECK(!st.driver_stop_ns && !st.driver_stop_tsc,
+	      "driver_stop %llu/%llu before any", (unsigned long long)st.driver_stop_ns,
+	      (unsigned long long)st.driver_stop_tsc);
+	off0 = mono_ns();
 	REQUIRE(!cpu1_set(0), "offline cpu1: %s", strerror(errno));
+	off1 = mono_ns();
 	pthread_join(th, NULL);
 	CHECK(last_ret == 0, "the reader ends with EOF: %zd (%s)", last_ret,
 	      strerror(last_errno));
 	expect_offline(pg, data, "offline while reading");
+	/* GET_STATUS says when the driver stopped it: inside the offline. */
+	st_status(fd, &st);
+	CHECK(st.size >= PT_TRACE_STATUS_SIZE_VER2 && st.driver_stop_ns >= off0 &&
+	      st.driver_stop_ns <= off1 && st.driver_stop_tsc,
+	      "driver_stop_ns %llu not in the offline [%llu, %llu], tsc %llu",
+	      (unsigned long long)st.driver_stop_ns, off0, off1,
+	      (unsigned long long)st.driver_stop_tsc);
+	stop1 = st.driver_stop_ns;
 	REQUIRE(!cpu1_set(1), "online cpu1: %s", strerror(errno));
 	expect_online(pg, "back online");
 
@@ -204,6 +228,10 @@ int main(void)
 	while (st_read(fd, out, &len, CAP) > 0)
 		;
 	expect_offline(pg, data, "offline while stalled");
+	st_status(fd, &st);
+	CHECK(st.driver_stop_ns > stop1, "the second offline's stop %llu, the first's %llu",
+	      (unsigned long long)st.driver_stop_ns, stop1);
+	stop1 = st.driver_stop_ns;
 	REQUIRE(!cpu1_set(1), "online cpu1: %s", strerror(errno));
 	expect_online(pg, "back online again");
 
@@ -219,6 +247,8 @@ int main(void)
 	st_status(fd, &st);
 	CHECK(st.head == len, "head %llu, read %zu",
 	      (unsigned long long)st.head, len);
+	CHECK(st.driver_stop_ns == stop1, "a STOP of ours moved driver_stop_ns: %llu, was %llu",
+	      (unsigned long long)st.driver_stop_ns, stop1);
 	check_mapping(pg, data, "after the last session");
 	if (!st.loss_records) {
 		REQUIRE(ptt_decode_packets(out, len, &ps) == 0, "no PSB");

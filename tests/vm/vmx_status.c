@@ -36,7 +36,7 @@ static __u32 vs_get(const char *when)
 	st.size = sizeof(st);
 	REQUIRE(ioctl(fd, PT_TRACE_IOC_GET_STATUS, &st) == 0, "GET_STATUS %s: %s",
 		when, strerror(errno));
-	CHECK(st.size == PT_TRACE_STATUS_SIZE_VER1, "%s: size %u", when, st.size);
+	CHECK(st.size == PT_TRACE_STATUS_SIZE_VER2, "%s: size %u", when, st.size);
 	CHECK(st.reserved0 == 0, "%s: reserved0 %#x", when, st.reserved0);
 	CHECK(!(st.vmx & ~VS_ALL), "%s: unknown vmx bits %#x", when, st.vmx);
 	fprintf(stderr, "PTT-INFO %s: vmx %#x\n", when, st.vmx);
@@ -93,8 +93,16 @@ int main(void)
 	CHECK(old->size == PT_TRACE_STATUS_SIZE_VER0, "size 112 caller got size %u",
 	      old->size);
 	CHECK(((__u8 *)buf)[PT_TRACE_STATUS_SIZE_VER0] == 0x5a &&
-	      ((__u8 *)buf)[PT_TRACE_STATUS_SIZE_VER1 - 1] == 0x5a,
+	      ((__u8 *)buf)[PT_TRACE_STATUS_SIZE_VER2 - 1] == 0x5a,
 	      "bytes past 112 written for a 112-byte caller");
+	/* The 120-byte caller (vmx, no driver_stop_*): 120 back. */
+	memset(buf, 0x5a, sizeof(buf));
+	old->size = PT_TRACE_STATUS_SIZE_VER1;
+	REQUIRE(ioctl(fd, PT_TRACE_IOC_GET_STATUS, old) == 0,
+		"GET_STATUS (size 120): %s", strerror(errno));
+	CHECK(old->size == PT_TRACE_STATUS_SIZE_VER1 &&
+	      ((__u8 *)buf)[PT_TRACE_STATUS_SIZE_VER1] == 0x5a,
+	      "a 120-byte caller got size %u or bytes past 120", old->size);
 
 	if (access(MC_MODEL_DIR "vmx", W_OK)) {
 		close(fd);

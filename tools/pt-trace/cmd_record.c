@@ -627,11 +627,12 @@ static void rec_count_lapped(struct rec_cpu *rc)
 /*
  * The loss record of a gap the driver's stop left (rec_hotplug()): at
  * the offset in cpuN.pt where the next run begins (or the end of the
- * file), from the last time the recorder saw the trace running to
- * @ns/@tsc (just after the new START, or the end of the recording), so
- * it covers the gap.  Bytes unknown: nothing was produced, but the
- * hardware was not there to say.  Flight mode has no cpuN.loss until
- * its first gap.
+ * file), from when the driver stopped the trace (GET_STATUS's
+ * driver_stop_ns/_tsc; from an older driver, the last time the recorder
+ * saw the trace running, up to a poll interval earlier) to @ns/@tsc (just
+ * after the new START, or the end of the recording), so it covers the
+ * gap.  Bytes unknown: nothing was produced, but the hardware was not
+ * there to say.  Flight mode has no cpuN.loss until its first gap.
  */
 static int rec_gap(struct rec_cpu *rc, const struct rec_opts *o,
 		   int restart, uint64_t ns, uint64_t tsc)
@@ -654,6 +655,11 @@ static int rec_gap(struct rec_cpu *rc, const struct rec_opts *o,
 	r.offset = rc->written;
 	r.start_ns = rc->seen_ns;
 	r.start_tsc = rc->seen_tsc;
+	if (rc->status.driver_stop_ns > r.start_ns &&
+	    rc->status.driver_stop_tsc > r.start_tsc) {
+		r.start_ns = rc->status.driver_stop_ns;
+		r.start_tsc = rc->status.driver_stop_tsc;
+	}
 	r.end_ns = ns > r.start_ns ? ns : r.start_ns;
 	r.end_tsc = tsc > r.start_tsc ? tsc : r.start_tsc;
 	r.flags = (uint32_t)((restart ? PTL_FLAG_RESTART : 0) |

@@ -258,10 +258,19 @@ struct pt_trace_status {
 	/* Since size 120 (PT_TRACE_STATUS_SIZE_VER1). */
 	__u32 vmx;			/* PT_STATUS_VMX_*: this CPU, now */
 	__u32 reserved0;		/* 0 */
+	/*
+	 * Since size 136 (PT_TRACE_STATUS_SIZE_VER2): when the driver last
+	 * stopped this trace itself (its CPU went offline, a suspend), just
+	 * after the stop: CLOCK_MONOTONIC ns and the TSC.  0 when it never
+	 * did since open.
+	 */
+	__u64 driver_stop_ns;
+	__u64 driver_stop_tsc;
 };
 
 #define PT_TRACE_STATUS_SIZE_VER0	112	/* the streaming fields included */
 #define PT_TRACE_STATUS_SIZE_VER1	120	/* + vmx */
+#define PT_TRACE_STATUS_SIZE_VER2	136	/* + driver_stop_ns, _tsc */
 
 /*
  * struct pt_trace_status.vmx: the VMX situation of the device's CPU when
