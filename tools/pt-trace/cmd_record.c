@@ -86,6 +86,8 @@ struct rec_cpu {
 	int hup;		/* poll said the trace stopped */
 	struct rec_tsc tsc[2];	/* before START, after STOP */
 	struct pt_trace_status status;
+	int bts;		/* /dev/btsN: cpuN.bts, cpuN.bts.loss */
+	int wrapped;		/* flight: a run before this one wrapped */
 };
 
 struct rec_opts {
@@ -642,8 +644,8 @@ static int rec_gap(struct rec_cpu *rc, const struct rec_opts *o,
 	if (!rc->lossf) {
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/cpu%d%s", o->outdir, rc->cpu,
-			 PTL_SUFFIX);
+		snprintf(path, sizeof(path), "%s/cpu%d%s%s", o->outdir,
+			 rc->cpu, rc->bts ? ".bts" : "", PTL_SUFFIX);
 		rc->lossf = ptl_create(path, rc->cpu);
 		if (!rc->lossf) {
 			ptt_err("cannot create %s: %s", path, strerror(errno));
@@ -718,10 +720,13 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
 		}
 		err = stream ? rec_drain(rc) : rec_flight_read(rc);
 		if (err) {
-			ptt_err("cpu %d: writing %s/cpu%d.pt: %s", rc->cpu,
-				o->outdir, rc->cpu, strerror(-err));
+			ptt_err("cpu %d: writing %s/cpu%d.%s: %s", rc->cpu,
+				o->outdir, rc->cpu, rc->bts ? "bts" : "pt",
+				strerror(-err));
 			return err;
 		}
+		if (rc->status.flags & PT_STATUS_WRAPPED)
+			rc->wrapped = 1;
 		rec_count_lapped(rc);
 		rc->seq_base += rc->loss_next;
 		rc->loss_next = 0;
@@ -729,16 +734,19 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
 		rc->sb_again = 0;
 		rc->down_offline = !!(rc->status.flags & PT_STATUS_CPU_OFFLINE);
 		fprintf(stderr,
-			"cpu %d: the driver stopped its trace (%s): it starts again when it can\n",
-			rc->cpu, rc->down_offline ? "CPU offline" :
-			"CPU offline and back, or a suspend");
+			"cpu %d: the driver stopped its %s trace (%s): it starts again when it can\n",
+			rc->cpu, rc->bts ? "BTS" : "PT", rc->down_offline ?
+			"CPU offline" : "CPU offline and back, or a suspend");
 	}
 	if (flags & PT_STATUS_CPU_OFFLINE) {
 		rc->down_offline = 1;
 		return 0;
 	}
-	/* System-wide: the CPU's perf sideband event, gone at its offline. */
-	if (perf->ring && !rc->sb_again) {
+	/*
+	 * System-wide: the CPU's perf sideband event, gone at its offline
+	 * (once per CPU: by its PT recorder, not the BTS one).
+	 */
+	if (!rc->bts && perf->ring && !rc->sb_again) {
 		err = pcol_reopen_cpu(perf, rc->cpu, why, sizeof(why));
 		if (err == -ENODEV)
 			return 0;	/* offline again: later */
@@ -753,8 +761,9 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
 	cpu_tsc_now(&tsc, &ns);
 	if (err) {
 		/* The gap stays open: its record is written at the end. */
-		ptt_warn("cpu %d: START again: %s; not traced from here",
-			 rc->cpu, ptdev_why(err, rc->cpu, PTDEV_START));
+		ptt_warn("cpu %d: START %s again: %s; not traced from here",
+			 rc->cpu, rc->bts ? "BTS" : "PT",
+			 ptdev_why(err, rc->cpu, PTDEV_START));
 		rc->given_up = 1;
 		return 0;
 	}
@@ -770,7 +779,8 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
 	rc->restarts++;
 	rc->seen_ns = ns;
 	rc->seen_tsc = tsc;
-	fprintf(stderr, "cpu %d: traced again\n", rc->cpu);
+	fprintf(stderr, "cpu %d: %s traced again\n", rc->cpu,
+		rc->bts ? "BTS" : "PT");
 	return 0;
 }
 
@@ -1642,6 +1652,9 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		for (i = 0; i < n && !o->snapshot; i++)
 			if (rec_hotplug(&rcs[i], o, &run->perf))
 				return -EIO;
+		for (i = 0; i < run->nbts && !o->snapshot; i++)
+			if (rec_hotplug(&run->bts[i], o, &run->perf))
+				return -EIO;
 		if (stream && (!o->drain_ms || now >= next_drain)) {
 			for (i = 0; i < n; i++) {
 				int err = rcs[i].down ? 0 : rec_drain(&rcs[i]);
@@ -1654,7 +1667,8 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 				}
 			}
 			for (i = 0; i < run->nbts; i++) {
-				int err = rec_drain(&run->bts[i]);
+				int err = run->bts[i].down ? 0 :
+					  rec_drain(&run->bts[i]);
 
 				if (err) {
 					ptt_err("cpu %d: writing %s/cpu%d.bts: %s",
@@ -1687,7 +1701,7 @@ static int rec_wait_loop(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 		if (stop && (next_check - now) * 1e3 < wait_ms)
 			wait_ms = (next_check - now) * 1e3;
 		/* BTS's wakeups are not polled: look at least 100 times a second. */
-		if (run->nbts && wait_ms > 10)
+		if (stream && run->nbts && wait_ms > 10)
 			wait_ms = 10;
 		run->stop_cpu = rec_sleep(w, rcs, n, o, &run->perf, stop,
 					  wait_ms);
@@ -2245,11 +2259,13 @@ static int rec_bts_open_all(struct rec_bts **out, const struct rec_cpu *rcs,
 }
 
 /*
- * --bts -m stream: each /dev/btsN as a struct rec_cpu, mapped, with
- * DIR/cpuN.bts and DIR/cpuN.bts.loss, drained by rec_drain() as PT.
+ * --bts: each /dev/btsN as a struct rec_cpu, mapped, with DIR/cpuN.bts
+ * and (stream mode, or flight mode at its first gap) DIR/cpuN.bts.loss:
+ * drained by rec_drain() or read by rec_flight_read() as PT, and started
+ * again after the driver stopped it (rec_hotplug()).
  */
-static int rec_bts_stream_open(struct rec_run *run, const struct rec_bts *b,
-			       int n, const char *outdir)
+static int rec_bts_rings_open(struct rec_run *run, const struct rec_bts *b,
+			      int n, const char *outdir, int stream)
 {
 	char path[4096];
 	int i, err;
@@ -2265,7 +2281,8 @@ static int rec_bts_stream_open(struct rec_run *run, const struct rec_bts *b,
 
 		rc->cpu = b[i].cpu;
 		rc->fd = b[i].fd;
-		err = ptdev_mmap(rc->fd, &rc->map, 1);
+		rc->bts = 1;
+		err = ptdev_mmap(rc->fd, &rc->map, stream);
 		if (err) {
 			ptt_err("/dev/bts%d: mmap: %s", rc->cpu, strerror(-err));
 			return PTT_EXIT_DEVICE;
@@ -2279,6 +2296,13 @@ static int rec_bts_stream_open(struct rec_run *run, const struct rec_bts *b,
 		}
 		snprintf(path, sizeof(path), "%s/cpu%d.bts%s", outdir, rc->cpu,
 			 PTL_SUFFIX);
+		if (!stream) {
+			/* Written at a gap only (rec_gap()): none of old. */
+			if (unlink(path) && errno != ENOENT)
+				ptt_warn("cannot remove %s: %s", path,
+					 strerror(errno));
+			continue;
+		}
 		rc->lossf = ptl_create(path, rc->cpu);
 		if (!rc->lossf) {
 			ptt_err("cannot create %s: %s", path, strerror(errno));
@@ -2288,38 +2312,71 @@ static int rec_bts_stream_open(struct rec_run *run, const struct rec_bts *b,
 	return 0;
 }
 
-/* STOP, the last drain, the loss file's end, sideband and summary. */
-static int rec_bts_stream_finish(struct rec_cpu *rc, const char *outdir,
-				 FILE *sb)
+/*
+ * STOP, the last drain (stream) or read (flight), the loss file's end,
+ * sideband and summary.  A trace the driver stopped and record could
+ * not start again (its CPU still offline) gets a gap to the end and a
+ * warning (rec_bts_stopped()).
+ */
+static int rec_bts_ring_finish(struct rec_cpu *rc, const struct rec_opts *o,
+			       FILE *sb)
 {
 	static const char summary[] =
 		"cpu%-3d %12llu records in cpu%d.bts, %llu lost in %llu gaps (cpu%d.bts%s)\n";
+	int stream = o->mode == PT_MODE_STREAM;
+	int err = 0, stopped = rc->down;
 	char key[48];
 	uint64_t lost;
-	int err, stopped;
 
-	/* Not running before our STOP: the driver stopped it (hotplug). */
-	err = ptdev_get_status(rc->fd, &rc->status);
-	stopped = !err && !(rc->status.flags & PT_STATUS_RUNNING);
-	err = err ?: ptdev_stop(rc->fd);
-	err = err ?: ptdev_get_status(rc->fd, &rc->status);
-	err = err ?: rec_drain(rc);
-	if (err) {
-		ptt_err("/dev/bts%d: %s (writing %s/cpu%d.bts)", rc->cpu,
-			strerror(-err), outdir, rc->cpu);
-		return PTT_EXIT_DEVICE;
+	if (!rc->down) {
+		/* Not running before our STOP: the driver stopped it. */
+		err = ptdev_get_status(rc->fd, &rc->status);
+		stopped = !err && !(rc->status.flags & PT_STATUS_RUNNING);
+		err = err ?: ptdev_stop(rc->fd);
+		err = err ?: ptdev_get_status(rc->fd, &rc->status);
+		err = err ?: stream ? rec_drain(rc) : rec_flight_read(rc);
+		if (err) {
+			ptt_err("/dev/bts%d: %s (writing %s/cpu%d.bts)", rc->cpu,
+				strerror(-err), o->outdir, rc->cpu);
+			return PTT_EXIT_DEVICE;
+		}
+		rec_count_lapped(rc);
+		if (rc->status.flags & PT_STATUS_WRAPPED)
+			rc->wrapped = 1;
 	}
-	if (rc->status.loss_records > rc->loss_next)
-		rec_lapped(rc, rc->loss_next,
-			   rc->status.loss_records - rc->loss_next);
-	ptl_write_end(rc->lossf, rc->loss_next > rc->status.loss_records ?
-		      rc->loss_next : rc->status.loss_records, rc->loss.lapped);
-	lost = rc->loss.known_bytes / PT_BTS_RECORD_SIZE;
+	if (stopped) {
+		uint64_t tsc, ns;
+
+		cpu_tsc_now(&tsc, &ns);
+		if (rec_gap(rc, o, 0, ns, tsc))
+			return PTT_EXIT_INPUT;
+	}
+	if (rc->lossf)
+		ptl_write_end(rc->lossf, rc->seq_base + rc->loss_next,
+			      rc->loss.lapped);
 	snprintf(key, sizeof(key), "bts.cpu%d.mode", rc->cpu);
-	ptsb_put(sb, key, "stream");
+	ptsb_put(sb, key, stream ? "stream" : "flight");
 	snprintf(key, sizeof(key), "bts.cpu%d.records", rc->cpu);
 	ptsb_put(sb, key, "%llu",
 		 (unsigned long long)rc->written / PT_BTS_RECORD_SIZE);
+	if (rc->restarts) {
+		snprintf(key, sizeof(key), "bts.cpu%d.restarts", rc->cpu);
+		ptsb_put(sb, key, "%u", rc->restarts);
+	}
+	if (!stream) {
+		snprintf(key, sizeof(key), "bts.cpu%d.wrapped", rc->cpu);
+		ptsb_put(sb, key, "%d", rc->wrapped);
+		fprintf(stderr, "cpu%-3d %12llu records in cpu%d.bts%s\n",
+			rc->cpu,
+			(unsigned long long)rc->written / PT_BTS_RECORD_SIZE,
+			rc->cpu, rc->wrapped ?
+			" (wrapped: the buffer kept the newest records)" : "");
+		if (rc->lossf)
+			rec_print_losses("       ", &rc->loss);
+		rec_bts_stopped(sb, rc->cpu, stopped);
+		return 0;
+	}
+	lost = rc->loss.known_bytes / PT_BTS_RECORD_SIZE;
 	snprintf(key, sizeof(key), "bts.cpu%d.lost_records", rc->cpu);
 	ptsb_put(sb, key, "%llu", (unsigned long long)lost);
 	snprintf(key, sizeof(key), "bts.cpu%d.loss_records", rc->cpu);
@@ -2388,8 +2445,9 @@ int cmd_record(int argc, char **argv)
 		ret = PTT_EXIT_INPUT;
 		goto out;
 	}
-	if (bts && o.mode == PT_MODE_STREAM) {
-		ret = rec_bts_stream_open(&run, bts, ncpus, o.outdir);
+	if (bts) {
+		ret = rec_bts_rings_open(&run, bts, ncpus, o.outdir,
+					 o.mode == PT_MODE_STREAM);
 		if (ret)
 			goto out;
 	}
@@ -2458,10 +2516,8 @@ int cmd_record(int argc, char **argv)
 			rec_follow_cpu(&fs, rcs[i].fd, rcs[i].cpu, run.sb);
 		rec_follow_report(&fs, run.sb);
 	}
-	for (i = 0; bts && i < ncpus; i++) {
-		int err = run.nbts ?
-			rec_bts_stream_finish(&run.bts[i], o.outdir, run.sb) :
-			rec_bts_finish(&bts[i], o.outdir, run.sb);
+	for (i = 0; i < run.nbts; i++) {
+		int err = rec_bts_ring_finish(&run.bts[i], &o, run.sb);
 
 		if (!ret)
 			ret = err;

@@ -126,6 +126,11 @@ static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 {
 	static const char lost[] =
 		"[%03d]  [lost %llu branches: the stream's ring was full]\n";
+	/* record's gaps around a CPU hotplug (rec_hotplug()) */
+	static const char restart[] =
+		"[%03d]  [not traced for %.3f ms: CPU offline or a suspend, BTS started again]\n";
+	static const char offline[] =
+		"[%03d]  [not traced from here: CPU offline, BTS not started again]\n";
 
 	for (; lf && *at < lf->n && lf->rec[*at].offset <= off; (*at)++) {
 		const struct ptl_record *r = &lf->rec[*at];
@@ -143,6 +148,11 @@ static void dbts_gaps(const struct ptl_file *lf, size_t *at, uint64_t off,
 		if (r->bytes_known)
 			ob_printf(ob, lost, cpu, (unsigned long long)
 				  (r->bytes / PT_BTS_RECORD_SIZE));
+		else if (r->flags & PTL_FLAG_RESTART)
+			ob_printf(ob, restart, cpu,
+				  (double)(r->end_ns - r->start_ns) / 1e6);
+		else if (r->flags & PTL_FLAG_CPU_OFFLINE)
+			ob_printf(ob, offline, cpu);
 		else
 			ob_printf(ob, "[%03d]  [lost an unknown number of branches]\n",
 				  cpu);

@@ -95,67 +95,12 @@ int rec_bts_start(struct rec_bts *b)
 	return 0;
 }
 
-int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb)
-{
-	struct pt_trace_status st;
-	struct ptdev_map map;
-	char path[4096], key[32];
-	int err, fd, ret = 0, stopped;
-	size_t done = 0;
-
-	/* Not running before our STOP: the driver stopped it (hotplug). */
-	err = ptdev_get_status(b->fd, &st);
-	stopped = !err && !(st.flags & PT_STATUS_RUNNING);
-	err = err ?: ptdev_stop(b->fd);
-	err = err ?: ptdev_get_status(b->fd, &st);
-	err = err ?: ptdev_mmap(b->fd, &map, 0);
-	if (err) {
-		ptt_err("/dev/bts%d: %s", b->cpu, strerror(-err));
-		return PTT_EXIT_DEVICE;
-	}
-	snprintf(path, sizeof(path), "%s/cpu%d.bts", outdir, b->cpu);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ptt_err("cannot create %s: %s", path, strerror(errno));
-		ptdev_unmap(&map);
-		return PTT_EXIT_INPUT;
-	}
-	/* The data is [0, head), whole records (abi.rst). */
-	if (st.head > map.data_len)
-		st.head = map.data_len;
-	while (done < st.head) {
-		ssize_t n = write(fd, map.data + done, st.head - done);
-
-		if (n <= 0) {
-			ptt_err("writing %s: %s", path, strerror(errno));
-			ret = PTT_EXIT_INPUT;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (close(fd) && !ret) {
-		ptt_err("writing %s: %s", path, strerror(errno));
-		ret = PTT_EXIT_INPUT;
-	}
-	ptdev_unmap(&map);
-	snprintf(key, sizeof(key), "bts.cpu%d.records", b->cpu);
-	ptsb_put(sb, key, "%llu",
-		 (unsigned long long)st.head / PT_BTS_RECORD_SIZE);
-	snprintf(key, sizeof(key), "bts.cpu%d.wrapped", b->cpu);
-	ptsb_put(sb, key, "%d", !!(st.flags & PT_STATUS_WRAPPED));
-	fprintf(stderr, "cpu%-3d %12llu records in cpu%d.bts%s\n", b->cpu,
-		(unsigned long long)st.head / PT_BTS_RECORD_SIZE, b->cpu,
-		st.flags & PT_STATUS_WRAPPED ?
-		" (wrapped: the buffer kept the newest records)" : "");
-	rec_bts_stopped(sb, b->cpu, stopped);
-	return ret;
-}
-
 /*
- * The driver stops a BTS trace whose CPU goes offline (or at a suspend)
- * and, unlike a PT trace's (rec_hotplug()), record does not START it
- * again: the records after that moment are missing, which the user is
- * told and the sideband says (bts.cpuN.stopped=1).
+ * The driver stops a BTS trace whose CPU goes offline (or at a suspend);
+ * record STARTs it again once the CPU is back (rec_hotplug()), as PT's.
+ * One still stopped at the end (its CPU offline, or a stop in the last
+ * moments) has no records after that: the user is told and the sideband
+ * says so (bts.cpuN.stopped=1).
  */
 void rec_bts_stopped(FILE *sb, int cpu, int stopped)
 {
@@ -165,7 +110,7 @@ void rec_bts_stopped(FILE *sb, int cpu, int stopped)
 		return;
 	snprintf(key, sizeof(key), "bts.cpu%d.stopped", cpu);
 	ptsb_put(sb, key, "1");
-	ptt_warn("cpu %d: the driver stopped BTS before the end (the CPU went offline, or a suspend) and it was not started again: cpu%d.bts ends there",
+	ptt_warn("cpu %d: the driver stopped BTS before the end (the CPU went offline, or a suspend) and it could not be started again: cpu%d.bts ends there",
 		 cpu, cpu);
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * record --bts (rec_bts.c): a Branch Trace Store recorder on each
- * recorded CPU beside its PT trace, in PT's mode: DIR/cpuN.bts (and in
- * stream mode DIR/cpuN.bts.loss, drained by cmd_record.c).
+ * recorded CPU beside its PT trace, in PT's mode: DIR/cpuN.bts (and
+ * DIR/cpuN.bts.loss), read, drained and restarted after a CPU hotplug
+ * by cmd_record.c as PT's traces.
  */
 #ifndef PT_TRACE_REC_BTS_H
 #define PT_TRACE_REC_BTS_H
@@ -25,12 +26,6 @@ struct rec_bts {
 int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 		 int user, uint32_t mode, uint32_t watermark);
 int rec_bts_start(struct rec_bts *b);
-/*
- * Flight mode: STOP, then write the records to DIR/cpuN.bts and a
- * summary line to stderr; the sideband gets bts.cpuN lines.  0 or an
- * exit status.
- */
-int rec_bts_finish(struct rec_bts *b, const char *outdir, FILE *sb);
 /* The driver stopped CPU @cpu's BTS before the end (@stopped): say so. */
 void rec_bts_stopped(FILE *sb, int cpu, int stopped);
 void rec_bts_close(struct rec_bts *b);
