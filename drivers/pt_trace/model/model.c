@@ -57,12 +57,69 @@ module_param(model_profile, charp, 0444);
 MODULE_PARM_DESC(model_profile,
 		 "backend=model only: icl (default, Ice Lake), bdw (Broadwell), min (synthetic minimum)");
 
+/*
+ * The generator's pace, range-checked at every write (EINVAL outside the
+ * range), not only at load: the tick reads them at run time, and a
+ * value outside (a 0 period, a rate whose bytes per period overflow the
+ * tick's 64-bit arithmetic: a #DE in the hrtimer) is not the model's to
+ * survive.
+ */
+static int pt_model_set_ranged(const char *val, const struct kernel_param *kp,
+			       unsigned long lo, unsigned long hi, bool ulong)
+{
+	unsigned long v;
+	int ret = kstrtoul(val ? val : "", 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < lo || v > hi)
+		return -EINVAL;
+	if (ulong)
+		WRITE_ONCE(*(unsigned long *)kp->arg, v);
+	else
+		WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static int pt_model_set_period(const char *val, const struct kernel_param *kp)
+{
+	return pt_model_set_ranged(val, kp, 10, 1000000, false);
+}
+
+static int pt_model_set_tick_bytes(const char *val,
+				   const struct kernel_param *kp)
+{
+	return pt_model_set_ranged(val, kp, 64, PT_MODEL_STAGE_MAX, false);
+}
+
+static int pt_model_set_rate(const char *val, const struct kernel_param *kp)
+{
+	return pt_model_set_ranged(val, kp, 0, PT_MODEL_RATE_MAX, true);
+}
+
+static const struct kernel_param_ops pt_model_period_ops = {
+	.set	= pt_model_set_period,
+	.get	= param_get_uint,
+};
+
+static const struct kernel_param_ops pt_model_tick_bytes_ops = {
+	.set	= pt_model_set_tick_bytes,
+	.get	= param_get_uint,
+};
+
+static const struct kernel_param_ops pt_model_rate_ops = {
+	.set	= pt_model_set_rate,
+	.get	= param_get_ulong,
+};
+
 unsigned int pt_model_period_us = 1000;
-module_param_named(model_period_us, pt_model_period_us, uint, 0644);
+module_param_cb(model_period_us, &pt_model_period_ops, &pt_model_period_us,
+		0644);
 MODULE_PARM_DESC(model_period_us, "model: trace generator period in us (10..1000000)");
 
 unsigned int pt_model_tick_bytes = 2048;
-module_param_named(model_tick_bytes, pt_model_tick_bytes, uint, 0644);
+module_param_cb(model_tick_bytes, &pt_model_tick_bytes_ops,
+		&pt_model_tick_bytes, 0644);
 MODULE_PARM_DESC(model_tick_bytes, "model: packet bytes generated per tick (64..65536)");
 
 bool pt_model_seq;
@@ -162,9 +219,9 @@ MODULE_PARM_DESC(model_early_pmi,
 		 "model: single-entry ToPA raises its PMI this many bytes before the region fills (default 256, 0..4095)");
 
 unsigned long pt_model_rate;
-module_param_named(model_rate, pt_model_rate, ulong, 0644);
+module_param_cb(model_rate, &pt_model_rate_ops, &pt_model_rate, 0644);
 MODULE_PARM_DESC(model_rate,
-		 "model: generate this many bytes per second per CPU (0: model_tick_bytes per tick; up to 64 KiB per tick)");
+		 "model: generate this many bytes per second per CPU (0: model_tick_bytes per tick; up to 64 KiB per tick; at most 2^40)");
 
 /*
  * SDM 36.2.7.7/8 and 36.2.6.2: with TraceEn=1 the output pointers are
@@ -654,10 +711,6 @@ static void pt_model_free(void)
 static int pt_model_init(struct dentry *debugfs)
 {
 	int cpu;
-
-	pt_model_period_us = clamp(pt_model_period_us, 10U, 1000000U);
-	pt_model_tick_bytes = clamp(pt_model_tick_bytes, 64U,
-				    (unsigned int)PT_MODEL_STAGE_MAX);
 
 	for_each_possible_cpu(cpu) {
 		struct pt_model_cpu *st = pt_model_cpu_ptr(cpu);

@@ -420,6 +420,13 @@ extern bool pt_model_vmcs;
 extern unsigned int pt_model_early_pmi;
 extern bool pt_model_topa_cached;
 extern unsigned long pt_model_rate;
+/*
+ * model_rate's largest value (1 TiB/s, far above the 64 KiB per 10 us
+ * ceiling): the tick's bytes owed, rate x gap / 1 s with a gap of up to
+ * two 1 s periods, must fit the 64-bit quotient of mul_u64_u64_div_u64()
+ * (a #DE on x86 otherwise).
+ */
+#define PT_MODEL_RATE_MAX	BIT(40)
 extern bool pt_model_stale;
 
 #define PT_MODEL_STAGE_MAX	(64 * 1024)
