@@ -48,6 +48,17 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 
 "$PT" info -C 0 >"$OUT/info" || bad "pt-trace info exited $?"
+# the errata decode works around on the profile's CPU (cpu_errata.c)
+case ${PTT_PROFILE:-icl} in
+icl) want="bdm70 skd022 skl014" ;;
+bdw) want="bdm70 bdm64" ;;
+*) want="" ;;
+esac
+if [ -n "$want" ]; then
+	got=$(sed -n 's/^  decoder errata *//p' "$OUT/info")
+	[ "$(echo $got | tr ' ' '\n' | sort | tr '\n' ' ')" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
+		bad "info's decoder errata '$got', want '$want'"
+fi
 
 # --- (a) flight recorder, a command on cpu0 -------------------------------
 # record follows the command (PT_TRACE_IOC_FOLLOW) without pinning it, so

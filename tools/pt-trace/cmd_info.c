@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu_errata.h"
 #include "cpu_info.h"
 #include "ptdev.h"
 #include "tool.h"
@@ -71,6 +72,49 @@ static void info_bitmap(const char *name, uint32_t map)
 	printf("  (bitmap %#x)\n", map);
 }
 
+/*
+ * The PT errata dump and decode work around for this CPU (cpu_errata.c,
+ * else libipt's table): a decoder that does not know them misreads its
+ * traces.
+ */
+static void info_errata(const struct pt_trace_caps *c)
+{
+	static const char *const names[] = {
+		"bdm70", "bdm64", "skd007", "skd022", "skd010", "skl014",
+		"apl12", "apl11", "skl168", "skz84",
+	};
+	struct pt_cpu cpu = {
+		.vendor = pcv_intel,
+		.family = (uint16_t)c->family,
+		.model = (uint8_t)c->model,
+		.stepping = (uint8_t)c->stepping,
+	};
+	struct pt_errata e;
+	int bits[10], i, any = 0;
+
+	printf("  %-22s", "decoder errata");
+	if (ptt_cpu_errata(&e, &cpu) < 0) {
+		printf(" unknown to pt-trace and libipt: none worked around\n");
+		return;
+	}
+	bits[0] = e.bdm70;
+	bits[1] = e.bdm64;
+	bits[2] = e.skd007;
+	bits[3] = e.skd022;
+	bits[4] = e.skd010;
+	bits[5] = e.skl014;
+	bits[6] = e.apl12;
+	bits[7] = e.apl11;
+	bits[8] = e.skl168;
+	bits[9] = e.skz84;
+	for (i = 0; i < (int)ARRAY_SIZE(names); i++)
+		if (bits[i]) {
+			printf(" %s", names[i]);
+			any = 1;
+		}
+	printf("%s\n", any ? "" : " none");
+}
+
 static void info_print_caps(const struct pt_trace_caps *c, int cpu)
 {
 	size_t i;
@@ -80,6 +124,7 @@ static void info_print_caps(const struct pt_trace_caps *c, int cpu)
 	       c->abi_version);
 	printf("  cpu                    family %u model %#x stepping %u\n",
 	       c->family, c->model, c->stepping);
+	info_errata(c);
 	for (i = 0; i < ARRAY_SIZE(info_flags); i++)
 		printf("  %-38s %s\n", info_flags[i].name,
 		       c->flags & info_flags[i].flag ? "yes" : "no");
