@@ -3705,6 +3705,7 @@ int cmd_decode(int argc, char **argv)
 			ptt_err("cannot load --raw %s: %s", files[i].arg,
 				err == -EDESTADDRREQ ? "give it as FILE[:FROM[-TO]]:BASE" :
 				err == -ERANGE ? "the range FROM-TO is not in the file" :
+				err == -EDOM ? "TO is not above FROM" :
 				err == -EINVAL ? "not a regular file" : strerror(-err));
 			ret = PTT_EXIT_INPUT;
 			goto out_image;

@@ -3,11 +3,12 @@
  * The PT errata of each Intel CPU model, from Intel's specification
  * updates as libipt's current sources list them (pt_cpu_errata(), checked
  * against libipt's git master of January 2026).  Debian bookworm's libipt
- * 2.0.5 knows no model launched after early 2021 (Alder Lake onwards,
- * Sapphire Rapids' successors, the newer Atoms, families 18 and 19): with
- * it alone a trace from those decodes without the BDM70, SKD022, APL11 or
- * SKZ84 workarounds.  It also still lists SKL014 for models whose later
- * updates say it is fixed.  A model in this table takes the table's
+ * 2.0.5 knows no model launched after early 2021 but Alder Lake (0x97,
+ * 0x9a) and Raptor Lake-S (0xbf): Raptor Lake's other models, Meteor Lake
+ * onwards, Sapphire Rapids' successors, the newer Atoms, families 18 and
+ * 19 decode with it alone without the BDM70, SKD022, APL11 or SKZ84
+ * workarounds.  It also still lists SKL014 for models whose later updates
+ * say it is fixed (0x8f, 0x97, 0x9a, 0xbf).  A model in this table takes the table's
  * errata; any other the library's.
  */
 #include <stddef.h>

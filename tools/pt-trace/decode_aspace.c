@@ -927,12 +927,29 @@ int das_add_raw(struct pt_image *image, const char *arg)
 	*colon = 0;
 	colon = strrchr(path, ':');
 	if (colon) {
+		char *dash = strchr(colon + 1, '-');
+
 		if (!ptt_parse_u64(colon + 1, &from)) {
 			*colon = 0;
-		} else if (!ptt_parse_range(colon + 1, &from, &to)) {
-			if (to == from)
-				return -ERANGE;
-			*colon = 0;
+		} else if (dash && dash > colon + 1) {
+			/*
+			 * FROM-TO, or FROM- (ptxed reads an empty TO as 0):
+			 * TO not above FROM is an error, as ptxed's, not a
+			 * colon in the file's name.
+			 */
+			uint64_t a, b = 0;
+
+			*dash = 0;
+			if (!ptt_parse_u64(colon + 1, &a) &&
+			    (!dash[1] || !ptt_parse_u64(dash + 1, &b))) {
+				if (b <= a)
+					return -EDOM;
+				from = a;
+				to = b;
+				*colon = 0;
+			} else {
+				*dash = '-';
+			}
 		}
 	}
 	if (stat(path, &sb))
