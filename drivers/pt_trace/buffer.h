@@ -13,6 +13,8 @@
 #include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/types.h>
+#include <linux/pt_trace.h>
+#include <asm/barrier.h>
 
 #include "account.h"
 #include "topa.h"
@@ -41,9 +43,24 @@ struct pt_buffer {
 	struct pt_topa topa;
 	struct page *ctrl_page;		/* struct pt_trace_mmap_page */
 	struct pt_trace_mmap_page *ctrl;
+	/*
+	 * data_head as published (pt_buffer_publish_head()): what read(2)
+	 * and poll() go by.  The control page's copy may be mapped writable
+	 * and scribbled by its user.
+	 */
+	u64 data_head;
 	atomic_t maps;			/* live user mappings */
 	struct pt_account acct;		/* pinned pages charged (account.c) */
 };
+
+/* Publish @head: the data below it is visible. */
+static inline void pt_buffer_publish_head(struct pt_buffer *buf, u64 head)
+{
+	/* Pairs with read(2)'s acquire load (stream.c, pt_stream_unread()). */
+	smp_store_release(&buf->data_head, head);
+	/* Pairs with a mapping reader's acquire load (abi.rst). */
+	smp_store_release(&buf->ctrl->data_head, head);
+}
 
 /* Limits for a per-CPU buffer request. */
 #define PT_BUF_MIN_SIZE		4096ULL

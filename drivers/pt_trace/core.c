@@ -145,7 +145,7 @@ void pt_core_update_ctrl(struct pt_cpu *pc)
 	WRITE_ONCE(c->lost_bytes, READ_ONCE(pc->stream.lost_bytes));
 	WRITE_ONCE(c->loss_records, READ_ONCE(pc->stream.losses));
 	/* Pairs with the reader's acquire load of data_head. */
-	smp_store_release(&c->data_head, pc->head);
+	pt_buffer_publish_head(buf, pc->head);
 }
 
 /*

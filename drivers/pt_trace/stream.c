@@ -295,7 +295,7 @@ static void pt_stream_publish(struct pt_cpu *pc)
 	WRITE_ONCE(c->pmis, s->pmis);
 	WRITE_ONCE(c->stops, s->stops);
 	/* The data is visible (wmb() after the stop): then the head. */
-	smp_store_release(&c->data_head, s->head);
+	pt_buffer_publish_head(pc->buf, s->head);
 }
 
 /*
@@ -610,6 +610,7 @@ void pt_stream_ring_reset(struct pt_cpu *pc)
 	WRITE_ONCE(c->data_tail, 0);
 	WRITE_ONCE(c->lost_bytes, 0);
 	WRITE_ONCE(c->data_head, 0);
+	WRITE_ONCE(pc->buf->data_head, 0);
 	WRITE_ONCE(c->loss_records, 0);
 	memset((u8 *)c + PT_STREAM_LOSS_OFFSET, 0,
 	       PAGE_SIZE - PT_STREAM_LOSS_OFFSET);
@@ -1622,16 +1623,26 @@ static enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t)
 
 /* ---- read(2) and poll(2) ---- */
 
-/* Unread bytes, from the control page (any CPU). */
+/*
+ * Unread bytes (any CPU): from the head as published, not the control
+ * page's copy (its user may scribble it), and the control page's
+ * data_tail.  A data_tail beyond the head is clamped in the control
+ * page too: left there, it was beyond every head published later, and
+ * read(2) and poll() waited forever on a running stream while the
+ * driver took the bytes as consumed (abi_uaccess).  Only the value seen
+ * is replaced: a reader's store meanwhile stays.
+ */
 static u64 pt_stream_unread(struct pt_buffer *buf, u64 *tail)
 {
 	struct pt_trace_mmap_page *c = buf->ctrl;
-	/* Pairs with pt_stream_publish(): the data below head is visible. */
-	u64 head = smp_load_acquire(&c->data_head);
+	/* Pairs with pt_buffer_publish_head(): the data below is visible. */
+	u64 head = smp_load_acquire(&buf->data_head);
 	u64 t = READ_ONCE(c->data_tail);
 
-	if (t > head)
+	if (t > head) {
+		cmpxchg(&c->data_tail, t, head);
 		t = head;
+	}
 	if (head - t > buf->size)
 		t = head - buf->size;
 	*tail = t;
