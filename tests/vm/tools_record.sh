@@ -57,7 +57,7 @@ esac
 if [ -n "$want" ]; then
 	got=$(sed -n 's/^  decoder errata *//p' "$OUT/info")
 	[ "$(echo $got | tr ' ' '\n' | sort | tr '\n' ' ')" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] ||
-		bad "info's decoder errata '$got', want '$want'"
+		bad "info's decoder errata '$got', want '$want': $(head -n 4 "$OUT/info" | tr '\n' '|')"
 fi
 
 # --- (a) flight recorder, a command on cpu0 -------------------------------
