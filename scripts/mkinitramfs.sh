@@ -57,7 +57,8 @@ done
 # exact_static*, exact_threads* and exact_signal statically linked, bts_*, exact_nolibc* and follow_nolibc* static without
 # libc (their own _start), exact_dl_* shared libraries (NAME.so, which
 # exact_dlswap loads), exact_needs_missing linked against a library left
-# out, the others PIEs with libc; and the
+# out, abi_compat32 for i386 without libc (left out where gcc cannot),
+# the others PIEs with libc; and the
 # tests' shell libraries (tests/vm/work/*.sh, sourced, not tests).
 mkdir -p ptt/work
 for f in "$ROOT"/tests/vm/work/*.c; do
@@ -68,6 +69,14 @@ for f in "$ROOT"/tests/vm/work/*.c; do
 	bts_* | exact_nolibc* | follow_nolibc*) gcc -static -nostdlib -fno-stack-protector -O1 -g -Wall -Wextra \
 		-Werror -o "ptt/work/$n" "$f" ;;
 	exact_dl_*) gcc -shared -fPIC -O1 -g -Wall -Wextra -Werror -o "ptt/work/$n.so" "$f" ;;
+	abi_compat32)
+		# i386, freestanding; none where gcc cannot (the test skips)
+		gcc -m32 -O1 -g -Wall -Wextra -Werror -ffreestanding -nostdinc \
+			-nostdlib -static -fno-pic -no-pie -fno-stack-protector \
+			-fno-builtin -I"$ROOT/include/uapi" -I/usr/include \
+			-I"/usr/include/$(gcc -dumpmachine)" \
+			-isystem "$(gcc -print-file-name=include)" \
+			-o "ptt/work/$n" "$f" 2>/dev/null || rm -f "ptt/work/$n" ;;
 	exact_needs_missing)
 		# against a library the initramfs does not carry: its loader fails
 		echo 'void ptt_missing(void) {}' | gcc -shared -fPIC -x c -o ptt/libptt_missing.so -
