@@ -3706,7 +3706,8 @@ int cmd_decode(int argc, char **argv)
 				err == -EDESTADDRREQ ? "give it as FILE[:FROM[-TO]]:BASE" :
 				err == -ERANGE ? "the range FROM-TO is not in the file" :
 				err == -EDOM ? "TO is not above FROM" :
-				err == -EINVAL ? "not a regular file" : strerror(-err));
+				err == -EINVAL ? "not a regular file" :
+				err == -EIO ? "libipt refused it" : strerror(-err));
 			ret = PTT_EXIT_INPUT;
 			goto out_image;
 		}

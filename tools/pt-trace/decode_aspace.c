@@ -16,11 +16,13 @@
  * recording names many processes, most of which run no traced code.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <linux/perf_event.h>
 
@@ -917,6 +919,7 @@ int das_add_raw(struct pt_image *image, const char *arg)
 	char path[4096], *colon;
 	uint64_t base, from = 0, to = 0;
 	struct stat sb;
+	int fd;
 
 	if (strlen(arg) >= sizeof(path))
 		return -ENAMETOOLONG;
@@ -960,8 +963,13 @@ int das_add_raw(struct pt_image *image, const char *arg)
 		return -ERANGE;
 	if (!to || to > (uint64_t)sb.st_size)
 		to = (uint64_t)sb.st_size;
+	/* libipt reads it when decoding: say now that it cannot (EACCES) */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
 	if (pt_image_add_file(image, path, from, to - from, NULL, base) < 0)
-		return -EINVAL;
+		return -EIO;
 	return 0;
 }
 
