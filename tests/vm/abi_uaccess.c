@@ -26,9 +26,10 @@
  *          threads blocked in read(2) and poll(2) while the last fd is
  *          closed: they go on, and the file is released after them.
  * userfaultfd and io_uring: skipped where the kernel lacks them (the
- * debug kernel).  About 3 s (the stream's data_tail must not be
- * scribbled here: a control page whose data_head and data_tail the
- * test overwrote left its own reads waiting, by its own doing).
+ * debug kernel).  About 3 s.  A read onto its own control page's
+ * data_head and data_tail, and a data_tail of ~0, left read(2) and
+ * poll() waiting forever on a running stream before they went by the
+ * published head and clamped data_tail in the control page.
  * ptt-timeout: 60
  */
 #define _GNU_SOURCE
