@@ -33,12 +33,13 @@ rm -f "$dir.boot1.log"
 # it takes as synchronized): sched_clock is then unstable and perf's mmap
 # page has no cap_user_time_zero, so the recorder's sideband has no exact
 # TSC (tests/vm/follow_switch.c needs it).  TCG's TSC is one host clock
-# for all vCPUs: say so with tsc=reliable there.
-tsc_param=""
-case $cpu in
-*vendor=GenuineIntel*) ;;
-*) tsc_param=" tsc=reliable" ;;
-esac
+# for all vCPUs: say so with tsc=reliable.  An Intel guest trusts it at
+# boot, but its clocksource watchdog can still mark it unstable later: a
+# 6.12 check saw a 0.5 ms skew against the HPET over 515 ms (the host
+# late to run a vCPU during exact_hotplug's stepping and CPU hotplug),
+# and every later test that needs perf's TSC times failed.  So on every
+# guest.
+tsc_param=" tsc=reliable"
 
 # started: a test began (the runner's first PTT-START).
 started() { grep -q '^PTT-START ' "$dir/console.log" 2>/dev/null; }
