@@ -79,10 +79,6 @@ static void info_bitmap(const char *name, uint32_t map)
  */
 static void info_errata(const struct pt_trace_caps *c)
 {
-	static const char *const names[] = {
-		"bdm70", "bdm64", "skd007", "skd022", "skd010", "skl014",
-		"apl12", "apl11", "skl168", "skz84",
-	};
 	struct pt_cpu cpu = {
 		.vendor = pcv_intel,
 		.family = (uint16_t)c->family,
@@ -90,29 +86,14 @@ static void info_errata(const struct pt_trace_caps *c)
 		.stepping = (uint8_t)c->stepping,
 	};
 	struct pt_errata e;
-	int bits[10], i, any = 0;
+	char names[128];
 
 	printf("  %-22s", "decoder errata");
 	if (ptt_cpu_errata(&e, &cpu) < 0) {
 		printf(" unknown to pt-trace and libipt: none worked around\n");
 		return;
 	}
-	bits[0] = e.bdm70;
-	bits[1] = e.bdm64;
-	bits[2] = e.skd007;
-	bits[3] = e.skd022;
-	bits[4] = e.skd010;
-	bits[5] = e.skl014;
-	bits[6] = e.apl12;
-	bits[7] = e.apl11;
-	bits[8] = e.skl168;
-	bits[9] = e.skz84;
-	for (i = 0; i < (int)ARRAY_SIZE(names); i++)
-		if (bits[i]) {
-			printf(" %s", names[i]);
-			any = 1;
-		}
-	printf("%s\n", any ? "" : " none");
+	printf(" %s\n", ptt_errata_names(&e, names, sizeof(names)) ? names : "none");
 }
 
 static void info_print_caps(const struct pt_trace_caps *c, int cpu)

@@ -12,6 +12,7 @@
  * errata; any other the library's.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler.h"
@@ -28,6 +29,12 @@ enum {
 	E_APL11 = 1 << 7,	/* OVF may be followed by a TIP.PGD */
 	E_SKL168 = 1 << 8,	/* CYC may be dropped before a PSB */
 	E_SKZ84 = 1 << 9,	/* TSC scaling/offsetting: VMCS and bogus byte */
+};
+
+/* The names of the bits above, in their order (ptt_errata_names()). */
+static const char *const cpu_errata_names[] = {
+	"bdm70", "bdm64", "skd007", "skd022", "skd010", "skl014", "apl12",
+	"apl11", "skl168", "skz84",
 };
 
 /* Groups of models with the same errata. */
@@ -82,6 +89,34 @@ static const struct cpu_errata_row {
 	{ 6, 0xdd, E_GLM },
 };
 
+/*
+ * struct pt_errata from the bits above and back: the only two places that
+ * name its fields (libipt's bitfields have no address to tabulate).
+ */
+static void cpu_errata_set(struct pt_errata *e, unsigned int m)
+{
+	memset(e, 0, sizeof(*e));
+	e->bdm70 = !!(m & E_BDM70);
+	e->bdm64 = !!(m & E_BDM64);
+	e->skd007 = !!(m & E_SKD007);
+	e->skd022 = !!(m & E_SKD022);
+	e->skd010 = !!(m & E_SKD010);
+	e->skl014 = !!(m & E_SKL014);
+	e->apl12 = !!(m & E_APL12);
+	e->apl11 = !!(m & E_APL11);
+	e->skl168 = !!(m & E_SKL168);
+	e->skz84 = !!(m & E_SKZ84);
+}
+
+static unsigned int cpu_errata_mask(const struct pt_errata *e)
+{
+	return (e->bdm70 ? E_BDM70 : 0) | (e->bdm64 ? E_BDM64 : 0) |
+	       (e->skd007 ? E_SKD007 : 0) | (e->skd022 ? E_SKD022 : 0) |
+	       (e->skd010 ? E_SKD010 : 0) | (e->skl014 ? E_SKL014 : 0) |
+	       (e->apl12 ? E_APL12 : 0) | (e->apl11 ? E_APL11 : 0) |
+	       (e->skl168 ? E_SKL168 : 0) | (e->skz84 ? E_SKZ84 : 0);
+}
+
 int ptt_cpu_errata(struct pt_errata *errata, const struct pt_cpu *cpu)
 {
 	size_t i;
@@ -94,20 +129,26 @@ int ptt_cpu_errata(struct pt_errata *errata, const struct pt_cpu *cpu)
 		if (cpu->vendor != pcv_intel || r->family != cpu->family ||
 		    r->model != cpu->model)
 			continue;
-		memset(errata, 0, sizeof(*errata));
-		errata->bdm70 = !!(r->errata & E_BDM70);
-		errata->bdm64 = !!(r->errata & E_BDM64);
-		errata->skd007 = !!(r->errata & E_SKD007);
-		errata->skd022 = !!(r->errata & E_SKD022);
-		errata->skd010 = !!(r->errata & E_SKD010);
-		errata->skl014 = !!(r->errata & E_SKL014);
-		errata->apl12 = !!(r->errata & E_APL12);
-		errata->apl11 = !!(r->errata & E_APL11);
-		errata->skl168 = !!(r->errata & E_SKL168);
-		errata->skz84 = !!(r->errata & E_SKZ84);
+		cpu_errata_set(errata, r->errata);
 		return 0;
 	}
 	return pt_cpu_errata(errata, cpu);
+}
+
+size_t ptt_errata_names(const struct pt_errata *errata, char *buf,
+			size_t len)
+{
+	unsigned int mask = cpu_errata_mask(errata);
+	size_t i, n = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(cpu_errata_names) && n < len; i++)
+		if (mask & (1U << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? " " : "",
+					      cpu_errata_names[i]);
+	return n;
 }
 
 int ptt_skd007_ovf(const struct pt_errata *errata, const uint8_t *pos,

@@ -17,6 +17,13 @@
 int ptt_cpu_errata(struct pt_errata *errata, const struct pt_cpu *cpu);
 
 /*
+ * The names of the errata set in @errata ("bdm70 skd022 skl014"), in
+ * struct pt_errata's order, into @buf; "" when none.  Returns the length.
+ */
+size_t ptt_errata_names(const struct pt_errata *errata, char *buf,
+			size_t len);
+
+/*
  * Erratum SKD007 in a packet walk: a two-byte CYC that is really the
  * first byte of an OVF (0xf7 0x02 0xf3 on silicon).  When the CYC
  * decoded at @pos (@pkt) is one, @pkt becomes that OVF and the return is
