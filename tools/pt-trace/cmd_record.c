@@ -626,6 +626,44 @@ static void rec_count_lapped(struct rec_cpu *rc)
 	}
 }
 
+/* "PT" or "BTS": the trace @rc records, in messages. */
+static const char *rec_src(const struct rec_cpu *rc)
+{
+	return rc->bts ? "BTS" : "PT";
+}
+
+/* DIR/cpuN.loss, or DIR/cpuN.bts.loss for a BTS recorder. */
+static void rec_loss_path(const struct rec_cpu *rc, const char *outdir,
+			  char *path, size_t len)
+{
+	snprintf(path, len, "%s/cpu%d%s%s", outdir, rc->cpu,
+		 rc->bts ? ".bts" : "", PTL_SUFFIX);
+}
+
+/*
+ * @rc's loss file: created now in stream mode; in flight mode written at
+ * a gap only (rec_gap()), so an old one is removed unless @keep_old (-S,
+ * whose snapshots write elsewhere).  0 or -errno, said.
+ */
+static int rec_loss_open(struct rec_cpu *rc, const char *outdir, int stream,
+			 int keep_old)
+{
+	char path[4096];
+
+	rec_loss_path(rc, outdir, path, sizeof(path));
+	if (!stream) {
+		if (!keep_old && unlink(path) && errno != ENOENT)
+			ptt_warn("cannot remove %s: %s", path, strerror(errno));
+		return 0;
+	}
+	rc->lossf = ptl_create(path, rc->cpu);
+	if (!rc->lossf) {
+		ptt_err("cannot create %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 /*
  * The loss record of a gap the driver's stop left (rec_hotplug()): at
  * the offset in cpuN.pt where the next run begins (or the end of the
@@ -644,8 +682,7 @@ static int rec_gap(struct rec_cpu *rc, const struct rec_opts *o,
 	if (!rc->lossf) {
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/cpu%d%s%s", o->outdir,
-			 rc->cpu, rc->bts ? ".bts" : "", PTL_SUFFIX);
+		rec_loss_path(rc, o->outdir, path, sizeof(path));
 		rc->lossf = ptl_create(path, rc->cpu);
 		if (!rc->lossf) {
 			ptt_err("cannot create %s: %s", path, strerror(errno));
@@ -735,7 +772,7 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
 		rc->down_offline = !!(rc->status.flags & PT_STATUS_CPU_OFFLINE);
 		fprintf(stderr,
 			"cpu %d: the driver stopped its %s trace (%s): it starts again when it can\n",
-			rc->cpu, rc->bts ? "BTS" : "PT", rc->down_offline ?
+			rc->cpu, rec_src(rc), rc->down_offline ?
 			"CPU offline" : "CPU offline and back, or a suspend");
 	}
 	if (flags & PT_STATUS_CPU_OFFLINE) {
@@ -762,7 +799,7 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
 	if (err) {
 		/* The gap stays open: its record is written at the end. */
 		ptt_warn("cpu %d: START %s again: %s; not traced from here",
-			 rc->cpu, rc->bts ? "BTS" : "PT",
+			 rc->cpu, rec_src(rc),
 			 ptdev_why(err, rc->cpu, PTDEV_START));
 		rc->given_up = 1;
 		return 0;
@@ -779,8 +816,7 @@ static int rec_hotplug(struct rec_cpu *rc, const struct rec_opts *o,
 	rc->restarts++;
 	rc->seen_ns = ns;
 	rc->seen_tsc = tsc;
-	fprintf(stderr, "cpu %d: %s traced again\n", rc->cpu,
-		rc->bts ? "BTS" : "PT");
+	fprintf(stderr, "cpu %d: %s traced again\n", rc->cpu, rec_src(rc));
 	return 0;
 }
 
@@ -1871,7 +1907,7 @@ static int rec_create_outputs(struct rec_cpu *rcs, int n,
 			      const struct rec_opts *o)
 {
 	char path[4096];
-	int i;
+	int i, err;
 
 	for (i = 0; i < n; i++) {
 		if (!o->snapshot) {
@@ -1885,20 +1921,10 @@ static int rec_create_outputs(struct rec_cpu *rcs, int n,
 				return -errno;
 			}
 		}
-		snprintf(path, sizeof(path), "%s/cpu%d%s", o->outdir,
-			 rcs[i].cpu, PTL_SUFFIX);
-		if (o->mode != PT_MODE_STREAM) {
-			/* Written at a gap only (rec_gap()): none of old. */
-			if (!o->snapshot && unlink(path) && errno != ENOENT)
-				ptt_warn("cannot remove %s: %s", path,
-					 strerror(errno));
-			continue;
-		}
-		rcs[i].lossf = ptl_create(path, rcs[i].cpu);
-		if (!rcs[i].lossf) {
-			ptt_err("cannot create %s: %s", path, strerror(errno));
-			return -errno;
-		}
+		err = rec_loss_open(&rcs[i], o->outdir,
+				    o->mode == PT_MODE_STREAM, o->snapshot);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -2294,20 +2320,8 @@ static int rec_bts_rings_open(struct rec_run *run, const struct rec_bts *b,
 			ptt_err("cannot create %s: %s", path, strerror(errno));
 			return PTT_EXIT_INPUT;
 		}
-		snprintf(path, sizeof(path), "%s/cpu%d.bts%s", outdir, rc->cpu,
-			 PTL_SUFFIX);
-		if (!stream) {
-			/* Written at a gap only (rec_gap()): none of old. */
-			if (unlink(path) && errno != ENOENT)
-				ptt_warn("cannot remove %s: %s", path,
-					 strerror(errno));
-			continue;
-		}
-		rc->lossf = ptl_create(path, rc->cpu);
-		if (!rc->lossf) {
-			ptt_err("cannot create %s: %s", path, strerror(errno));
+		if (rec_loss_open(rc, outdir, stream, 0))
 			return PTT_EXIT_INPUT;
-		}
 	}
 	return 0;
 }
