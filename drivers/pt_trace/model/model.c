@@ -58,14 +58,14 @@ MODULE_PARM_DESC(model_profile,
 		 "backend=model only: icl (default, Ice Lake), bdw (Broadwell), min (synthetic minimum)");
 
 /*
- * The generator's pace, range-checked at every write (EINVAL outside the
- * range), not only at load: the tick reads them at run time, and a
- * value outside (a 0 period, a rate whose bytes per period overflow the
- * tick's 64-bit arithmetic: a #DE in the hrtimer) is not the model's to
- * survive.
+ * A numeric parameter range-checked at every write (EINVAL outside the
+ * range), not only at load: the generator's pace here (the tick reads it
+ * at run time, and a value outside, a 0 period or a rate whose bytes per
+ * period overflow the tick's 64-bit arithmetic, a #DE in the hrtimer, is
+ * not the model's to survive), model_vmx's mode (vmx.c).
  */
-static int pt_model_set_ranged(const char *val, const struct kernel_param *kp,
-			       unsigned long lo, unsigned long hi, bool ulong)
+int pt_model_set_ranged(const char *val, const struct kernel_param *kp,
+			unsigned long lo, unsigned long hi, bool ulong)
 {
 	unsigned long v;
 	int ret = kstrtoul(val ? val : "", 0, &v);

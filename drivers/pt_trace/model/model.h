@@ -420,6 +420,13 @@ extern bool pt_model_vmcs;
 extern unsigned int pt_model_early_pmi;
 extern bool pt_model_topa_cached;
 extern unsigned long pt_model_rate;
+struct kernel_param;
+/*
+ * A module parameter's set(): @val parsed, EINVAL outside [@lo, @hi],
+ * stored in *kp->arg as an unsigned long (@ulong) or an unsigned int.
+ */
+int pt_model_set_ranged(const char *val, const struct kernel_param *kp,
+			unsigned long lo, unsigned long hi, bool ulong);
 /*
  * model_rate's largest value (1 TiB/s, far above the 64 KiB per 10 us
  * ceiling): the tick's bytes owed, rate x gap / 1 s with a gap of up to

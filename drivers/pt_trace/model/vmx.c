@@ -60,15 +60,7 @@ static unsigned long pt_model_vmx_tsc_ratio;	/* 0: 1.0 */
 
 static int pt_model_vmx_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int v;
-	int ret = kstrtouint(val, 0, &v);
-
-	if (ret)
-		return ret;
-	if (v > PT_MODEL_VMX_HOST)
-		return -EINVAL;
-	WRITE_ONCE(pt_model_vmx, v);
-	return 0;
+	return pt_model_set_ranged(val, kp, 0, PT_MODEL_VMX_HOST, false);
 }
 
 static const struct kernel_param_ops pt_model_vmx_ops = {
