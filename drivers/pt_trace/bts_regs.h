@@ -51,8 +51,14 @@ struct bts_ds_area {
 	u64 bts_index;		/* where the next record goes */
 	u64 bts_max;		/* absolute maximum: one past the last record */
 	u64 bts_thresh;		/* BTINT=1: PMI when the index reaches it */
-	u64 pebs[4];		/* PEBS base, index, maximum, threshold */
+	u64 pebs_base;		/* PEBS: first record */
+	u64 pebs_index;		/* where the next record goes */
+	u64 pebs_max;		/* no record is written at or past it */
+	u64 pebs_thresh;	/* PMI (GLOBAL_STATUS bit 62) on reaching it */
 };
+
+/* IA32_PERF_GLOBAL_STATUS: a PEBS record reached the PEBS threshold. */
+#define BTS_GLOBAL_STATUS_PEBS_OVF	BIT_ULL(62)
 
 /* One branch record (64-bit format): 24 bytes. */
 struct bts_record {

@@ -11,8 +11,27 @@
  * allocation of whole 24-byte records: base, index, absolute maximum and
  * threshold are all a whole number of records from the base, which the
  * SDM asks for ("the BTS absolute maximum ... should be a multiple of
- * the record size plus the base").  PEBS fields stay zero: only BTS is
- * used.
+ * the record size plus the base").
+ *
+ * PEBS.  IA32_DS_AREA serves perf's PEBS too (SDM Vol. 3B 18.4.4.1):
+ * while it points here, a PEBS record another agent's counter produces
+ * (perf schedules a per-task PEBS event on this CPU after START) is
+ * stored through this area's PEBS fields, and its threshold PMI is
+ * raised from them.  They describe a scratch buffer in the second half
+ * of the area page, not zeros: a record then lands in our memory
+ * whatever the CPU makes of an empty buffer (the SDM says it writes none
+ * when the index equals the maximum, but that is one reading of one
+ * sentence), and the moved index is evidence the BTS source checks
+ * (source_bts.c: BTS then gives IA32_DS_AREA back).  The threshold lies
+ * inside the first record of any format (the smallest, adaptive PEBS's
+ * basic record, is 32 bytes), so the first record reaches it and raises
+ * the PMI at once where the CPU compares the index with >= as the SDM
+ * words it ("if the PEBS Index reaches the threshold"); the SDM asks for
+ * a threshold a whole number of records from the base, which a driver
+ * not choosing the record format cannot know, and where no PMI comes
+ * the moved index is found at the next check instead.  The counter reset
+ * fields (0x40 on) stay zero: a counter that stored a record here
+ * restarts from 0 until perf programs it again.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -67,6 +86,16 @@ void bts_ds_arm(struct bts_ds *ds, u64 thresh_records)
 	ds->area->bts_max = base + ds->nr_records * BTS_RECORD_SIZE;
 	ds->area->bts_thresh = base + min(thresh_records, ds->nr_records) *
 				      BTS_RECORD_SIZE;
+	base = (u64)(unsigned long)ds->area + BTS_DS_PEBS_SCRATCH;
+	ds->area->pebs_base = base;
+	ds->area->pebs_index = base;
+	ds->area->pebs_max = (u64)(unsigned long)ds->area + PAGE_SIZE;
+	ds->area->pebs_thresh = base + sizeof(u64);
+}
+
+bool bts_ds_pebs_stored(const struct bts_ds *ds)
+{
+	return READ_ONCE(ds->area->pebs_index) != ds->area->pebs_base;
 }
 
 u64 bts_ds_count(const struct bts_ds *ds)

@@ -12,6 +12,12 @@
 
 struct page;
 
+/*
+ * The area page's second half is a scratch PEBS buffer (ds_area.c): a
+ * PEBS record stored while BTS owns IA32_DS_AREA lands in our memory.
+ */
+#define BTS_DS_PEBS_SCRATCH	2048
+
 struct bts_ds {
 	struct bts_ds_area *area;	/* one zeroed page */
 	struct page *area_page;
@@ -41,6 +47,11 @@ void bts_ds_arm(struct bts_ds *ds, u64 thresh_records);
 u64 bts_ds_count(const struct bts_ds *ds);
 /* Has the index reached the threshold (BTINT=1's PMI condition)? */
 bool bts_ds_due(const struct bts_ds *ds);
+/*
+ * Has a PEBS record been stored in the area's scratch PEBS buffer
+ * (another agent's PEBS sampling while BTS owns IA32_DS_AREA)?
+ */
+bool bts_ds_pebs_stored(const struct bts_ds *ds);
 /* Back to the base: the records before it were taken. */
 void bts_ds_rewind(struct bts_ds *ds);
 /*

@@ -40,6 +40,19 @@
  * (the CPU raises no PMI for it); a switch record that finds the ring
  * full is dropped and counted like a branch.
  *
+ * PEBS after START (ds_area.c): perf's PEBS also stores through
+ * IA32_DS_AREA.  START refuses while IA32_PEBS_ENABLE is set; a PEBS
+ * event perf schedules here later finds our area, whose PEBS fields
+ * describe a scratch buffer.  BTS then yields (bts_pebs_yield()): off,
+ * the records so far kept, IA32_DS_AREA back to what START found (perf's
+ * area, so its PEBS records reach it again), PT_STATUS_TAKEN_OVER, and
+ * in streaming a PT_LOSS_TAKEN_OVER record, then EIO after the data as
+ * for a PT trace taken over.  Checked where the source already stops
+ * BTS: the scratch buffer's threshold PMI (its first record), the
+ * sched_switch probe (IA32_PEBS_ENABLE is still the outgoing task's
+ * there; registered for every BTS configuration where PEBS exists), the
+ * streaming PMI, a status and STOP.
+ *
  * PTI: the CPU writes a record through the DS area's linear addresses
  * as the branch retires; while user code runs under PTI the user page
  * tables do not map the kernel's buffer, so a user-mode record would
@@ -101,6 +114,10 @@ struct bts_cpu {
 	u64 found;		/* DEBUGCTL found with TR or BTS */
 	bool pebs_found;
 	u64 pebs;		/* IA32_PEBS_ENABLE found set */
+	/* PEBS appeared while tracing: BTS gave IA32_DS_AREA back. */
+	bool pebs_gone;
+	bool pebs_scratch;	/* ... a PEBS record reached our area */
+	bool pebs_logged;
 	bool wrapped;		/* flight: records were overwritten */
 };
 
@@ -183,10 +200,13 @@ static int bts_src_check_config(struct pt_cpu *pc,
 	return 0;
 }
 
-/* Switch records come from the scheduler's tracepoint: registered now. */
+/*
+ * Switch records come from the scheduler's tracepoint, and where PEBS
+ * exists its probe also looks for another agent's PEBS: registered now.
+ */
 static int bts_src_config_hooks(const struct pt_trace_config *cfg)
 {
-	if (!(cfg->ctl & PT_BTS_CTL_SWITCHES))
+	if (!(cfg->ctl & PT_BTS_CTL_SWITCHES) && !bts_caps.pebs)
 		return 0;
 	return pt_follow_probes();
 }
@@ -243,6 +263,9 @@ static int bts_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
 	b->wrapped = false;
 	b->foreign = false;
 	b->pebs_found = false;
+	WRITE_ONCE(b->pebs_gone, false);
+	b->pebs_scratch = false;
+	b->pebs_logged = false;
 	if (stream) {
 		pt_stream_ring_reset(pc);
 		/* Every record the driver drops is counted. */
@@ -450,6 +473,79 @@ static void bts_drain(struct pt_cpu *pc)
 	__bts_drain(pc, false);
 }
 
+static void bts_hw_restore(struct bts_cpu *b);
+
+/*
+ * Another agent's PEBS here since START (ds_area.c): a record in our
+ * scratch PEBS buffer, or, with @msr, IA32_PEBS_ENABLE set (perf sets it
+ * at its PEBS events' sched-in).  @msr false in the NMI: memory only.
+ */
+static bool bts_pebs_appeared(struct bts_cpu *b, bool msr)
+{
+	u64 v;
+
+	if (!bts_caps.pebs)
+		return false;
+	if (bts_ds_pebs_stored(&b->ds))
+		return true;
+	if (!msr || pt_rdmsr(BTS_MSR_PEBS_ENABLE, &v) || !v)
+		return false;
+	b->pebs = v;
+	return true;
+}
+
+/*
+ * BTS off (in a bracket), PEBS appeared: give IA32_DS_AREA back so that
+ * the other agent's PEBS records reach its own area again, and end the
+ * trace there.  Streaming: the records so far drained, then a
+ * PT_LOSS_TAKEN_OVER record at the end (no byte lost: BTS stores
+ * nothing from here) and the stream in error (read(2): EIO after the
+ * data, poll EPOLLERR), as a PT trace taken over.  Flight: the records
+ * stay in the DS buffer for STOP's copy.  Never turned on again in this
+ * session (bts_hw_resume()).  @sched as for __bts_drain().
+ */
+static void bts_pebs_yield(struct pt_cpu *pc, bool sched)
+{
+	struct bts_cpu *b = pc->bts;
+	struct pt_stream *s = &pc->stream;
+
+	b->pebs_scratch = bts_ds_pebs_stored(&b->ds);
+	b->switches = false;
+	WRITE_ONCE(b->pebs_gone, true);
+	if (pc->cfg.mode == PT_MODE_STREAM) {
+		__bts_drain(pc, sched);
+		bts_drop_close(pc);
+		pt_stream_ring_loss(pc, s->head, 0, PT_LOSS_TAKEN_OVER,
+				    pt_stream_now_ns(), rdtsc());
+		WRITE_ONCE(s->takeovers, s->takeovers + 1);
+		WRITE_ONCE(s->taken_over, true);
+		WRITE_ONCE(s->error, true);
+		WRITE_ONCE(b->armed, false);
+		if (sched)
+			pt_stream_ring_publish_later(pc);
+		else
+			pt_stream_ring_publish(pc);
+	}
+	bts_hw_restore(b);
+}
+
+/*
+ * The end of a bracket that stopped BTS: on again, unless the hardware
+ * is stuck, or PEBS appeared (then it yields instead).
+ */
+static void bts_hw_resume(struct pt_cpu *pc, bool sched)
+{
+	struct bts_cpu *b = pc->bts;
+
+	if (pt_core_hw_stuck() || READ_ONCE(b->pebs_gone))
+		return;
+	if (bts_pebs_appeared(b, true)) {
+		bts_pebs_yield(pc, sched);
+		return;
+	}
+	bts_hw_set(b, true);
+}
+
 /*
  * BTS off (or not yet on): a switch record to @next at the index, as if
  * the CPU had stored it.  Streaming: a full DS buffer is drained first,
@@ -486,15 +582,18 @@ void bts_src_switch(struct task_struct *next)
 	struct bts_cpu *b = pc ? pc->bts : NULL;
 
 	/* Set and cleared by the start and stop IPIs, also IRQs off here. */
-	if (!b || !b->switches || !b->on || READ_ONCE(b->busy))
+	if (!b || !b->on || READ_ONCE(b->busy))
+		return;
+	/* Without switch records only PEBS brings us here. */
+	if (!b->switches && !bts_pebs_appeared(b, true))
 		return;
 	bts_busy(b, true);
 	/* Not the CPU's records and ours at the same index. */
 	bts_hw_set(b, false);
 	if (!b->on) {
-		bts_put_switch(pc, next, true);
-		if (!pt_core_hw_stuck())
-			bts_hw_set(b, true);
+		if (b->switches)
+			bts_put_switch(pc, next, true);
+		bts_hw_resume(pc, true);
 	}
 	bts_busy(b, false);
 	bts_src_owed(pc, true);
@@ -517,8 +616,7 @@ static void bts_serve(struct pt_cpu *pc, bool sched)
 	WRITE_ONCE(pc->stream.pmis, pc->stream.pmis + 1);
 	bts_hw_set(b, false);
 	__bts_drain(pc, sched);
-	if (!pt_core_hw_stuck())
-		bts_hw_set(b, true);
+	bts_hw_resume(pc, sched);
 	WRITE_ONCE(pc->stream.handler_ns, pc->stream.handler_ns +
 		   pt_stream_now_ns() - t0);
 }
@@ -554,6 +652,21 @@ static int bts_src_nmi(struct pt_cpu *pc)
 
 	if (!b)
 		return NMI_DONE;
+	/*
+	 * A PEBS record in our scratch buffer: its threshold PMI (the
+	 * first record reaches it), or one stored with no PMI.  Yield now.
+	 * An IPI or probe of ours at work finds it before turning BTS on.
+	 */
+	if (b->on && !READ_ONCE(b->busy) && bts_pebs_appeared(b, false)) {
+		bts_busy(b, true);
+		bts_hw_set(b, false);
+		if (!b->on)
+			bts_pebs_yield(pc, false);
+		bts_busy(b, false);
+		if (pt_hw->pmi_rearm)
+			pt_hw->pmi_rearm();
+		return NMI_HANDLED;
+	}
 	/* Nothing to do: a late PMI of ours (bts_owe()), or not ours. */
 	if (!READ_ONCE(b->armed) || !bts_ds_due(&b->ds))
 		return pt_stream_pmi_owed(&pc->stream) ?
@@ -613,6 +726,9 @@ static void bts_stop_ipi(void *info)
 	b->switches = false;
 	if (b->on)
 		bts_hw_set(b, false);
+	/* PEBS since START: say so (the records are kept either way). */
+	if (!READ_ONCE(b->pebs_gone) && bts_pebs_appeared(b, true))
+		bts_pebs_yield(pc, false);
 	if (pc->cfg.mode == PT_MODE_STREAM) {
 		bts_owe(pc);
 		bts_drain(pc);
@@ -633,10 +749,11 @@ static void bts_peek_ipi(void *info)
 	struct bts_cpu *b = pc->bts;
 
 	bts_busy(b, true);
-	bts_hw_set(b, false);
+	/* Off already after a yield: DEBUGCTL is not ours to write then. */
+	if (b->on)
+		bts_hw_set(b, false);
 	bts_flight_copy(pc);
-	if (!pt_core_hw_stuck())
-		bts_hw_set(b, true);
+	bts_hw_resume(pc, false);
 	bts_busy(b, false);
 }
 
@@ -648,6 +765,22 @@ static void bts_account(struct pt_cpu *pc)
 	pc->status_flags &= ~PT_STATUS_WRAPPED;
 	if (pc->bts->wrapped)
 		pc->status_flags |= PT_STATUS_WRAPPED;
+	if (READ_ONCE(pc->bts->pebs_gone))
+		pc->status_flags |= PT_STATUS_TAKEN_OVER;
+}
+
+/* Once per session, from a STOP or status after bts_pebs_yield(). */
+static void bts_pebs_log(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+
+	if (!READ_ONCE(b->pebs_gone) || b->pebs_logged)
+		return;
+	b->pebs_logged = true;
+	pr_notice_ratelimited("CPU %u: another agent's PEBS (perf's precise events, :p/:pp) began sampling here while BTS traced (%s): BTS stopped and gave IA32_DS_AREA back to it; the trace ends there (PT_STATUS_TAKEN_OVER). STOP, and START again once that perf session ends\n",
+			      pc->cpu, b->pebs_scratch ?
+			      "a PEBS record reached BTS's DS area" :
+			      "IA32_PEBS_ENABLE set");
 }
 
 static int bts_src_stop(struct pt_cpu *pc)
@@ -662,9 +795,12 @@ static int bts_src_stop(struct pt_cpu *pc)
 	if (pc->cfg.mode == PT_MODE_STREAM) {
 		pc->head = pc->stream.head;
 		pc->offset = pc->head % pc->buf->size;
+		if (READ_ONCE(pc->bts->pebs_gone))
+			pc->status_flags |= PT_STATUS_TAKEN_OVER;
 	} else {
 		bts_account(pc);
 	}
+	bts_pebs_log(pc);
 	pt_core_update_ctrl(pc);
 	wake_up_interruptible_all(&pc->stream.wq);
 	return ret;
@@ -677,10 +813,12 @@ static int bts_src_refresh(struct pt_cpu *pc)
 	if (pc->cfg.mode == PT_MODE_STREAM) {
 		pc->head = READ_ONCE(pc->stream.head);
 		pc->offset = pc->head % pc->buf->size;
+		bts_pebs_log(pc);
 		return 0;
 	}
 	ret = smp_call_function_single(pc->cpu, bts_peek_ipi, pc, 1);
 	bts_account(pc);
+	bts_pebs_log(pc);
 	pt_core_update_ctrl(pc);
 	return ret;
 }

@@ -42,6 +42,8 @@ static const struct pt_counter_file pt_counters[] = {
 	PT_CTR(bts_pmis), PT_CTR(bts_ds_errors), PT_CTR(bts_pti_faults),
 	PT_CTR(bts_exact_busy), PT_CTR(bts_exact_exceptions),
 	PT_CTR(bts_exact_returns), PT_CTR(bts_tail), PT_CTR(bts_late),
+	PT_CTR(pebs_records), PT_CTR(pebs_dropped), PT_CTR(pebs_pmis),
+	PT_CTR(pebs_ds_errors),
 };
 
 static int pt_counter_get(void *data, u64 *val)
@@ -260,8 +262,15 @@ int pt_model_debugfs_init(struct dentry *parent)
 	if (ret)
 		return ret;
 	ret = pt_model_bts_init(dir);
-	if (ret)
+	if (ret) {
 		pt_model_agents_exit();
+		return ret;
+	}
+	ret = pt_model_pebs_init(dir);
+	if (ret) {
+		pt_model_bts_exit();
+		pt_model_agents_exit();
+	}
 	return ret;
 }
 

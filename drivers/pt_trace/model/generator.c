@@ -749,10 +749,14 @@ static void pt_tick_settle(struct pt_model_cpu *st, const struct pt_tick_arg *a)
 				 PT_MODEL_STAGE_MAX);
 }
 
-/* The tick runs while PT traces or BTS stores branches (bts.c). */
+/*
+ * The tick runs while PT traces, BTS stores branches (bts.c) or another
+ * agent's PEBS is enabled (pebs.c).
+ */
 static bool pt_model_gen_needed(const struct pt_model_regs *r)
 {
-	return (r->ctl & PT_CTL_TRACEEN) || pt_model_bts_on(r);
+	return (r->ctl & PT_CTL_TRACEEN) || pt_model_bts_on(r) ||
+	       r->pebs_enable;
 }
 
 static enum hrtimer_restart pt_model_tick_run(struct pt_model_cpu *st,
@@ -795,6 +799,7 @@ static enum hrtimer_restart pt_model_tick_run(struct pt_model_cpu *st,
 	a.burst = READ_ONCE(pt_model_burst);
 	a.budget = pt_tick_budget(st);
 	pt_model_bts_tick(st, a.c.ip, a.c.user);
+	pt_model_pebs_tick(st, a.c.ip);
 	/* Redone on top of an NMI that published first: never dropped. */
 	pt_model_update(st, pt_tick_fn, &a, true);
 	pt_tick_settle(st, &a);

@@ -371,6 +371,7 @@ struct pt_wr_arg {
 	bool enabled;
 	bool disabled;			/* TraceEn 1 -> 0 */
 	bool bts_on;			/* DEBUGCTL starts BTS: run the tick */
+	bool pebs_on;			/* PEBS enabled: run the tick too */
 	bool bts_started;		/* BTS 0 -> 1: exact mode arms */
 	bool bts_stopped;		/* BTS 1 -> 0 */
 	struct pt_model_out_result out;	/* of a TraceEn 1->0 flush */
@@ -395,6 +396,7 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 	a->enabled = false;
 	a->disabled = false;
 	a->bts_on = false;
+	a->pebs_on = false;
 	a->bts_started = false;
 	a->bts_stopped = false;
 	a->operr = PT_OPERR_NONE;
@@ -448,10 +450,12 @@ static int pt_wr_fn(struct pt_model_cpu *st, struct pt_model_state *s,
 		r->cr3_match = store;
 		break;
 	case PT_MSR_PERF_GLOBAL_STATUS_RESET:
-		r->global_status &= ~(store & PT_GLOBAL_STATUS_TOPA_PMI);
+		r->global_status &= ~(store & (PT_GLOBAL_STATUS_TOPA_PMI |
+					       BTS_GLOBAL_STATUS_PEBS_OVF));
 		break;
 	case BTS_MSR_PEBS_ENABLE:
 		r->pebs_enable = store;
+		a->pebs_on = !!store;
 		break;
 	case BTS_MSR_DEBUGCTL:
 		a->bts_started = !pt_model_bts_on(r);
@@ -519,7 +523,7 @@ int pt_model_do_wrmsr(struct pt_model_cpu *st, u32 msr, u64 val, bool test)
 	atomic64_add(a.packets, &st->stats.packets);
 	if (a.operr)
 		pt_model_count_operr(st, a.operr);
-	if (a.enabled || a.bts_on)
+	if (a.enabled || a.bts_on || a.pebs_on)
 		pt_model_gen_kick(st);
 	if (a.disabled && !test)
 		pt_model_agents_on_disable(st);
@@ -763,6 +767,8 @@ static void pt_model_exit(void)
 	pt_model_agents_exit();
 	pt_model_free();
 	pt_model_agents_free();
+	/* No tick stores into an agent's PEBS area any more. */
+	pt_model_pebs_exit();
 }
 
 const struct pt_hw_ops pt_model_hw_ops = {

@@ -48,6 +48,8 @@ struct pt_model_profile {
 	u64 misc_enable;
 	/* Bits IA32_PEBS_ENABLE accepts (bts_rules.c); others #GP. */
 	u64 pebs_valid;
+	/* Bytes of the PEBS records it stores (pebs.c); 0: 192. */
+	unsigned int pebs_record;
 };
 
 extern const struct pt_model_profile pt_model_profiles[];
@@ -92,7 +94,7 @@ struct pt_model_regs {
 	u64 mask;		/* IA32_RTIT_OUTPUT_MASK_PTRS (bits 6:0 as stored) */
 	u64 cr3_match;		/* IA32_RTIT_CR3_MATCH */
 	u64 addr[4][2];		/* IA32_RTIT_ADDRn_A/B */
-	u64 global_status;	/* IA32_PERF_GLOBAL_STATUS, bit 55 only */
+	u64 global_status;	/* IA32_PERF_GLOBAL_STATUS, bits 55 and 62 */
 	u64 debugctl;		/* IA32_DEBUGCTL (bts_rules.c) */
 	u64 ds_area;		/* IA32_DS_AREA */
 	u64 pebs_enable;	/* IA32_PEBS_ENABLE (another agent's) */
@@ -270,6 +272,11 @@ struct pt_model_stats {
 	atomic64_t bts_exact_busy;	/* a stepped branch found the stage full */
 	atomic64_t bts_exact_exceptions;	/* interrupts, exceptions from user */
 	atomic64_t bts_exact_returns;	/* records of returns to user mode */
+	/* PEBS (pebs.c) */
+	atomic64_t pebs_records;	/* stored in a PEBS buffer */
+	atomic64_t pebs_dropped;	/* no room below the PEBS maximum */
+	atomic64_t pebs_pmis;		/* PEBS threshold reached */
+	atomic64_t pebs_ds_errors;	/* DS area not in the direct map */
 	u32 last_gp_msr;
 	u64 last_gp_val;
 	enum pt_model_gp last_gp_why;
@@ -531,6 +538,10 @@ bool pt_model_debugctl_bts(u64 debugctl);
 bool pt_model_bts_on(const struct pt_model_regs *r);
 /* The tick's sampled branches (hardirq, on the CPU). */
 void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user);
+/* PEBS (pebs.c): a tick's assist, and the perf-like agent. */
+void pt_model_pebs_tick(struct pt_model_cpu *st, u64 ip);
+int pt_model_pebs_init(struct dentry *dir);
+void pt_model_pebs_exit(void);
 /* DEBUGCTL turned BTS on: model_bts_tail's branches after the write. */
 void pt_model_bts_started(struct pt_model_cpu *st);
 /* The driver writes DEBUGCTL with @val: bts_late_pmi's moment? */

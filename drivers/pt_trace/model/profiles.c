@@ -72,7 +72,9 @@
 	.cbr = 13,							\
 	.vmx_misc = PT_VMX_MISC_PT,					\
 	.gsr_valid = PT_GSR_V4(8, 4),					\
-	.pebs_valid = PT_PEBS_ADAPTIVE(8, 4)
+	.pebs_valid = PT_PEBS_ADAPTIVE(8, 4),				\
+	/* adaptive PEBS, the basic group alone (PEBS_DATA_CFG 0) */	\
+	.pebs_record = 32
 
 const struct pt_model_profile pt_model_profiles[] = {
 	{
@@ -117,6 +119,8 @@ const struct pt_model_profile pt_model_profiles[] = {
 		.gsr_valid = PT_GSR_V3(4, 3),
 		/* PEBS_EN and LL_EN of 4 counters */
 		.pebs_valid = PT_PEBS_GP(4) | PT_PEBS_GP(4) << 32,
+		/* PEBS record format 2 (Haswell, Broadwell): 0xc0 bytes */
+		.pebs_record = 192,
 	},
 	{
 		/*

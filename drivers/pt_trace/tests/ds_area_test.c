@@ -31,8 +31,18 @@ static void ds_area_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->bts_index, base);
 	KUNIT_EXPECT_EQ(test, a->bts_max, base + 41 * BTS_RECORD_SIZE);
 	KUNIT_EXPECT_EQ(test, a->bts_thresh, base + 20 * BTS_RECORD_SIZE);
-	KUNIT_EXPECT_EQ(test, a->pebs[0] | a->pebs[1] | a->pebs[2] |
-			      a->pebs[3], 0ULL);
+	/* PEBS: a scratch buffer in the area page's second half. */
+	KUNIT_EXPECT_EQ(test, a->pebs_base,
+			(u64)(unsigned long)a + BTS_DS_PEBS_SCRATCH);
+	KUNIT_EXPECT_EQ(test, a->pebs_index, a->pebs_base);
+	KUNIT_EXPECT_EQ(test, a->pebs_max, (u64)(unsigned long)a + PAGE_SIZE);
+	KUNIT_EXPECT_GT(test, a->pebs_thresh, a->pebs_base);
+	KUNIT_EXPECT_LT(test, a->pebs_thresh, a->pebs_base + 32);
+	KUNIT_EXPECT_GE(test, a->pebs_base,
+			(u64)(unsigned long)a + sizeof(*a) + 48 * sizeof(u64));
+	KUNIT_EXPECT_FALSE(test, bts_ds_pebs_stored(&ds));
+	a->pebs_index += 32;
+	KUNIT_EXPECT_TRUE(test, bts_ds_pebs_stored(&ds));
 	KUNIT_EXPECT_EQ(test, bts_ds_count(&ds), 0ULL);
 	KUNIT_EXPECT_FALSE(test, bts_ds_due(&ds));
 	/* The CPU stored 19, then 20 records. */

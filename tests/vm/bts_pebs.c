@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bts_pebs (issues 15, 10): perf's PEBS starting on a CPU after BTS
+ * took IA32_DS_AREA there.  The model's pebs_agent plays perf
+ * (model/pebs.c): "reserve" points IA32_DS_AREA at its own DS area (as
+ * perf's first event does on every CPU), "on" sets IA32_PEBS_ENABLE (a
+ * PEBS event's sched-in; the model then stores a record per tick through
+ * whatever area the MSR names), "arm" sets it with no record yet (its
+ * counter has not overflowed), "off" clears it.  Its records count only
+ * when they reach its own area (perf drains cpuc->ds, never the MSR's).
+ *  - flight, PEBS on after START: the first record lands in BTS's
+ *    scratch PEBS buffer and its threshold PMI makes BTS yield: within
+ *    0.5 s, with no status asked, IA32_DS_AREA is the agent's again and
+ *    its records reach it; then GET_STATUS says PT_STATUS_TAKEN_OVER,
+ *    STOP keeps the branch records taken before, the log says what
+ *    happened, and START is refused (EBUSY) while PEBS samples, works
+ *    once it is off.
+ *  - flight, PEBS armed (no record): the sched_switch probe finds
+ *    IA32_PEBS_ENABLE set and BTS yields, with no status asked and no
+ *    PMI (flight BTS has none) while this process switches on CPU 0.
+ *  - stream: PEBS on after START: read(2) returns the records, then
+ *    EIO; poll says EPOLLERR; the last loss record is
+ *    PT_LOSS_TAKEN_OVER; the agent's records resume.
+ * Before the scratch buffer (an all-zero PEBS part) the model stores no
+ * PEBS record while BTS owns the area and nothing notices: the agent
+ * gets nothing until STOP.  Kernel branches only (runs under PTI); icl.
+ * Exit 0 pass, 77 skip, 1 fail.
+ */
+#include <sched.h>
+
+#include "bts_common.h"
+
+#define AGENT BTS_MODEL_DIR "pebs_agent"
+
+static void agent(const char *what)
+{
+	char cmd[32];
+
+	snprintf(cmd, sizeof(cmd), "0 %s", what);
+	REQUIRE(!ptt_write_str(AGENT, cmd), "pebs_agent '%s': %s", cmd,
+		strerror(errno));
+}
+
+/* cpu0's line of the agent: is DS_AREA its own, and its record count. */
+static int agent_state(long long *records)
+{
+	char buf[512] = "", *p;
+	int mine;
+
+	REQUIRE(!ptt_read_str(AGENT, buf, sizeof(buf)), "read pebs_agent");
+	p = strstr(buf, "cpu0 ds_area ");
+	REQUIRE(p, "pebs_agent: no cpu0 line in '%s'", buf);
+	p += strlen("cpu0 ds_area ");
+	mine = !strncmp(p, "agent", 5);
+	p = strstr(p, "records ");
+	REQUIRE(p, "pebs_agent: no record count");
+	*records = atoll(p + 8);
+	return mine;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What the model and the agent saw, for a failure's report. */
+static void agent_dump(void)
+{
+	char buf[512] = "";
+
+	ptt_read_str(AGENT, buf, sizeof(buf));
+	printf("model: pebs records %lld dropped %lld pmis %lld ds_errors %lld\n",
+	       bts_model("pebs_records"), bts_model("pebs_dropped"),
+	       bts_model("pebs_pmis"), bts_model("pebs_ds_errors"));
+	printf("agent: %s\n", buf);
+}
+
+/*
+ * Up to @secs of running on cpu0: DS_AREA the agent's and its records
+ * growing.  1 when so.
+ */
+static int agent_back(double secs)
+{
+	long long r0 = -1, r;
+	double t0 = now_s();
+
+	do {
+		bts_busy(0.01);
+		if (agent_state(&r)) {
+			if (r0 < 0)
+				r0 = r;
+			else if (r > r0)
+				return 1;
+		}
+	} while (now_s() - t0 < secs);
+	agent_dump();
+	return 0;
+}
+
+static int start(int fd, __u32 mode)
+{
+	REQUIRE(!bts_config(fd, PT_CTL_OS, mode, 256 << 10,
+			    mode == PT_MODE_STREAM ? 4096 : 0),
+		"SET_CONFIG: %s", strerror(errno));
+	return ioctl(fd, PT_TRACE_IOC_START);
+}
+
+static void flight_on(int fd)
+{
+	struct pt_trace_status st;
+	unsigned long long dbg = 0, ds = 0;
+	int logs = ptt_dmesg_count("began sampling here while BTS traced");
+	long long r;
+
+	REQUIRE(!start(fd, PT_MODE_FLIGHT), "START: %s", strerror(errno));
+	CHECK(!agent_state(&r), "after START DS_AREA is still the agent's");
+	agent("on");
+	CHECK(agent_back(0.5),
+	      "flight: BTS kept IA32_DS_AREA 0.5 s after PEBS began (its records were lost)");
+	CHECK(!bts_model_regs(0, &dbg, &ds) && !(dbg & 0xc0),
+	      "flight: DEBUGCTL %#llx still has TR/BTS", dbg);
+	bts_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "flight: status flags %#x lack TAKEN_OVER",
+	      st.flags);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	bts_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "flight STOP: flags %#x lack TAKEN_OVER",
+	      st.flags);
+	CHECK(st.head >= BTS_REC, "flight STOP: %llu bytes of records",
+	      (unsigned long long)st.head);
+	CHECK(ptt_dmesg_count("began sampling here while BTS traced") > logs,
+	      "no log line saying PEBS took the DS area");
+	/* PEBS still samples: START refused, as before this session. */
+	CHECK(start(fd, PT_MODE_FLIGHT) && errno == EBUSY,
+	      "START while PEBS samples: %s (want EBUSY)", strerror(errno));
+	agent("off");
+	CHECK(!start(fd, PT_MODE_FLIGHT), "START after PEBS ended: %s",
+	      strerror(errno));
+	bts_busy(0.05);
+	bts_status(fd, &st);
+	CHECK(!(st.flags & PT_STATUS_TAKEN_OVER), "a clean session says TAKEN_OVER (%#x)",
+	      st.flags);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	CHECK(agent_state(&r), "STOP did not give the agent its DS_AREA back");
+}
+
+static void flight_armed(int fd)
+{
+	struct pt_trace_status st;
+	long long r;
+	double t0;
+	int mine = 0;
+
+	REQUIRE(!start(fd, PT_MODE_FLIGHT), "START: %s", strerror(errno));
+	agent("arm");
+	/* No status, no PMI: only the switch probe can see it. */
+	for (t0 = now_s(); now_s() - t0 < 0.5 && !mine; ) {
+		usleep(500);
+		mine = agent_state(&r);
+	}
+	CHECK(mine, "flight, PEBS armed: BTS kept IA32_DS_AREA 0.5 s over context switches");
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
+	bts_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "flight armed STOP: flags %#x",
+	      st.flags);
+	agent("off");
+}
+
+static void stream_on(int fd)
+{
+	static unsigned char buf[1 << 20];
+	const struct pt_trace_mmap_page *pg;
+	const struct pt_trace_loss *l;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pt_trace_status st;
+	size_t len = 0;
+	ssize_t n = 0;
+	double t0;
+	__u64 nrec;
+
+	REQUIRE(!start(fd, PT_MODE_STREAM), "stream START: %s", strerror(errno));
+	bts_busy(0.05);
+	agent("on");
+	CHECK(agent_back(0.5), "stream: the agent's records did not resume");
+	for (t0 = now_s(); now_s() - t0 < 2; ) {
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	CHECK(n < 0 && errno == EIO, "stream: read after the data: %zd (%s), want EIO",
+	      n, n < 0 ? strerror(errno) : "-");
+	CHECK(len >= BTS_REC && !(len % BTS_REC), "stream: %zu bytes read", len);
+	CHECK(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR),
+	      "stream: poll revents %#x, want POLLERR", pfd.revents);
+	bts_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "stream: status flags %#x", st.flags);
+	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(pg != MAP_FAILED, "mmap control page: %s", strerror(errno));
+	nrec = __atomic_load_n(&pg->loss_records, __ATOMIC_ACQUIRE);
+	CHECK(nrec >= 1, "stream: no loss record");
+	if (nrec) {
+		l = (const void *)((const char *)pg + pg->loss_offset +
+				   ((nrec - 1) % pg->loss_slots) * sizeof(*l));
+		CHECK(l->flags & PT_LOSS_TAKEN_OVER,
+		      "stream: last loss record flags %#x lack TAKEN_OVER",
+		      l->flags);
+		CHECK(l->pos == len, "stream: TAKEN_OVER at %llu, data ends at %zu",
+		      (unsigned long long)l->pos, len);
+	}
+	munmap((void *)pg, 4096);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "stream STOP: %s", strerror(errno));
+	agent("off");
+}
+
+int main(void)
+{
+	int fd;
+
+	bts_require();
+	if (access(AGENT, W_OK))
+		SKIP("no pebs_agent in the model");
+	REQUIRE(!ptt_pin_cpu(0), "pin cpu0");
+	fd = bts_open(0, O_RDWR);
+	agent("reserve");
+	flight_on(fd);
+	flight_armed(fd);
+	close(fd);
+	fd = bts_open(0, O_RDWR);
+	stream_on(fd);
+	close(fd);
+	agent("release");
+	return ptt_done();
+}
