@@ -206,9 +206,12 @@ static int bts_src_check_config(struct pt_cpu *pc,
  */
 static int bts_src_config_hooks(const struct pt_trace_config *cfg)
 {
-	if (!(cfg->ctl & PT_BTS_CTL_SWITCHES) && !bts_caps.pebs)
-		return 0;
-	return pt_follow_probes();
+	if (cfg->ctl & PT_BTS_CTL_SWITCHES)
+		return pt_follow_probes();
+	/* Without the probe PEBS is found at its PMI, a status or STOP. */
+	if (bts_caps.pebs && pt_follow_probes())
+		pr_notice_ratelimited("BTS: no sched_switch probe: perf's PEBS starting on a traced CPU is noticed at its first record's PMI, a status or STOP only\n");
+	return 0;
 }
 
 static int bts_src_may_start(struct pt_cpu *pc)
