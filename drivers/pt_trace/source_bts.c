@@ -67,6 +67,7 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/nmi.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -516,6 +517,13 @@ static void bts_pebs_yield(struct pt_cpu *pc, bool sched)
 	b->switches = false;
 	WRITE_ONCE(b->pebs_gone, true);
 	if (pc->cfg.mode == PT_MODE_STREAM) {
+		/*
+		 * A threshold PMI raised before BTS went off and not yet
+		 * taken finds the index drained and the source disarmed:
+		 * owed, as at a stop (bts_owe()).  In the NMI it is this one.
+		 */
+		if (!in_nmi())
+			bts_owe(pc);
 		__bts_drain(pc, sched);
 		bts_drop_close(pc);
 		pt_stream_ring_loss(pc, s->head, 0, PT_LOSS_TAKEN_OVER,

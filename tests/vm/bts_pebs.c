@@ -21,6 +21,13 @@
  *  - stream: PEBS on after START: read(2) returns the records, then
  *    EIO; poll says EPOLLERR; the last loss record is
  *    PT_LOSS_TAKEN_OVER; the agent's records resume.
+ *  - stream, a threshold PMI whose NMI comes after the yield (the
+ *    model's bts_late_pmi, with model_bts_tail: the disabling write of
+ *    the switch probe's yield fills the buffer to the threshold, the
+ *    NMI comes from irq_work after the probe): the yield drained the
+ *    buffer and disarmed, so the NMI finds nothing; it must still be
+ *    claimed (debugfs bts late_pmis) and LVTPC re-armed, or the VM
+ *    reports an NMI for unknown reason and later PMIs stay masked.
  * Before the scratch buffer (an all-zero PEBS part) the model stores no
  * PEBS record while BTS owns the area and nothing notices: the agent
  * gets nothing until STOP.  Kernel branches only (runs under PTI); icl.
@@ -216,6 +223,58 @@ static void stream_on(int fd)
 	agent("off");
 }
 
+/* CPU 0's late_pmis from debugfs bts (the last column). */
+static long long late_pmis(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/pt_trace/bts", "r");
+	unsigned long long v;
+	long long ret = -1;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "0 %*u %*u %*u %*u %*u %*u %llu", &v) == 1)
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+static void stream_late(int fd)
+{
+	long long late0, lp0, mask0;
+	struct pt_trace_status st;
+	double t0;
+
+	REQUIRE(!ptt_write_str(BTS_TAIL_PARAM, "1"), "no model_bts_tail");
+	atexit(bts_tail_off);
+	REQUIRE(!start(fd, PT_MODE_STREAM), "late START: %s", strerror(errno));
+	late0 = bts_model("bts_late");
+	mask0 = bts_model("pmis_masked");
+	lp0 = late_pmis();
+	REQUIRE(!ptt_write_str(BTS_MODEL_DIR "bts_late_pmi", "0"),
+		"no bts_late_pmi in the model");
+	agent("arm");
+	/* Switches on cpu0 until the probe yielded. */
+	for (t0 = now_s(); now_s() - t0 < 1; ) {
+		usleep(1000);
+		bts_status(fd, &st);
+		if (st.flags & PT_STATUS_TAKEN_OVER)
+			break;
+	}
+	usleep(20000);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "late: no yield in 1 s (flags %#x)",
+	      st.flags);
+	CHECK(bts_model("bts_late") > late0,
+	      "late: bts_late_pmi never fired at the yield's disabling write");
+	CHECK(late_pmis() > lp0, "late: the threshold PMI after the yield was not claimed");
+	CHECK(bts_model("pmis_masked") == mask0, "late: %lld PMIs found LVTPC masked",
+	      bts_model("pmis_masked") - mask0);
+	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "late STOP: %s", strerror(errno));
+	agent("off");
+	bts_tail_off();
+}
+
 int main(void)
 {
 	int fd;
@@ -231,6 +290,9 @@ int main(void)
 	close(fd);
 	fd = bts_open(0, O_RDWR);
 	stream_on(fd);
+	close(fd);
+	fd = bts_open(0, O_RDWR);
+	stream_late(fd);
 	close(fd);
 	agent("release");
 	return ptt_done();
