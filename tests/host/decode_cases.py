@@ -33,6 +33,11 @@ loop that decode must follow:
              to it (FUP+PIP+TIP), an async disable (FUP+TIP.PGD): each
              event by its name.
 
+  tick.pt    a TSC between the jz and its TNT: with --event:tick libipt
+             reports a tick at the next instruction, with --event:time
+             each event carries its TSC, as ptxed prints them; --stat
+             ends with ptxed's "insn: 3.".
+
 and for decode-errata and dump-errata (the workarounds of CPUs libipt
 2.0.5 does not know, from tools/pt-trace/cpu_errata.c):
 
@@ -80,6 +85,8 @@ cases = {
     'tsx': PSB + MODE64 + TSX_IN + fup(0x401000) + PSBEND + TNT1 +
     TSX_COMMIT + fup(0x401004) + fup(0x401005) + PGD0,
     'skl014': start + pge(0x401008) + PGD0,
+    'tick': PSB + tsc(0x1000) + PSBEND + MODE64 + pge(0x401000) +
+    tsc(0x2000) + TNT1 + fup(0x401005) + PGD0,
     'events': start + pge(0x401000) + CBR + MNT + TNT1 + fup(0x401004) +
     PIP + tip(0x401000) + TNT1 + fup(0x401005) + PGD0,
     'apl11': start + pge(0x401000) + TNT1 + OVF + PGD0 + pge(0x401004) +

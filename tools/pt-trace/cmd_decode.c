@@ -49,6 +49,9 @@
 struct decode_opts {
 	int calls;
 	int events;
+	int event_time;		/* ptxed's --event:time: each event's TSC */
+	int ticks;		/* ptxed's --event:tick: libipt's tick events */
+	int stat;		/* ptxed's --stat: "insn: N." at the end */
 	int quiet;
 	int no_loss;
 	struct decode_fmt fmt;	/* how instruction lines look */
@@ -521,6 +524,12 @@ static void decode_usage(FILE *f)
 	      "      --events              also print decoder events, named as ptxed\n"
 	      "                            --event:ip does ([enabled, ip: ...], ...)\n"
 	      "      --tsc                 prefix raw lines with the estimated TSC\n"
+	      "      --event:time          events with their TSC, as ptxed's\n"
+	      "                            ([TSC  NAME...]; implies --events)\n"
+	      "      --event:tick          also libipt's tick events (timing packets\n"
+	      "                            with no other event; implies --events)\n"
+	      "      --stat, --stat:insn   end with ptxed's \"insn: N.\" (instructions\n"
+	      "                            decoded) instead of -q's \"# N instructions\"\n"
 	      "filters (for every output: lines, --format=ip, --calls, --timeline):\n"
 	      "      --pid LIST            only these processes (1234,1240); needs the\n"
 	      "                            recording's switch records (sideband.perf)\n"
@@ -1321,7 +1330,7 @@ static int decode_events(struct decode_ctx *c, struct decode_trace *t,
 		}
 		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update &&
 		    c->vmx.sel_cur)
-			decode_print_event(&c->ob, &ev);
+			decode_print_event(&c->ob, &ev, o->event_time);
 	}
 	/* Into or out of a guest: its code from now on. */
 	if (moved && pt_insn_set_image(dec, dvmx_image(&c->vmx,
@@ -2595,8 +2604,9 @@ static int decode_par_ok(const struct decode_ctx *c, uint64_t start,
 	const struct decode_opts *o = &c->o;
 	const struct decode_vmx *v = &c->vmx;
 
-	return o->jobs > 1 &&
-	       (!o->cyc || (!decode_need_time(c) && !c->as.have_perf)) &&
+	return o->jobs > 1 && !o->ticks &&
+	       (!o->cyc || (!decode_need_time(c) && !o->event_time &&
+			    !c->as.have_perf)) &&
 	       !(v->summary && v->sw_ip_due) &&
 	       end - start > (64u << 10);
 }
@@ -3338,7 +3348,8 @@ int cmd_decode(int argc, char **argv)
 	       O_TL_MIN, O_TL_MAX,
 	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID,
 	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
-	       O_SUMMARY, O_SYMFS, O_OPEN, O_FILTER_RANGE, O_STOP_RANGE, O_RAW };
+	       O_SUMMARY, O_SYMFS, O_OPEN, O_FILTER_RANGE, O_STOP_RANGE, O_RAW,
+	       O_EVENT_TIME, O_EVENT_TICK, O_STAT, O_STAT_BLOCKS };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "raw", required_argument, NULL, O_RAW },
@@ -3364,6 +3375,11 @@ int cmd_decode(int argc, char **argv)
 		{ "min-duration", required_argument, NULL, O_TL_MIN },
 		{ "max-events", required_argument, NULL, O_TL_MAX },
 		{ "events", no_argument, NULL, O_EVENTS },
+		{ "event:time", no_argument, NULL, O_EVENT_TIME },
+		{ "event:tick", no_argument, NULL, O_EVENT_TICK },
+		{ "stat", no_argument, NULL, O_STAT },
+		{ "stat:insn", no_argument, NULL, O_STAT },
+		{ "stat:blocks", no_argument, NULL, O_STAT_BLOCKS },
 		{ "time", required_argument, NULL, O_TIME },
 		{ "tsc", no_argument, NULL, O_TSC },
 		{ "pid", required_argument, NULL, O_PID },
@@ -3521,6 +3537,21 @@ int cmd_decode(int argc, char **argv)
 		case O_EVENTS:
 			c.o.events = 1;
 			break;
+		case O_EVENT_TIME:
+			c.o.events = 1;
+			c.o.event_time = 1;
+			break;
+		case O_EVENT_TICK:
+			c.o.events = 1;
+			c.o.ticks = 1;
+			break;
+		case O_STAT:
+			c.o.stat = 1;
+			break;
+		case O_STAT_BLOCKS:
+			ptt_err("--stat:blocks: decode uses libipt's instruction decoder, which has no blocks (ptxed --block-decoder); --stat counts instructions");
+			ret = PTT_EXIT_USAGE;
+			goto out_vmx;
 		case O_TSC:
 			c.o.fmt.show_time = 1;
 			break;
@@ -3622,6 +3653,7 @@ int cmd_decode(int argc, char **argv)
 	}
 
 	pt_config_init(&c.config);
+	c.config.flags.variant.insn.enable_tick_events = !!c.o.ticks;
 	if (sb_path) {
 		err = ptsb_read(sb_path, &sb);
 		if (err) {
@@ -3789,8 +3821,12 @@ int cmd_decode(int argc, char **argv)
 		    (c.o.quiet || c.o.calls || c.o.timeline))
 			decode_print_stats(&c.ob, tr[i].path, &tr[i].stats);
 	}
-	if (!c.o.fmt.ip_only && (c.o.quiet || c.o.calls || c.o.timeline ||
-				 c.vmx.summary))
+	/* ptxed's statistics line (even when quiet), instead of ours. */
+	if (c.o.stat)
+		ob_printf(&c.ob, "insn: %llu.\n",
+			  (unsigned long long)total.insns);
+	else if (!c.o.fmt.ip_only && (c.o.quiet || c.o.calls ||
+				      c.o.timeline || c.vmx.summary))
 		decode_print_stats(&c.ob, NULL, &total);
 	if (c.vmx.summary) {
 		struct decode_cbr cbr;

@@ -60,13 +60,16 @@ static uint64_t event_cr3(const struct pt_event *ev, const char **nr)
 	       ev->variant.async_paging.cr3;
 }
 
-void decode_print_event(struct outbuf *ob, const struct pt_event *ev)
+void decode_print_event(struct outbuf *ob, const struct pt_event *ev,
+			int with_time)
 {
 	char *p = ob_reserve(ob);
 	const char *nr;
 	uint64_t cr3;
 
 	*p++ = '[';
+	if (with_time && ev->has_tsc)
+		p += sprintf(p, "%016llx  ", (unsigned long long)ev->tsc);
 	switch (ev->type) {
 	case ptev_enabled:
 		p += sprintf(p, "%s, ip: %016llx",

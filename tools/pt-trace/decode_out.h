@@ -239,7 +239,9 @@ void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 		       uint64_t ip, int depth);
 
 /* One line "[NAME...]" per event, as ptxed --event:ip words it. */
-void decode_print_event(struct outbuf *ob, const struct pt_event *ev);
+/* @with_time: ptxed's --event:time, the event's TSC first where it has one. */
+void decode_print_event(struct outbuf *ob, const struct pt_event *ev,
+			int with_time);
 
 /* "sym+0xoff" or "" into @buf. */
 const char *decode_symbolize(const struct elf_symtab *st, uint64_t ip,
