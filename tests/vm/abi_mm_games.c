@@ -239,8 +239,10 @@ static void part_mapping(int bts)
 		MADV_RANDOM, MADV_NORMAL,
 	};
 	int fd = dev_setup(bts, O_NONBLOCK);
+	int mem = open("/proc/self/mem", O_RDWR);
 	size_t len, l2;
 	unsigned int i, round;
+	__u64 v = ~0ULL;
 	pthread_t t;
 	void *m, *m2, *hole;
 
@@ -298,7 +300,7 @@ static void part_mapping(int bts)
 			munmap(m2, pg);
 		}
 		munmap(hole, l2 + pg);
-		/* The control page alone, written; private and COWed. */
+		/* The control page alone: written shared; never private. */
 		m = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		CHECK(m != MAP_FAILED, "control page: %s", strerror(errno));
 		if (m != MAP_FAILED) {
@@ -310,9 +312,20 @@ static void part_mapping(int bts)
 		CHECK(m != MAP_FAILED, "private control page: %s",
 		      strerror(errno));
 		if (m != MAP_FAILED) {
-			if (!mprotect(m, pg, PROT_READ | PROT_WRITE))
-				__atomic_store_n((__u64 *)m + 5, ~0ULL,
-						 __ATOMIC_RELAXED);
+			/*
+			 * mmap refuses it writable (EPERM), so mprotect
+			 * must not add it, nor a FOLL_FORCE write (a
+			 * private copy that hides the driver's updates).
+			 */
+			errno = 0;
+			CHECK(mprotect(m, pg, PROT_READ | PROT_WRITE) == -1 &&
+			      errno == EACCES,
+			      "mprotect made a private control page writable: %s",
+			      strerror(errno));
+			CHECK(pwrite(mem, &v, 8, (off_t)(unsigned long)m +
+				     offsetof(struct pt_trace_mmap_page,
+					      data_tail)) < 0,
+			      "/proc/self/mem wrote a private control page");
 			if (have_madvise)
 				TRY("madvise priv",
 				    madvise(m, pg, MADV_DONTNEED));
@@ -328,6 +341,7 @@ static void part_mapping(int bts)
 	munlockall();
 	race_end(t);
 	close(fd);
+	close(mem);
 	reopens(bts, "after the mapping games");
 }
 
@@ -558,8 +572,6 @@ core:
 		madvise(m, len, MADV_DODUMP);
 		madvise(c, pg, MADV_DODUMP);
 		m = mmap(NULL, pg, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED && !mprotect(m, pg, PROT_READ | PROT_WRITE))
-			__atomic_store_n((char *)m + 100, 1, __ATOMIC_RELAXED);
 		touch(c, pg);
 		abort();
 	}
