@@ -240,20 +240,24 @@ static int pt_mmap(struct file *file, struct vm_area_struct *vma)
 	struct pt_cpu *pc = file->private_data;
 	unsigned long npages = vma_pages(vma);
 	struct pt_buffer *buf;
-	bool ctrl_only = vma->vm_pgoff == 0 && npages == 1;
+	bool writable = vma->vm_pgoff == 0 && npages == 1 &&
+			(vma->vm_flags & VM_SHARED);
 
 	/*
-	 * Only the control page alone may be writable (shared): streaming
-	 * readers store data_tail there.  The data is always read-only.
+	 * Only the control page alone may be writable, and shared:
+	 * streaming readers store data_tail there.  The data is always
+	 * read-only, and so is a private control page (a copy on write
+	 * would hide the driver's updates from its owner): neither mprotect
+	 * nor a forced write (/proc/PID/mem, ptrace) may add what is
+	 * refused here.
 	 */
-	if ((vma->vm_flags & VM_WRITE) &&
-	    (!ctrl_only || !(vma->vm_flags & VM_SHARED)))
+	if ((vma->vm_flags & VM_WRITE) && !writable)
 		return -EPERM;
 	/* Counted in maps already: no resize from here on. */
 	buf = pt_core_get_buffer(pc, vma->vm_pgoff, npages);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	if (!ctrl_only)
+	if (!writable)
 		vm_flags_clear(vma, VM_MAYWRITE);
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY);
 	vma->vm_ops = &pt_vm_ops;

@@ -9,6 +9,9 @@
  *           REMOVE, COLD, PAGEOUT, WILLNEED, POPULATE_*, MERGEABLE,
  *           HUGEPAGE, FREE; mprotect to PROT_WRITE (refused) and
  *           PROT_EXEC; mlock, munlock, mlockall(MCL_FUTURE) then mmap;
+ *           a private control page made writable by mprotect or a
+ *           /proc/self/mem write (refused: both once made a private
+ *           copy, though mmap refuses it writable);
  *  foreign: /proc/self/mem and process_vm_writev writes into the data
  *           (refused) and the writable control page; O_DIRECT and
  *           read(2) of a file into the data (EFAULT), O_DIRECT from it;
@@ -27,7 +30,7 @@
  * Every error must be one the ABI or the kernel lists; then the device
  * opens again and nothing stays charged (VmPin, CAP_IPC_LOCK dropped).
  * The debug kernel has no madvise(2), process_vm_*(2), AF_UNIX or core
- * dumps: those parts run on 6.1 and 6.12.  Passes: nothing found (the
+ * dumps: those parts run on 6.1 and 6.12.  Nothing else found (the
  * driver's pages are ordinary order-0 pages behind a VM_DONTEXPAND,
  * VM_DONTCOPY, VM_DONTDUMP mapping without VM_MAYWRITE on the data).
  * About 3 s (5 on the debug kernel); icl only.
