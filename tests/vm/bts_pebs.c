@@ -120,13 +120,27 @@ static void flight_on(int fd)
 	struct pt_trace_status st;
 	unsigned long long dbg = 0, ds = 0;
 	int logs = ptt_dmesg_count("began sampling here while BTS traced");
-	long long r;
+	long long r, r2, p0, scratch;
 
 	REQUIRE(!start(fd, PT_MODE_FLIGHT), "START: %s", strerror(errno));
 	CHECK(!agent_state(&r), "after START DS_AREA is still the agent's");
+	p0 = bts_model("pebs_records") - r;
 	agent("on");
 	CHECK(agent_back(0.5),
 	      "flight: BTS kept IA32_DS_AREA 0.5 s after PEBS began (its records were lost)");
+	/*
+	 * The scratch buffer's PMI made BTS yield at PEBS's first record:
+	 * every other record reached the agent (a later check point, the
+	 * switch probe, would leave one per tick in the scratch buffer).
+	 */
+	do {
+		agent_state(&r);
+		scratch = bts_model("pebs_records") - p0;
+		agent_state(&r2);
+	} while (r != r2);
+	CHECK(scratch - r == 1,
+	      "flight: %lld PEBS records went to BTS's scratch buffer, want 1 (the PMI's)",
+	      scratch - r);
 	CHECK(!bts_model_regs(0, &dbg, &ds) && !(dbg & 0xc0),
 	      "flight: DEBUGCTL %#llx still has TR/BTS", dbg);
 	bts_status(fd, &st);
