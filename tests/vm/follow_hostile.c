@@ -156,8 +156,14 @@ static void part_ptrace(void)
 	fc_sleep_ms(50);
 	n = fc_witness_stop(rows);
 	ptrace(PTRACE_DETACH, victim, 0, 0);
-	fc_judge("ptrace", rows, n, (int[]){ victim, 0 },
-		 (int[]){ getpid(), 0 }, traced);
+	/*
+	 * The tracer (this process) is not required to be seen: it sleeps
+	 * and waits nearly all the time, and on a loaded 6.1 VM the
+	 * witness once had no sample of it.  Any sample of it must still
+	 * be untraced (fc_judge()'s first loop).
+	 */
+	fc_judge("ptrace", rows, n, (int[]){ victim, 0 }, (int[]){ 0 },
+		 traced);
 	fc_kill(victim);
 	finish(fd);
 }
