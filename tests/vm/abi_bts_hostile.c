@@ -62,21 +62,6 @@ static int open_dev(const char *kind, int cpu)
 	return open(path, O_RDWR | O_NONBLOCK);
 }
 
-static long long vmpin_kb(void)
-{
-	char line[128];
-	long long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %lld", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 static int pt_stream_cfg(int fd, __u64 size)
 {
 	struct pt_trace_config c = { .size = sizeof(c) };
@@ -510,8 +495,8 @@ static void part_random(double secs)
 		if (fd >= 0)
 			close(fd);
 	}
-	CHECK(vmpin_kb() == 0, "VmPin %lld kB with every device closed",
-	      vmpin_kb());
+	CHECK(ptt_vmpin_kb() == 0, "VmPin %ld kB with every device closed",
+	      ptt_vmpin_kb());
 }
 
 /*
@@ -545,7 +530,8 @@ int main(void)
 		seed0 = 1;
 	part_both(0);
 	part_both(1);
-	CHECK(vmpin_kb() == 0, "VmPin %lld kB after part both", vmpin_kb());
+	CHECK(ptt_vmpin_kb() == 0, "VmPin %ld kB after part both",
+	      ptt_vmpin_kb());
 	part_random(getenv("PTT_SECS") ? atof(getenv("PTT_SECS")) : 4);
 	return ptt_done();
 }

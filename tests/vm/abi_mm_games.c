@@ -69,21 +69,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static long long vmpin_kb(void)
-{
-	char line[128];
-	long long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %lld", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 static int dev_open(int bts, int flags)
 {
 	char path[32];
@@ -924,8 +909,8 @@ int main(void)
 		t0 = now();
 		part_files(bts);
 		fprintf(stderr, "PTT-INFO %s-files %.1f\n", k, now() - t0);
-		CHECK(vmpin_kb() == 0, "%s: VmPin %lld kB with the device closed",
-		      k, vmpin_kb());
+		CHECK(ptt_vmpin_kb() == 0, "%s: VmPin %ld kB with the device closed",
+		      k, ptt_vmpin_kb());
 	}
 	fprintf(stderr, "PTT-INFO racer %lu ops\n", race_ops);
 	return ptt_done();

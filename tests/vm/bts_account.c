@@ -24,20 +24,6 @@
 
 #include "bts_common.h"
 
-static long vm_pin_kb(void)
-{
-	char line[256];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmPin:", 6))
-			kb = strtol(line + 6, NULL, 10);
-	if (f)
-		fclose(f);
-	return kb;
-}
-
 /* CAP_IPC_LOCK out of the effective set: charges count from here on. */
 static void drop_ipc_lock(void)
 {
@@ -64,14 +50,14 @@ static long session(__u32 mode, __u64 ring, int *err)
 	if (ioctl(fd, PT_TRACE_IOC_START))
 		*err = errno;
 	else
-		kb = vm_pin_kb();
+		kb = ptt_vmpin_kb();
 	if (*err)
-		CHECK(vm_pin_kb() <= ring_kb,
+		CHECK(ptt_vmpin_kb() <= ring_kb,
 		      "a failed START left %ld KiB pinned, more than the ring's %ld",
-		      vm_pin_kb(), ring_kb);
+		      ptt_vmpin_kb(), ring_kb);
 	ioctl(fd, PT_TRACE_IOC_STOP);
 	close(fd);
-	CHECK(vm_pin_kb() == 0, "%ld KiB pinned after close", vm_pin_kb());
+	CHECK(ptt_vmpin_kb() == 0, "%ld KiB pinned after close", ptt_vmpin_kb());
 	return kb;
 }
 
@@ -83,8 +69,8 @@ int main(void)
 
 	bts_require();
 	drop_ipc_lock();
-	REQUIRE(vm_pin_kb() == 0, "VmPin %ld KiB before any session",
-		vm_pin_kb());
+	REQUIRE(ptt_vmpin_kb() == 0, "VmPin %ld KiB before any session",
+		ptt_vmpin_kb());
 
 	/* Flight: ring + control page + DS buffer (1 MiB) + DS area. */
 	kb = session(PT_MODE_FLIGHT, 1 << 20, &err);

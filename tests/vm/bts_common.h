@@ -172,6 +172,23 @@ static inline void bts_drain(int fd, unsigned char *buf, size_t cap,
 	CHECK(n == 0 || errno == EAGAIN, "read: %s", strerror(errno));
 }
 
+/* CPU 0's late_pmis from debugfs bts (the last column), or -1. */
+static inline long long bts_late_pmis(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/pt_trace/bts", "r");
+	unsigned long long v;
+	long long ret = -1;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "0 %*u %*u %*u %*u %*u %*u %llu", &v) == 1)
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
 /* Back to the model's default BTS stores (also as an atexit handler). */
 static inline void bts_tail_off(void)
 {

@@ -237,23 +237,6 @@ static void stream_on(int fd)
 	agent("off");
 }
 
-/* CPU 0's late_pmis from debugfs bts (the last column). */
-static long long late_pmis(void)
-{
-	FILE *f = fopen("/sys/kernel/debug/pt_trace/bts", "r");
-	unsigned long long v;
-	long long ret = -1;
-	char line[256];
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "0 %*u %*u %*u %*u %*u %*u %llu", &v) == 1)
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
 static void stream_late(int fd)
 {
 	long long late0, lp0, mask0;
@@ -265,7 +248,7 @@ static void stream_late(int fd)
 	REQUIRE(!start(fd, PT_MODE_STREAM), "late START: %s", strerror(errno));
 	late0 = bts_model("bts_late");
 	mask0 = bts_model("pmis_masked");
-	lp0 = late_pmis();
+	lp0 = bts_late_pmis();
 	REQUIRE(!ptt_write_str(BTS_MODEL_DIR "bts_late_pmi", "0"),
 		"no bts_late_pmi in the model");
 	agent("arm");
@@ -281,7 +264,7 @@ static void stream_late(int fd)
 	      st.flags);
 	CHECK(bts_model("bts_late") > late0,
 	      "late: bts_late_pmi never fired at the yield's disabling write");
-	CHECK(late_pmis() > lp0, "late: the threshold PMI after the yield was not claimed");
+	CHECK(bts_late_pmis() > lp0, "late: the threshold PMI after the yield was not claimed");
 	CHECK(bts_model("pmis_masked") == mask0, "late: %lld PMIs found LVTPC masked",
 	      bts_model("pmis_masked") - mask0);
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "late STOP: %s", strerror(errno));

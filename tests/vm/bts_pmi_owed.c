@@ -34,23 +34,6 @@
 
 static unsigned char out[CAP];
 
-/* CPU 0's late_pmis from debugfs bts (the last column). */
-static long long late_pmis(void)
-{
-	FILE *f = fopen("/sys/kernel/debug/pt_trace/bts", "r");
-	unsigned long long v;
-	long long ret = -1;
-	char line[256];
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "0 %*u %*u %*u %*u %*u %*u %llu", &v) == 1)
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
 int main(void)
 {
 	const char *prof = getenv("PTT_PROFILE") ? getenv("PTT_PROFILE") : "icl";
@@ -75,7 +58,7 @@ int main(void)
 	late0 = bts_model("bts_late");
 	mask0 = bts_model("pmis_masked");
 	drop0 = bts_model("bts_dropped");
-	lp0 = late_pmis();
+	lp0 = bts_late_pmis();
 	REQUIRE(lp0 >= 0, "debugfs pt_trace/bts has no late_pmis column");
 	REQUIRE(!ptt_write_str(BTS_MODEL_DIR "bts_late_pmi", "0"),
 		"no bts_late_pmi in the model");
@@ -92,7 +75,7 @@ int main(void)
 	late1 = bts_model("bts_late");
 	mask1 = bts_model("pmis_masked");
 	drop1 = bts_model("bts_dropped");
-	lp1 = late_pmis();
+	lp1 = bts_late_pmis();
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	bts_tail_off();
 	bts_drain(fd, out, CAP, &len);

@@ -251,6 +251,20 @@ void ptt_busy(unsigned long loops)
 	}
 }
 
+long ptt_vmpin_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmPin:", 6))
+			kb = strtol(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 int ptt_write_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);

@@ -105,6 +105,9 @@ void ptt_ptw_seq(const __u8 *buf, size_t len, struct ptt_seq *seq);
  */
 void ptt_busy(unsigned long loops);
 
+/* This process's pinned memory (/proc/self/status VmPin), KiB; -1 if unknown. */
+long ptt_vmpin_kb(void);
+
 /* Write @s to a sysfs/debugfs file: 0 or -errno. */
 int ptt_write_str(const char *path, const char *s);
 
