@@ -360,24 +360,36 @@ static const struct {
 	{ "error_now", PT_OP_HW_ERROR },
 };
 
-/* "CPU ACTION"; @prefix picks the file's group of actions. */
-static ssize_t pt_agent_write(const char __user *ubuf, size_t len,
-			      const char *prefix)
+int pt_model_agent_args(const char __user *ubuf, size_t len,
+			unsigned int *cpu, char name[PT_AGENT_NAME])
 {
-	char name[24], full[32], *buf;
-	enum pt_agent_op op;
-	unsigned int cpu, i;
-	int ret, n;
+	char *buf;
+	int n;
 
 	if (len >= 32)
 		return -EINVAL;
 	buf = memdup_user_nul(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	n = sscanf(buf, "%u %23s", &cpu, name);
+	n = sscanf(buf, "%u %23s", cpu, name);
 	kfree(buf);
-	if (n != 2 || cpu >= nr_cpu_ids || !cpu_online(cpu))
+	if (n != 2 || *cpu >= nr_cpu_ids || !cpu_online(*cpu))
 		return -EINVAL;
+	return 0;
+}
+
+/* "CPU ACTION"; @prefix picks the file's group of actions. */
+static ssize_t pt_agent_write(const char __user *ubuf, size_t len,
+			      const char *prefix)
+{
+	char name[PT_AGENT_NAME], full[32];
+	enum pt_agent_op op;
+	unsigned int cpu, i;
+	int ret;
+
+	ret = pt_model_agent_args(ubuf, len, &cpu, name);
+	if (ret)
+		return ret;
 	/* No VMXON on a CPU without VMX (CPUID.1:ECX[5]). */
 	if (!strcmp(prefix, "vmx_") && !(pt_model_prof->leaf1.ecx & BIT(5)))
 		return -EOPNOTSUPP;

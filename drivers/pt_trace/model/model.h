@@ -538,6 +538,13 @@ bool pt_model_debugctl_bts(u64 debugctl);
 bool pt_model_bts_on(const struct pt_model_regs *r);
 /* The tick's sampled branches (hardirq, on the CPU). */
 void pt_model_bts_tick(struct pt_model_cpu *st, u64 ip, bool user);
+/*
+ * An agent file's "CPU ACTION" (agents.c): @cpu online, @name the
+ * action (at most PT_AGENT_NAME - 1 characters); 0 or -EINVAL.
+ */
+#define PT_AGENT_NAME	24
+int pt_model_agent_args(const char __user *ubuf, size_t len,
+			unsigned int *cpu, char name[PT_AGENT_NAME]);
 /* PEBS (pebs.c): a tick's assist, and the perf-like agent. */
 void pt_model_pebs_tick(struct pt_model_cpu *st, u64 ip);
 int pt_model_pebs_init(struct dentry *dir);

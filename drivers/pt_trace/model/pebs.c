@@ -45,10 +45,8 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
-#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include <asm/nmi.h>
 
 #include "../bts_regs.h"
@@ -218,19 +216,13 @@ static ssize_t pt_pebs_agent_write(struct file *f, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
 {
 	struct pt_pebs_call c = { 0 };
-	char name[16], *buf;
+	char name[PT_AGENT_NAME];
 	unsigned int cpu;
 	int ret, n;
 
-	if (len >= 32)
-		return -EINVAL;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	n = sscanf(buf, "%u %15s", &cpu, name);
-	kfree(buf);
-	if (n != 2 || cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return -EINVAL;
+	ret = pt_model_agent_args(ubuf, len, &cpu, name);
+	if (ret)
+		return ret;
 	n = match_string(pt_pebs_ops, ARRAY_SIZE(pt_pebs_ops), name);
 	if (n < 0)
 		return -EINVAL;
