@@ -17,17 +17,33 @@ first MTC periods after the PSB.  A TSC outside PSB+ is never sent.
 
 With BYTES the trace has that size (default 160000); with PAD, that
 many PADs after each TNT (default 100: fewer instructions for the same
-bytes; 0 for a dense trace to time).
+bytes; 0 for a dense trace to time).  VARIANTS, comma-separated, change
+how libipt calibrates:
+  nocbr  no CBR in the PSB+s: the ratio comes from MTCs only (with a
+         CBR and nom_freq each PSB+ sets it)
+  gaps   every fifth MTC period has no CYC: the next MTC's calibration
+         spans two periods
+  nomtc  no MTC (nor TMA; MTCEn off): the ratio comes from two PSB+
+         TSCs and the cycles between (or each PSB+'s CBR)
+  bad    twice a TIP where the loop's branch wants a TNT bit, amid a
+         PSB period: an error, and libipt searches for the next PSB
+  badtail  the same right before each PSB in the trace's middle fifth:
+         a segment may end in the error (the next one's decoder does
+         not read on into it, libipt's calibration starts again)
 
-Usage: jobs_cyc_trace.py DIR LOOP [BYTES [PAD]]
+Usage: jobs_cyc_trace.py DIR LOOP [BYTES [PAD [VARIANTS]]]
 """
 import sys
 
-from pt_packets import MODE64, PSB, PSBEND, fup, pge, tsc
+from pt_packets import MODE64, PSB, PSBEND, fup, pge, tip, tsc
 
 d, loop = sys.argv[1], int(sys.argv[2], 16)
 size = int(sys.argv[3]) if len(sys.argv) > 3 else 160000
 npad = int(sys.argv[4]) if len(sys.argv) > 4 else 100
+var = sys.argv[5].split(',') if len(sys.argv) > 5 and sys.argv[5] else []
+for v in var:
+    if v not in ('nocbr', 'gaps', 'nomtc', 'bad', 'badtail'):
+        sys.exit('jobs_cyc_trace.py: unknown variant ' + v)
 
 
 def cyc(v):
@@ -49,7 +65,7 @@ def tma(ctc, fc):
                   fc >> 8 & 1])
 
 
-cbr = bytes([2, 0x03, 24, 0])
+cbr = b'' if 'nocbr' in var else bytes([2, 0x03, 24, 0])
 tnt = bytes([2, 0xa3]) + (1 << 48 | (1 << 47) - 1).to_bytes(7, 'little')[:6]
 pad = bytes(npad)
 base = 1000000
@@ -58,28 +74,42 @@ ctc = 8 * 40            # at an MTC's boundary
 
 def head():
     # the PSB right after an MTC: 10 TSC ticks into the period
-    return (PSB + tsc(base + 100 * ctc + 10) + tma(ctc, 10) + cbr + MODE64 +
+    return (PSB + tsc(base + 100 * ctc + 10) + tmap() + cbr + MODE64 +
             fup(loop + 3) + PSBEND)
 
 
-out = bytearray(PSB + tsc(base + 100 * ctc + 10) + tma(ctc, 10) + cbr +
+def tmap():
+    return b'' if 'nomtc' in var else tma(ctc, 10)
+
+
+out = bytearray(PSB + tsc(base + 100 * ctc + 10) + tmap() + cbr +
                 PSBEND + MODE64 + pge(loop))
 since_psb = 0
 p = 0
+bad = [size * 2 // 5, size * 7 // 10] if 'bad' in var else []
 while len(out) < size:
     cycles = 1500 + 137 * (p * 7 % 13)  # this MTC period's
+    if 'gaps' in var and p % 5 == 4:
+        cycles = 0
     for k in range(4):
         n = cycles // 4 + (cycles % 4 if k == 3 else 0)
-        out += cyc(n) + tnt + pad
+        out += (cyc(n) if n else b'') + tnt + pad
     ctc += 8
-    out += mtc(ctc)
+    if 'nomtc' not in var:
+        out += mtc(ctc)
     p += 1
     since_psb += 4 * (len(tnt) + len(pad) + 3) + 2
+    if bad and len(out) >= bad[0] and 1000 < since_psb < 3000:
+        out += tip(loop)
+        bad.pop(0)
     if since_psb >= 4096:
+        if 'badtail' in var and size * 2 // 5 < len(out) < size * 3 // 5:
+            out += tip(loop)
         out += head()
         since_psb = 0
 open(d + '/cpu0.pt', 'wb').write(out)
 # ctl: TraceEn, CYCEn, User, MTCEn, TSCEn, BranchEn
 open(d + '/sideband.txt', 'w').write(
-    'pt-trace-sideband=1\nctl=0x260b\nmtc_freq=3\ncpuid15.eax=1\n'
-    'cpuid15.ebx=100\nnom_freq=24\n')
+    'pt-trace-sideband=1\nctl=0x%x\nmtc_freq=3\ncpuid15.eax=1\n'
+    'cpuid15.ebx=100\nnom_freq=24\n' %
+    (0x240b if 'nomtc' in var else 0x260b))

@@ -31,6 +31,7 @@
 #include "decode_out.h"
 #include "decode_par.h"
 #include "decode_psb.h"
+#include "decode_tcal.h"
 #include "decode_cbr.h"
 #include "decode_vmx.h"
 #include "dump_format.h"
@@ -65,18 +66,10 @@ struct decode_opts {
 	uint64_t tl_max;	/* --max-events */
 	unsigned int jobs;	/* --jobs: decoding threads */
 	/*
-	 * The recording's RTIT_CTL has CYCEn: --jobs stays in one thread
-	 * where anything uses libipt's time (decode_par_ok()).  libipt 2.0's
-	 * CYC calibration (pt_time.c's struct pt_time_cal) goes on through
-	 * a PSB in one decoder: only a sync, an OVF or a CBR outside PSB+
-	 * starts it again, and a PSB+'s TSC and TMA reset the time but not
-	 * it.  A piece's decoder synchronises at its PSB: it has no cycle
-	 * ratio (FCR) measured until its second MTC with cycles before it,
-	 * where one decoder has the last one measured before the PSB (the
-	 * FCR is replaced at each such MTC, not averaged), so the piece's
-	 * first MTC periods' times (--tsc, perf's columns, --time, the
-	 * timeline, --summary, the switch and exec records' rules) differ
-	 * (host check decode-jobs-cyc).
+	 * The recording's RTIT_CTL has CYCEn: where anything uses libipt's
+	 * time, --jobs gives each piece's decoder libipt's CYC calibration
+	 * (decode_tcal.h, decode_ctx.tcal), which goes on through a PSB in
+	 * one decoder and starts again at a sync.
 	 */
 	int cyc;
 };
@@ -143,6 +136,12 @@ struct decode_state {
 	 */
 	int have_prev, prev_keep;
 	uint64_t prev_tsc;
+	/*
+	 * decode --jobs on a CYCEn trace where the time is used: libipt's
+	 * CYC calibration here (decode_tcal.h), which one decoder reading
+	 * on has and a piece's decoder is given (decode_stretch_one()).
+	 */
+	struct dtcal tcal;
 };
 
 /* One trace file and where its decoding is. */
@@ -212,6 +211,12 @@ struct decode_trace {
 	int seg_cont;
 	int first_due, first_set, first_have, first_cur, first_sync;
 	uint64_t first_tsc;
+	/*
+	 * decode --jobs, decode_ctx.tcal: the file offset of the PSB of the
+	 * piece's last sync but its first (where libipt's calibration
+	 * starts again), UINT64_MAX: none.
+	 */
+	uint64_t tcal_sync;
 };
 
 /* A process's CR3 (PCID bits cleared), as its first switch-in showed it. */
@@ -264,6 +269,11 @@ struct decode_ctx {
 	int task_filter;	/* --pid, --tid or --time: dflt_per_insn() */
 	int need_who;		/* that, or perf's columns: decode_wanted() */
 	int plain;		/* none of those, of --calls, -q, --timeline */
+	/*
+	 * decode --jobs: a piece's decoder gets the CYC calibration one
+	 * decoder would have at its start (decode_state.tcal)
+	 */
+	int tcal;
 };
 
 /*
@@ -562,14 +572,10 @@ static void decode_usage(FILE *f)
 	      "  -j, --jobs N              decode in N threads: the trace cut at PSBs,\n"
 	      "                            the lines in the trace's order, the same\n"
 	      "                            as with one, -q's and --summary's numbers\n"
-	      "                            too (default 1; one thread with a\n"
-	      "                            recording with CYCEn where the time is used\n"
-	      "                            (a time column, --time, --timeline,\n"
-	      "                            --summary, sideband.perf): libipt's\n"
-	      "                            calibration at a piece's start comes from\n"
-	      "                            the pieces before it; --summary\n"
-	      "                            needs a TSC and PIP in each PSB+; see the\n"
-	      "                            man page)\n"
+	      "                            too (default 1; CYC times too: each\n"
+	      "                            piece's decoder is given libipt's\n"
+	      "                            calibration; --summary needs a TSC and\n"
+	      "                            PIP in each PSB+; see the man page)\n"
 	      "  -q, --quiet               print only errors and the summary\n"
 	      "  -h, --help                this text\n"
 	      "\n"
@@ -1673,8 +1679,13 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 		 * does not synchronise at its PSB (nor forget the time of the
 		 * instruction before: decode_seg_accept())
 		 */
-		if (!first)
+		if (!first) {
+			uint64_t soff;
+
 			t->stats.syncs++;
+			if (c->tcal && pt_insn_get_sync_offset(dec, &soff) >= 0)
+				t->tcal_sync = soff + t->base;
+		}
 		if (first)
 			t->first_sync = 1;
 		t->first_due = first;
@@ -1848,16 +1859,61 @@ static int decode_need_time(const struct decode_ctx *c)
 	       c->o.filter.have_time || c->vmx.summary;
 }
 
+/*
+ * decode --jobs (decode_ctx.tcal): a piece one decoder reads on into
+ * starts with packets that give its decoder that decoder's CYC
+ * calibration (decode_state.tcal, dtcal_prefix()), in a copy of the
+ * piece's bytes after them (*@copy).  Returns their length, 0 where none
+ * are needed or none give it, -1 without memory.
+ */
+static long decode_tcal_prefix(const struct decode_ctx *c,
+			       const struct decode_trace *t, uint64_t start,
+			       uint64_t end, uint8_t **copy)
+{
+	uint8_t pre[DTCAL_PREFIX_MAX];
+	long n;
+
+	*copy = NULL;
+	n = dtcal_prefix(&t->st.tcal, &c->config, t->buf + start, end - start,
+			 pre, sizeof(pre));
+	if (n < 0)	/* decode_seg_prepare() made sure of the likely ones */
+		ptt_warn("decode --jobs: the CYC times after offset %#llx may differ from one thread's in one MTC period (libipt's calibration there cannot be given to a decoder)",
+			 (unsigned long long)start);
+	if (n <= 0)
+		return 0;
+	*copy = malloc((size_t)n + (end - start));
+	if (!*copy) {
+		ptt_err("out of memory for decode --jobs");
+		return -1;
+	}
+	memcpy(*copy, pre, (size_t)n);
+	memcpy(*copy + n, t->buf + start, end - start);
+	return n;
+}
+
 /* One stretch [start, end) of a trace, with its own decoder. */
 static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 			      uint64_t start, uint64_t end)
 {
 	struct pt_config config = c->config;
 	struct pt_insn_decoder *dec;
+	uint8_t *copy = NULL;
+	long pre = 0;
 
 	config.begin = t->buf + start;
 	config.end = t->buf + end;
 	t->base = start;
+	if (c->tcal && t->seg_cont) {
+		pre = decode_tcal_prefix(c, t, start, end, &copy);
+		if (pre < 0)
+			return PTT_EXIT_INTERNAL;
+		if (copy) {
+			/* its offsets: the piece's file offsets after them */
+			config.begin = copy;
+			config.end = copy + pre + (end - start);
+			t->base = start - (uint64_t)pre;
+		}
+	}
 	c->need_time = decode_need_time(c);
 	c->task_filter = dflt_per_insn(&c->o.filter);
 	c->need_who = c->task_filter || c->o.fmt.perf;
@@ -1866,11 +1922,13 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 	dec = pt_insn_alloc_decoder(&config);
 	if (!dec || pt_insn_set_image(dec, decode_image(c, t->st.cur)) < 0) {
 		pt_insn_free_decoder(dec);
+		free(copy);
 		ptt_err("libipt could not set up the instruction decoder");
 		return PTT_EXIT_INTERNAL;
 	}
 	decode_walk(c, t, dec);
 	pt_insn_free_decoder(dec);
+	free(copy);
 	return PTT_EXIT_OK;
 }
 
@@ -1946,6 +2004,7 @@ static int decode_state_eq(const struct decode_carry *ca,
 	const struct decode_state *a = &ca->st, *b = &cb->st;
 
 	return (pip || ca->host_cr3 == cb->host_cr3) && a->cur == b->cur &&
+	       dtcal_eq(&a->tcal, &b->tcal) &&
 	       decode_warn_eq(ca->nr_no_pip, cb->nr_no_pip) &&
 	       decode_warn_eq(ca->nr_no_exit_pip, cb->nr_no_exit_pip) &&
 	       (!a->cur->next || a->cur_fresh == b->cur_fresh) &&
@@ -2236,6 +2295,13 @@ struct decode_par {
 	unsigned long accepted;	/* segments written */
 	int rest;		/* the rest decoded in one piece */
 	unsigned long again;	/* decoded again (dpar_ops.stands) */
+	int tcal;		/* decode_ctx.tcal */
+	/*
+	 * decode_ctx.tcal: the calibration one decoder has at each
+	 * segment's start when none of them resynchronises: the expected
+	 * state of a segment that starts before the one ahead is written
+	 */
+	struct dtcal *pred;
 };
 
 static int decode_seg_prepare(void *arg, const struct dpar_seg *segs,
@@ -2271,6 +2337,32 @@ static int decode_seg_prepare(void *arg, const struct dpar_seg *segs,
 	for (i = 1; par->c->vmx.summary && i < n; i++)
 		if (!segs[i].psb.has_tsc)
 			return 1;
+	/*
+	 * CYC calibration: one pass over the packets (no instructions)
+	 * gives the state each segment starts in; one where no packets
+	 * give a decoder that state (dtcal_prefix()) is decoded in one
+	 * piece with the rest.
+	 */
+	if (par->tcal) {
+		const struct decode_trace *t = par->t;
+
+		par->pred = calloc(n, sizeof(*par->pred));
+		if (!par->pred)
+			return PTT_EXIT_INTERNAL;
+		dtcal_init(&par->pred[0]);
+		for (i = 1; i < n; i++) {
+			uint8_t pre[DTCAL_PREFIX_MAX];
+
+			par->pred[i] = par->pred[i - 1];
+			dtcal_scan(&par->pred[i], &par->c->config, t->buf,
+				   segs[i - 1].start, segs[i].start, i == 1);
+			if (dtcal_prefix(&par->pred[i], &par->c->config,
+					 t->buf + segs[i].start,
+					 segs[i].end - segs[i].start, pre,
+					 sizeof(pre)) < 0)
+				return 1;
+		}
+	}
 	par->si = calloc(n, sizeof(*par->si));
 	if (!par->si)
 		return PTT_EXIT_INTERNAL;
@@ -2311,12 +2403,35 @@ static void decode_worker_start(struct decode_worker *w,
 	memset(&w->t.stats, 0, sizeof(w->t.stats));
 	decode_state_set(&w->c, &w->t, from);
 	w->t.seg_cont = cont;
+	w->t.tcal_sync = UINT64_MAX;
 	w->c.vmx.nsw = 0;
 	w->c.vmx.sw_ip_due = 0;
 	w->t.spin_off = ~0ull;
 	w->t.spin_n = 0;
 	decode_loop_reset(&w->t);
 	w->t.loop_hit = 0;
+}
+
+/*
+ * decode_ctx.tcal: the calibration one decoder has at the end of
+ * segment @s, which was decoded from state @from: from its last resync
+ * on, else from where it started (decode_state.tcal).
+ */
+static void decode_tcal_end(const struct decode_ctx *c,
+			    struct decode_trace *t,
+			    const struct decode_carry *from,
+			    const struct dpar_seg *s)
+{
+	struct dtcal *tc = &t->st.tcal;
+
+	if (t->tcal_sync != UINT64_MAX) {
+		dtcal_init(tc);
+		dtcal_scan(tc, &c->config, t->buf, t->tcal_sync, s->end, 1);
+	} else {
+		*tc = from->st.tcal;
+		dtcal_scan(tc, &c->config, t->buf, s->start, s->end,
+			   s->idx == 0);
+	}
 }
 
 static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
@@ -2334,8 +2449,11 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	/* The state the segment before left when known, else expected. */
 	pthread_mutex_lock(&par->lock);
 	from = par->truth;
-	if (!again && par->accepted != s->idx)
+	if (!again && par->accepted != s->idx) {
 		decode_predict(&w->c, par->t, &from.st, &s->psb);
+		if (par->pred)
+			from.st.tcal = par->pred[s->idx];
+	}
 	ncr3 = decode_worker_cr3s(w, c);
 	si->ncr3 = c->ncr3;
 	si->nctx = decode_ctx_take(w, c);
@@ -2361,6 +2479,8 @@ static int decode_segment(void *arg, unsigned int wi, const struct dpar_seg *s,
 	tlm_start(&w->t.tlm);
 	ret = decode_stretch_one(&w->c, &w->t, s->start, s->end);
 	tlm_flush(&w->t.tlm, &w->c.ob);
+	if (w->c.tcal)
+		decode_tcal_end(&w->c, &w->t, &from, s);
 	decode_state_get(&w->c, &w->t, &si->end);
 	si->stats = w->t.stats;
 	si->rest = w->t.seg_rest;
@@ -2528,6 +2648,12 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
 	before = par->truth;
 	par->truth = si->end;
 	/*
+	 * One decoder that searches for the next PSB (after an error)
+	 * starts its CYC calibration there.
+	 */
+	if (!si->end.st.in_sync)
+		dtcal_init(&par->truth.st.tcal);
+	/*
 	 * --summary: no instruction since its first sync, at which one
 	 * decoder reads on: the last one before it is still the last.  One
 	 * that searched for this PSB (after an error) keeps no time across
@@ -2598,6 +2724,17 @@ static void decode_seg_accept(void *arg, const struct dpar_seg *s)
  * other event comes from the packets of one segment, which its own
  * decoder reads (host check decode-jobs-events).
  */
+/*
+ * A CYCEn recording where libipt's time is used: --tsc, perf's columns,
+ * --time, the timeline, --summary, --event:time, or sideband.perf's
+ * switch and exec records, which go by the time.
+ */
+static int decode_tcal_wanted(const struct decode_ctx *c)
+{
+	return c->o.cyc && (decode_need_time(c) || c->o.event_time ||
+			    c->as.have_perf);
+}
+
 static int decode_par_ok(const struct decode_ctx *c, uint64_t start,
 			 uint64_t end)
 {
@@ -2605,8 +2742,7 @@ static int decode_par_ok(const struct decode_ctx *c, uint64_t start,
 	const struct decode_vmx *v = &c->vmx;
 
 	return o->jobs > 1 && !o->ticks &&
-	       (!o->cyc || (!decode_need_time(c) && !o->event_time &&
-			    !c->as.have_perf)) &&
+	       (!decode_tcal_wanted(c) || dtcal_supported()) &&
 	       !(v->summary && v->sw_ip_due) &&
 	       end - start > (64u << 10);
 }
@@ -2736,6 +2872,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	decode_state_get(c, t, &par.truth);
 	/* the stretch starts a decoder: it synchronises at its first PSB */
 	par.truth.st.in_sync = 0;
+	dtcal_init(&par.truth.st.tcal);
 	/*
 	 * --summary too: a context's counts are those of the context the
 	 * decoder was in, which after a segment's PSB+ is one decoder's
@@ -2744,10 +2881,22 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 	 */
 	par.vmx = dvmx_filters(&c->vmx) || c->vmx.summary ||
 		  dpar_has_vmx(t->buf, start, end);
+	/*
+	 * CYC times: with the calibration given to each piece's decoder,
+	 * by packets before its PSB (decode_stretch_one()), whose offsets
+	 * the VMX code would take for the piece before's: not there.
+	 */
+	par.tcal = decode_tcal_wanted(c);
+	if (par.tcal && par.vmx) {
+		free(w);
+		pthread_mutex_destroy(&par.lock);
+		return decode_stretch_one(c, t, start, end);
+	}
 	ob_flush(&c->ob);	/* what came before the stretch goes first */
 	for (i = 0; i < n; i++) {
 		w[i].c = *c;
 		w[i].c.worker = 1;
+		w[i].c.tcal = par.tcal;
 		w[i].c.ct_marks = c->o.calls;
 		w[i].c.tl_marks = !!c->tl.f;
 		/* its own caches, disassembler, images and CR3s */
@@ -2814,6 +2963,7 @@ static int decode_stretch_par(struct decode_ctx *c, struct decode_trace *t,
 		free(par.si[k].sw);
 	}
 	free(par.si);
+	free(par.pred);
 	free(w);
 	pthread_mutex_destroy(&par.lock);
 	if (!ret && err == DPAR_SERIAL)
