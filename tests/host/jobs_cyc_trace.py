@@ -30,6 +30,9 @@ how libipt calibrates:
   badtail  the same right before each PSB in the trace's middle fifth:
          a segment may end in the error (the next one's decoder does
          not read on into it, libipt's calibration starts again)
+  ovf    an OVF and its FUP right before each PSB in the trace's middle
+         fifth: libipt's calibration starts again there (2.0's query
+         decoder resets all but the time), the loop goes on
 
 Usage: jobs_cyc_trace.py DIR LOOP [BYTES [PAD [VARIANTS]]]
 """
@@ -42,7 +45,7 @@ size = int(sys.argv[3]) if len(sys.argv) > 3 else 160000
 npad = int(sys.argv[4]) if len(sys.argv) > 4 else 100
 var = sys.argv[5].split(',') if len(sys.argv) > 5 and sys.argv[5] else []
 for v in var:
-    if v not in ('nocbr', 'gaps', 'nomtc', 'bad', 'badtail'):
+    if v not in ('nocbr', 'gaps', 'nomtc', 'bad', 'badtail', 'ovf'):
         sys.exit('jobs_cyc_trace.py: unknown variant ' + v)
 
 
@@ -105,6 +108,8 @@ while len(out) < size:
     if since_psb >= 4096:
         if 'badtail' in var and size * 2 // 5 < len(out) < size * 3 // 5:
             out += tip(loop)
+        if 'ovf' in var and size * 2 // 5 < len(out) < size * 3 // 5:
+            out += bytes([2, 0xf3]) + fup(loop + 3)
         out += head()
         since_psb = 0
 open(d + '/cpu0.pt', 'wb').write(out)

@@ -16,7 +16,9 @@
  *   from the first MTC, and not where no cycles were counted (the next
  *   MTC's period then spans both); SKL168: not at the first MTC after a
  *   PSB where an MTC or a wrapping CYC looks lost;
- * - a CYC adds its cycles to both counts.
+ * - a CYC adds its cycles to both counts;
+ * - an OVF starts everything again, as a sync (2.0's pt_qry_decode_ovf()
+ *   resets the query decoder but for the time).
  * Packet errors libipt reports (a CTC that went back twice, a TSC delta
  * too wide, a CBR of 0) make its decoder search for the next PSB.
  */
@@ -56,7 +58,7 @@ int dtcal_supported(void)
 {
 	struct pt_version v = pt_library_version();
 
-	return v.major == 2 && v.minor <= 2;
+	return v.major == 2 && v.minor == 0;
 }
 
 static void dtcal_set_fcr(struct dtcal *tc, uint64_t fcr)
@@ -213,6 +215,12 @@ static int dtcal_packet(void *arg, const struct pt_packet *pkt,
 	case ppt_cyc:
 		tc->cyc_mtc += pkt->payload.cyc.value;
 		tc->cyc_tsc += pkt->payload.cyc.value;
+		break;
+	case ppt_ovf:
+		if (w->in_psb)
+			bad = 1;	/* no OVF in a PSB+: libipt fails there */
+		else
+			dtcal_init(tc);
 		break;
 	default:
 		break;

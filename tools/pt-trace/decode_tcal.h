@@ -14,9 +14,10 @@
  * periods' times are not one decoder's.  The calibration is kept in
  * libipt's decoder, which has no call to read or set it, but it is a
  * function of the packets alone: dtcal_scan() computes it as libipt 2.0
- * to 2.2 do (struct pt_time_cal in their pt_time.c: the same in each
- * release), and dtcal_prefix() writes timing packets that leave a
- * decoder synchronising at them in a given state.
+ * does (struct pt_time_cal in its pt_time.c and the query decoder's
+ * calls; 2.1 on run the query decoder over a new event decoder, whose
+ * rules at an OVF differ), and dtcal_prefix() writes timing packets that
+ * leave a decoder synchronising at them in a given state.
  */
 #ifndef PT_TRACE_DECODE_TCAL_H
 #define PT_TRACE_DECODE_TCAL_H
@@ -54,10 +55,7 @@ static inline int dtcal_fresh(const struct dtcal *tc)
 	return dtcal_eq(tc, &i);
 }
 
-/*
- * Whether the running libipt calibrates as this file does (2.0 to 2.2;
- * the development tree resets at an OVF).
- */
+/* Whether the running libipt calibrates as this file does (2.0.x). */
 int dtcal_supported(void);
 
 /*
