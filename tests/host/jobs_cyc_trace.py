@@ -33,6 +33,9 @@ how libipt calibrates:
   ovf    an OVF and its FUP right before each PSB in the trace's middle
          fifth: libipt's calibration starts again there (2.0's query
          decoder resets all but the time), the loop goes on
+  skl    a Skylake (6/78) in the sideband: libipt checks the first MTC
+         after each PSB for erratum SKL168 (a CYC lost before the PSB),
+         and every tenth PSB comes an MTC period late (an MTC lost)
 
 Usage: jobs_cyc_trace.py DIR LOOP [BYTES [PAD [VARIANTS]]]
 """
@@ -45,7 +48,7 @@ size = int(sys.argv[3]) if len(sys.argv) > 3 else 160000
 npad = int(sys.argv[4]) if len(sys.argv) > 4 else 100
 var = sys.argv[5].split(',') if len(sys.argv) > 5 and sys.argv[5] else []
 for v in var:
-    if v not in ('nocbr', 'gaps', 'nomtc', 'bad', 'badtail', 'ovf'):
+    if v not in ('nocbr', 'gaps', 'nomtc', 'bad', 'badtail', 'ovf', 'skl'):
         sys.exit('jobs_cyc_trace.py: unknown variant ' + v)
 
 
@@ -90,6 +93,8 @@ out = bytearray(PSB + tsc(base + 100 * ctc + 10) + tmap() + cbr +
 since_psb = 0
 p = 0
 bad = [size * 2 // 5, size * 7 // 10] if 'bad' in var else []
+npsb = 0
+lose = False
 while len(out) < size:
     cycles = 1500 + 137 * (p * 7 % 13)  # this MTC period's
     if 'gaps' in var and p % 5 == 4:
@@ -97,7 +102,8 @@ while len(out) < size:
     for k in range(4):
         n = cycles // 4 + (cycles % 4 if k == 3 else 0)
         out += (cyc(n) if n else b'') + tnt + pad
-    ctc += 8
+    ctc += 16 if lose else 8   # skl: an MTC lost after every tenth PSB
+    lose = False
     if 'nomtc' not in var:
         out += mtc(ctc)
     p += 1
@@ -112,9 +118,12 @@ while len(out) < size:
             out += bytes([2, 0xf3]) + fup(loop + 3)
         out += head()
         since_psb = 0
+        npsb += 1
+        lose = 'skl' in var and npsb % 10 == 0
 open(d + '/cpu0.pt', 'wb').write(out)
 # ctl: TraceEn, CYCEn, User, MTCEn, TSCEn, BranchEn
 open(d + '/sideband.txt', 'w').write(
     'pt-trace-sideband=1\nctl=0x%x\nmtc_freq=3\ncpuid15.eax=1\n'
-    'cpuid15.ebx=100\nnom_freq=24\n' %
-    (0x240b if 'nomtc' in var else 0x260b))
+    'cpuid15.ebx=100\nnom_freq=24\n%s' %
+    (0x240b if 'nomtc' in var else 0x260b,
+     'cpu=6/78/3\n' if 'skl' in var else ''))

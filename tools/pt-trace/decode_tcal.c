@@ -5,8 +5,9 @@
  * libipt/src/pt_time.c's pt_tcal_*() and which of them its query
  * decoder calls for which packet), written here from their description:
  *
- * - a sync starts from nothing; a PSB read through marks the next MTC
- *   for the SKL168 check (errata.skl168);
+ * - a sync starts from nothing; every PSB (the sync's too: pt_qry_start()
+ *   decodes it as any) marks the next MTC for the SKL168 check
+ *   (errata.skl168);
  * - a TSC in a PSB+ gives a ratio from the cycles since the TSC before,
  *   unless an MTC was seen; a TSC elsewhere only starts that count;
  * - a CBR in a PSB+ gives the ratio nom_freq / CBR (when nom_freq is
@@ -189,7 +190,7 @@ static int dtcal_packet(void *arg, const struct pt_packet *pkt,
 		w->in_psb = 1;
 		if (w->sync)
 			dtcal_init(tc);
-		else if (w->cfg->errata.skl168)
+		if (w->cfg->errata.skl168)
 			tc->check_skl168 = 1;
 		w->sync = 0;
 		break;
