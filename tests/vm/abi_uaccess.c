@@ -749,6 +749,11 @@ static void part_signal(void)
 	pid_t c;
 	double t0;
 
+	/*
+	 * A stage line before each step: this part once hung on the debug
+	 * kernel (bdw) until the runner's 90 s, saying nothing of where.
+	 */
+	STAGE("signal: a reader with a 3 ms SIGALRM that reads too\n");
 	fd = open_stream(0, 1);
 	REQUIRE(!pipe(p), "pipe");
 	c = fork();
@@ -756,6 +761,7 @@ static void part_signal(void)
 	if (!c)
 		signal_child(fd, p[1]);
 	usleep(100 * 1000);
+	STAGE("signal: the reader stopped, continued, ptraced\n");
 	kill(c, SIGSTOP);
 	usleep(100 * 1000);
 	kill(c, SIGCONT);
@@ -769,10 +775,12 @@ static void part_signal(void)
 		printf("signal: PTRACE_ATTACH: %s\n", strerror(errno));
 	}
 	usleep(200 * 1000);
+	STAGE("signal: STOP, the reader to reach end of file\n");
 	CHECK(!ioctl(fd, PT_TRACE_IOC_STOP), "STOP: %s", strerror(errno));
 	head = head_of(fd);
 	memset(r, 0, sizeof(r));
 	CHECK(read(p[0], r, sizeof(r)) == sizeof(r), "the reader child said nothing");
+	STAGE("signal: the reader's report read\n");
 	waitpid(c, &status, 0);
 	printf("signal: data_head %llu, read %llu (%llu in the handler)\n",
 	       head, r[0], r[1]);
