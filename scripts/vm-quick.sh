@@ -29,6 +29,7 @@ shift $((OPTIND - 1))
 declare -A KDIR=([6.1]=$KDIR_6_1 [6.12]=$KDIR_6_12 [debug]=$KDIR_DEBUG)
 declare -A IMG=([6.1]=$VMLINUZ_6_1 [6.12]=$VMLINUZ_6_12 [debug]=$VMLINUZ_DEBUG)
 declare -A CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel [debug]=max,vendor=GenuineIntel)
+declare -A APPEND=([6.1]="" [6.12]="" [debug]="pti=off")	# as check.sh
 [ -n "${KDIR[$k]:-}" ] || die "unknown kernel '$k' (6.1, 6.12 or debug)"
 
 WORK=${PTT_QUICK_WORK:-/tmp/ptt-quick.$$}
@@ -38,8 +39,8 @@ mods=$("$S/build-module.sh" "$k" "${KDIR[$k]}")
 make -s -C "$ROOT/tests/vm" O="$WORK/vm-tests" BO="$WORK/vm-bench" \
 	CFLAGS="-O2 -g -Wall -Wextra -Werror" >&2
 "$S/mkinitramfs.sh" "$WORK/initramfs.cpio.gz" "$mods" "$WORK/vm-tests"
-append=""
-[ $# = 0 ] || append="ptt.tests=$(echo "$*" | tr ' ' ,)"
+append=${APPEND[$k]}
+[ $# = 0 ] || append="$append ptt.tests=$(echo "$*" | tr ' ' ,)"
 [ -z "$profiles" ] || append="$append ptt.profiles=$(echo "$profiles" | tr ' ' ,)"
 [ -z "$timeout" ] || append="$append ptt.timeout=$timeout"
 PTT_APPEND=$append "$S/vm-run.sh" "$k" "${IMG[$k]}" "$WORK/initramfs.cpio.gz" \

@@ -54,10 +54,17 @@
  * streaming PMI, a status and STOP.
  *
  * PTI: the CPU writes a record through the DS area's linear addresses
- * as the branch retires; while user code runs under PTI the user page
- * tables do not map the kernel's buffer, so a user-mode record would
- * fault.  User-mode BTS is refused there (perf's intel_bts refuses it
- * too); kernel-only BTS needs DS-CPL (BTS_OFF_USR).
+ * as the branch retires, and under PTI the user page tables, which stay
+ * loaded from user code into the kernel's entry code and again from the
+ * exit code's CR3 switch to the return, do not map the driver's buffer.
+ * Kernel-only BTS does not avoid it: the interrupt, exception or SYSCALL
+ * that enters from user mode lands at CPL 0 and is recorded under the
+ * user CR3, as are the entry code's branches before its CR3 switch and
+ * the exit code's after it; the store faults inside the entry code.
+ * perf keeps its own DS buffers in the cpu_entry_area, which the user
+ * page tables map (ds.c), and has not found a way for intel_bts: it does
+ * not register that PMU under PTI.  Every BTS configuration is refused
+ * under PTI (SET_CONFIG and START).
  */
 #include <linux/build_bug.h>
 #include <linux/capability.h>
@@ -132,17 +139,26 @@ static bool bts_pti(void)
 	return boot_cpu_has(X86_FEATURE_PTI);
 }
 
+/* Under PTI: -EOPNOTSUPP and a log line saying why and what to do. */
+static int bts_refused_pti(void)
+{
+	if (!bts_pti())
+		return 0;
+	pr_notice_ratelimited("BTS refused: page table isolation (PTI) is on, and the CPU stores each record through the kernel's linear addresses, which the user page tables do not map from a kernel entry until its CR3 switch (perf's intel_bts is not available under PTI either); use /dev/ptN, or boot with pti=off where the CPU is not affected by Meltdown\n");
+	return -EOPNOTSUPP;
+}
+
 static void bts_src_defaults(struct pt_trace_config *cfg, u64 *ctl)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->size = sizeof(*cfg);
 	cfg->output = PT_OUTPUT_AUTO;
 	cfg->mode = PT_MODE_FLIGHT;
-	/* What can be traced here: under PTI kernel branches alone. */
+	/* What can be traced here (nothing under PTI: bts_refused_pti()). */
 	if (!bts_caps.cpl_filter)
 		cfg->ctl = PT_CTL_OS | PT_CTL_USER;
 	else
-		cfg->ctl = bts_pti() ? PT_CTL_OS : PT_CTL_USER;
+		cfg->ctl = PT_CTL_USER;
 	*ctl = cfg->ctl;
 }
 
@@ -165,6 +181,7 @@ static int bts_src_check_config(struct pt_cpu *pc,
 {
 	u64 size = pt_core_cfg_buffer_size(cfg);
 	unsigned int i;
+	int ret;
 
 	/* The whole CPU's branches, with no filter to narrow them. */
 	if (!perfmon_capable())
@@ -188,13 +205,13 @@ static int bts_src_check_config(struct pt_cpu *pc,
 	} else if (cfg->watermark) {
 		return -EINVAL;
 	}
+	/* After the checks above: bad input is EINVAL with or without PTI. */
+	ret = bts_refused_pti();
+	if (ret)
+		return ret;
 	if ((cfg->ctl & (PT_CTL_OS | PT_CTL_USER)) !=
 	    (PT_CTL_OS | PT_CTL_USER) && !bts_caps.cpl_filter) {
 		pr_notice_ratelimited("BTS: this CPU has no DS-CPL (CPUID.1:ECX[4]): it records user and kernel branches together; configure both (PT_CTL_OS | PT_CTL_USER)\n");
-		return -EOPNOTSUPP;
-	}
-	if ((cfg->ctl & PT_CTL_USER) && bts_pti()) {
-		pr_notice_ratelimited("BTS of user-mode branches refused: page table isolation (PTI) is on, and the CPU writes each record through the kernel's linear addresses, which the user page tables do not map while user code runs (perf's intel_bts refuses too); trace kernel branches only (PT_CTL_OS), use /dev/ptN, or boot with pti=off where the CPU is not affected by Meltdown\n");
 		return -EOPNOTSUPP;
 	}
 	*ctl = cfg->ctl;
@@ -217,7 +234,10 @@ static int bts_src_config_hooks(const struct pt_trace_config *cfg)
 
 static int bts_src_may_start(struct pt_cpu *pc)
 {
-	return perfmon_capable() ? 0 : -EPERM;
+	if (!perfmon_capable())
+		return -EPERM;
+	/* A fresh open's configuration was never checked. */
+	return bts_refused_pti();
 }
 
 /* The DS buffer for this session's mode and ring size (bytes). */

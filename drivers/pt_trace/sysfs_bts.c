@@ -8,10 +8,13 @@
  *   cpl_filter   CPUID.1:ECX[4] DS-CPL: user-only or kernel-only branch
  *                recording (BTS_OFF_OS/BTS_OFF_USR); without it BTS
  *                records both and the driver cannot filter;
- *   unavailable  IA32_MISC_ENABLE[11] (or that MSR could not be read).
+ *   unavailable  IA32_MISC_ENABLE[11] (or that MSR could not be read);
+ *   pti          1 when page table isolation is on: every BTS
+ *                configuration is refused (source_bts.c, "PTI").
  */
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
+#include <asm/cpufeature.h>
 
 #include "bts_caps.h"
 #include "sysfs.h"
@@ -40,16 +43,24 @@ static ssize_t unavailable_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%d\n", bts_caps.unavailable);
 }
 
+static ssize_t pti_show(struct kobject *kobj, struct kobj_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%d\n", boot_cpu_has(X86_FEATURE_PTI));
+}
+
 static struct kobj_attribute pt_bts_present_attr = __ATTR_RO(present);
 static struct kobj_attribute pt_bts_ds_attr = __ATTR_RO(ds);
 static struct kobj_attribute pt_bts_cpl_filter_attr = __ATTR_RO(cpl_filter);
 static struct kobj_attribute pt_bts_unavailable_attr = __ATTR_RO(unavailable);
+static struct kobj_attribute pt_bts_pti_attr = __ATTR_RO(pti);
 
 static struct attribute *pt_bts_attrs[] = {
 	&pt_bts_present_attr.attr,
 	&pt_bts_ds_attr.attr,
 	&pt_bts_cpl_filter_attr.attr,
 	&pt_bts_unavailable_attr.attr,
+	&pt_bts_pti_attr.attr,
 	NULL,
 };
 

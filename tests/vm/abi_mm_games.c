@@ -878,8 +878,9 @@ int main(void)
 	if (ptt_read_ll("/sys/devices/system/cpu/cpu1/online") != 1)
 		SKIP("needs CPU 1");
 	ptt_read_str("/sys/kernel/pt_trace/backend", b, sizeof(b));
+	/* Under PTI the driver refuses BTS (bts_config checks it). */
 	have_bts = ptt_read_ll("/sys/kernel/pt_trace/bts/present") == 1 &&
-		   !strncmp(b, "model", 5);
+		   !strncmp(b, "model", 5) && !bts_pti();
 	{
 		void *a = mmap(NULL, pg, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -6,7 +6,9 @@
 # pt-trace info says it:
 #  - icl, bdw: present 1, ds 1, cpl_filter 1, unavailable 0;
 #  - min: DS without DS-CPL and BTS unavailable: present 0, ds 1,
-#    cpl_filter 0, unavailable 1; info names MISC_ENABLE[11].
+#    cpl_filter 0, unavailable 1; info names MISC_ENABLE[11];
+#  - pti as the kernel's meltdown line says; under PTI info says BTS is
+#    refused.
 B=/sys/kernel/pt_trace/bts
 fail=0
 err() {
@@ -35,8 +37,15 @@ min)
 	check cpl_filter 1 "$profile"
 	check unavailable 0 "$profile"
 	want="bts  *yes, user or kernel branches alone (DS-CPL)"
+	# The driver refuses BTS under page table isolation.
+	if grep -qs PTI /sys/devices/system/cpu/vulnerabilities/meltdown; then
+		want="bts  *refused: page table isolation is on"
+	fi
 	;;
 esac
+pti=0
+grep -qs PTI /sys/devices/system/cpu/vulnerabilities/meltdown && pti=1
+check pti $pti "the kernel's meltdown line"
 if [ -x "$PT" ]; then
 	out=$("$PT" info 2>&1)
 	echo "$out" | grep -q "$want" || err "pt-trace info: no '$want' in: $out"

@@ -44,8 +44,11 @@ static inline int bts_pti(void)
 	return !!strstr(buf, "PTI");
 }
 
-/* Skips where the model is not the backend or the CPU has no BTS. */
-static inline void bts_require(void)
+/*
+ * Skips where the model is not the backend or the CPU has no BTS; BTS
+ * may still be refused (PTI): bts_require() for a test that traces.
+ */
+static inline void bts_require_model(void)
 {
 	char buf[32] = "";
 
@@ -61,6 +64,14 @@ static inline void bts_require(void)
 	 */
 	if (getenv("PTT_PROFILE") && strcmp(getenv("PTT_PROFILE"), "icl"))
 		SKIP("BTS runs on icl (the other profiles' BTS is icl's or none)");
+}
+
+/* What a test that traces with BTS needs: the above, and no PTI. */
+static inline void bts_require(void)
+{
+	bts_require_model();
+	if (bts_pti())
+		SKIP("PTI is on: the driver refuses BTS (bts_config checks it)");
 }
 
 static inline int bts_open(int cpu, int flags)
@@ -96,10 +107,10 @@ static inline void bts_status(int fd, struct pt_trace_status *st)
 		strerror(errno));
 }
 
-/* The branch filter a test can use here: kernel-only under PTI. */
+/* The branch filter a test can use here: both sides. */
 static inline __u64 bts_ctl_here(void)
 {
-	return bts_pti() ? PT_CTL_OS : PT_CTL_OS | PT_CTL_USER;
+	return PT_CTL_OS | PT_CTL_USER;
 }
 
 static inline int bts_kernel_addr(__u64 a)

@@ -9,8 +9,11 @@
  *  - User/kernel filtering: kernel-only records only kernel branches;
  *    user-only (where PTI is off) only user branches, and the model
  *    counts the filtered ones.
- *  - PTI refusal: under PTI a configuration with user branches fails
- *    with EOPNOTSUPP and one log line saying why and what to do.
+ *  - PTI refusal: under PTI (the 6.12 boot) every configuration fails
+ *    with EOPNOTSUPP (bad input still EINVAL) and a log line saying why
+ *    and what to do, and so does START of a fresh open's default, with
+ *    DEBUGCTL and DS_AREA untouched; /sys/kernel/pt_trace/bts/pti says
+ *    it.  Where PTI is off, bts/pti is 0 and the rest runs.
  *  - Coexistence: with DEBUGCTL's TR|BTS already set on the CPU (another
  *    agent storing branches, as perf's intel_bts would), START fails with
  *    EBUSY and a log line naming perf, and DEBUGCTL/DS_AREA are left as
@@ -24,9 +27,9 @@
  */
 #include "bts_common.h"
 
-/* The driver's log line when it refuses user-mode BTS under PTI. */
+/* The driver's log line when it refuses BTS under PTI. */
 static const char pti_line[] =
-	"BTS of user-mode branches refused: page table isolation";
+	"BTS refused: page table isolation (PTI) is on";
 
 /* Configurations refused with EINVAL: a valid one with one thing wrong. */
 static const struct {
@@ -173,14 +176,71 @@ static void beside_lbr(int fd, __u32 mode, int before)
 	REQUIRE(!msr("0 1d9 0"), "msr hook: DEBUGCTL 0");
 }
 
+/*
+ * Under PTI: every valid configuration, and START of a fresh open's
+ * default, refused with EOPNOTSUPP and a log line, the CPU's DEBUGCTL
+ * and DS_AREA left alone.  Before the driver refused them all, kernel-
+ * only BTS ran here, and silicon records the entries from user mode and
+ * the returns to it under the user page tables (design.rst, "PTI").
+ */
+static void pti_refused(void)
+{
+	static const __u64 ctls[] = { PT_CTL_OS, PT_CTL_USER,
+				      PT_CTL_OS | PT_CTL_USER,
+				      PT_CTL_OS | PT_BTS_CTL_SWITCHES };
+	unsigned long long dbg, ds, dbg0, ds0;
+	unsigned int i, m;
+	int fd, n0, ret;
+
+	CHECK(ptt_read_ll("/sys/kernel/pt_trace/bts/pti") == 1,
+	      "bts/pti is not 1 under PTI");
+	REQUIRE(!bts_model_regs(0, &dbg0, &ds0), "model detail");
+	n0 = ptt_dmesg_count(pti_line);
+	/* A fresh open's START (`cat /dev/bts0` too). */
+	fd = bts_open(0, O_RDWR);
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(ret < 0 && errno == EOPNOTSUPP,
+	      "START of the default under PTI: %d (%s), want EOPNOTSUPP", ret,
+	      strerror(errno));
+	close(fd);
+	fd = bts_open(0, O_RDWR);
+	for (i = 0; i < ARRAY_SIZE(bad_cfgs); i++)
+		bad(fd, i);
+	for (i = 0; i < ARRAY_SIZE(ctls); i++)
+		for (m = PT_MODE_FLIGHT; m <= PT_MODE_STREAM; m++) {
+			ret = bts_config(fd, ctls[i], m, 1 << 20, 0);
+			CHECK(ret < 0 && errno == EOPNOTSUPP,
+			      "ctl %#llx mode %u under PTI: %d (%s), want EOPNOTSUPP",
+			      (unsigned long long)ctls[i], m, ret,
+			      strerror(errno));
+		}
+	ret = ioctl(fd, PT_TRACE_IOC_START);
+	CHECK(ret < 0 && errno == EOPNOTSUPP,
+	      "START after refused configurations: %d (%s)", ret,
+	      strerror(errno));
+	close(fd);
+	REQUIRE(!bts_model_regs(0, &dbg, &ds), "model detail");
+	CHECK(dbg == dbg0 && ds == ds0,
+	      "DEBUGCTL %#llx DS_AREA %#llx after the refusals (before: %#llx %#llx)",
+	      dbg, ds, dbg0, ds0);
+	CHECK(ptt_dmesg_count(pti_line) > n0, "no log line saying why");
+	printf("PTT-INFO PTI: every BTS configuration and START refused\n");
+}
+
 int main(void)
 {
 	struct pt_trace_cr3 cr3;
 	unsigned int i;
-	int fd, n0, ret;
+	int fd, ret;
 
-	bts_require();
+	bts_require_model();
 	ptt_pin_cpu(0);
+	if (bts_pti()) {
+		pti_refused();
+		return ptt_done();
+	}
+	CHECK(ptt_read_ll("/sys/kernel/pt_trace/bts/pti") == 0,
+	      "bts/pti is not 0 without PTI");
 	fd = bts_open(0, O_RDWR);
 
 	for (i = 0; i < ARRAY_SIZE(bad_cfgs); i++)
@@ -194,22 +254,7 @@ int main(void)
 
 	/* Filtering. */
 	filtered(fd, PT_CTL_OS);
-	if (bts_pti()) {
-		n0 = ptt_dmesg_count("BTS of user-mode branches refused: page table isolation");
-		ret = bts_config(fd, PT_CTL_USER, PT_MODE_FLIGHT, 1 << 20, 0);
-		CHECK(ret < 0 && errno == EOPNOTSUPP,
-		      "user BTS under PTI: %d (%s), want EOPNOTSUPP", ret,
-		      strerror(errno));
-		ret = bts_config(fd, PT_CTL_USER | PT_CTL_OS, PT_MODE_STREAM,
-				 1 << 20, 0);
-		CHECK(ret < 0 && errno == EOPNOTSUPP,
-		      "user+kernel BTS under PTI: %d (%s)", ret, strerror(errno));
-		CHECK(ptt_dmesg_count(pti_line) > n0,
-		      "no log line saying why");
-		printf("PTT-INFO PTI: user-mode BTS refused\n");
-	} else {
-		filtered(fd, PT_CTL_USER);
-	}
+	filtered(fd, PT_CTL_USER);
 
 	/* Another agent stores branches on CPU 0. */
 	REQUIRE(!bts_config(fd, PT_CTL_OS, PT_MODE_FLIGHT, 64 << 10, 0),

@@ -78,9 +78,9 @@ static inline __u64 bts_kallsym(const char *name)
 }
 
 /*
- * Under PTI (the Intel-vendor boots, 6.12 and debug) user-mode BTS is
- * refused: the test's record must fail with exit 3 and say why and what
- * to do (-k), and that is all @name can check there; it ends here.
+ * Under PTI (the 6.12 boot) BTS is refused: the test's record must fail
+ * with exit 3 and say why and what to do, and that is all @name can
+ * check there; it ends here.
  */
 static inline void bts_exact_pti(const char *name, const char *pt,
 				 const char *prog)
@@ -95,14 +95,14 @@ static inline void bts_exact_pti(const char *name, const char *pt,
 	CHECK(rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 3,
 	      "user BTS under PTI: record's status %#x, want exit 3", rc);
 	snprintf(cmd, sizeof(cmd),
-		 "grep -q 'page table isolation.*-k' /tmp/%s.pti.log || cat /tmp/%s.pti.log",
+		 "grep -q 'page table isolation is on.*pti=off' /tmp/%s.pti.log || cat /tmp/%s.pti.log",
 		 name, name);
 	CHECK(system(cmd) == 0,
-	      "user BTS under PTI: no message naming PTI and -k");
+	      "BTS under PTI: no message naming PTI and pti=off");
 	snprintf(cmd, sizeof(cmd), "rm -rf /tmp/%s.pti /tmp/%s.pti.log",
 		 name, name);
 	CHECK(system(cmd) == 0, "cleanup");
-	printf("PTT-INFO PTI: user-mode BTS refused; %s needs a boot without PTI (6.1)\n",
+	printf("PTT-INFO PTI: BTS refused; %s needs a boot without PTI (6.1, debug)\n",
 	       name);
 	exit(ptt_done());
 }
@@ -119,7 +119,7 @@ static inline const char *bts_exact_check(const char *name, const char *prog)
 
 	if (strcmp(prof, "icl"))
 		SKIP("%s runs on icl", name);
-	bts_require();
+	bts_require_model();
 	if (!pt || access(pt, X_OK))
 		pt = "/ptt/bin/pt-trace";
 	if (access(pt, X_OK) || access(prog, X_OK))

@@ -21,8 +21,8 @@
  *    in the kernel, and silicon stores no IRET back to the faulting
  *    instruction for it.  Fails on a model that takes it for one of
  *    user code at the #GP's hlt (no die event reports a user #GP).
- * User-mode BTS is refused under PTI: runs on the 6.1 boot, skips on the
- * others; icl only.  Exit 0 pass, 77 skip, 1 fail.
+ * BTS is refused under PTI: runs on the 6.1 and debug boots (no PTI),
+ * checks the refusal on 6.12; icl only.  Exit 0 pass, 77 skip, 1 fail.
  */
 #define _GNU_SOURCE
 

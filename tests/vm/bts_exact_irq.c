@@ -18,8 +18,8 @@
  * FUP + TIP.PGD were sent there): ret_irqs > 0, no entry in the truth.
  * How many come is chance (the timer's tick landing in the system
  * call's exit with IRQs off): a run with none checks only the records.
- * User-mode BTS is refused under PTI: runs on the 6.1 boot (no PTI);
- * icl only.  Exit 0 pass, 77 skip, 1 fail.
+ * BTS is refused under PTI: runs on the 6.1 and debug boots (no PTI),
+ * checks the refusal on 6.12; icl only.  Exit 0 pass, 77 skip, 1 fail.
  */
 #define _GNU_SOURCE
 

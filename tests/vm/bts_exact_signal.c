@@ -38,8 +38,8 @@
  * entry of that irq_work's interrupt (IRQ_WORK_VECTOR) there.  Fails on
  * a model that takes any interrupt after its last step at the pending
  * IP for one of user code (no probe tells it the task is in the kernel).
- * User-mode BTS is refused under PTI: runs on the 6.1 boot (no PTI),
- * skips on the others; icl only.  Exit 0 pass, 77 skip, 1 fail.
+ * BTS is refused under PTI: runs on the 6.1 and debug boots (no PTI),
+ * checks the refusal on 6.12; icl only.  Exit 0 pass, 77 skip, 1 fail.
  */
 #define _GNU_SOURCE
 

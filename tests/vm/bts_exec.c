@@ -13,9 +13,9 @@
  * 'pt-trace decode' names the run before the exec by its comm
  * ("[thread bts_exec_prog PID/PID, cpu 0]") with the first program's
  * symbols, and after it ("[thread exact_nolibc_ex ...]") with the
- * second's, never the other's.  User-mode BTS needs a boot without PTI
- * (6.1); under PTI (6.12, debug) it checks record's refusal message
- * instead (bts_exact_pti()).  icl only.  Exit 0 pass, 77 skip, 1 fail.
+ * second's, never the other's.  BTS needs a boot without PTI (6.1,
+ * debug); under PTI (6.12) it checks record's refusal message instead
+ * (bts_exact_pti()).  icl only.  Exit 0 pass, 77 skip, 1 fail.
  */
 #define _GNU_SOURCE
 

@@ -23,7 +23,7 @@
  * nothing, the driver counted PMIs after the late one and claimed the
  * late one (debugfs bts late_pmis); the VM runner fails on the "NMI
  * received for unknown reason" an unclaimed one gives.  Kernel branches
- * only, so it runs under PTI too; icl only.
+ * only; icl only, where PTI is off (the driver refuses BTS under PTI).
  */
 #include <stdlib.h>
 

@@ -5,13 +5,29 @@
 # bts_record (issue 15): 'pt-trace record --bts' writes DIR/cpuN.bts
 # beside cpuN.pt: whole 24-byte records, kernel branches only with -k,
 # the sideband's bts.cpuN.records matching the file, and
-# 'pt-trace dump --stats' of it agreeing (user 0); with user branches
-# under PTI record fails with exit 3 and a message saying to use -k.
+# 'pt-trace dump --stats' of it agreeing (user 0).  Under PTI the
+# driver refuses BTS: record --bts (-k, -u or both) fails with exit 3 and
+# a message naming PTI and pti=off, and pt-trace info says it.
 # Exit 0 pass, 77 skip, 1 fail.
 
 . /ptt/work/bts_lib.sh
-bts_require
+bts_require_model
 OUT=/tmp/bts_record.$$
+
+# Under PTI the driver refuses BTS: record says so and what to do.
+if [ "$(cat /sys/kernel/pt_trace/bts/pti)" = 1 ]; then
+	for side in -k -u ""; do
+		"$PT" record --bts $side -C 0 -d 0.2 -o "$OUT" >"$OUT.log" 2>&1
+		rc=$?
+		[ $rc = 3 ] && grep -q "page table isolation is on.*pti=off" "$OUT.log" ||
+			bad "BTS${side:+ $side} under PTI: exit $rc: $(cat "$OUT.log")"
+		rm -rf "$OUT" "$OUT.log"
+	done
+	"$PT" info 2>&1 | grep -q "bts  *refused: page table isolation is on" ||
+		bad "pt-trace info does not say BTS is refused: $("$PT" info 2>&1 | grep bts)"
+	[ $fail = 0 ] && echo "PTI: record --bts (-k, -u, both) refused with exit 3 and a message"
+	exit $fail
+fi
 
 "$PT" record --bts -k -C 0 -d 0.5 -o "$OUT" >"$OUT.log" 2>&1
 rc=$?
@@ -32,12 +48,5 @@ else
 	bad "no $f: $(ls "$OUT" 2>&1)"
 fi
 [ -f "$OUT/cpu0.pt" ] || bad "no cpu0.pt beside it"
-
-if grep -qs PTI /sys/devices/system/cpu/vulnerabilities/meltdown; then
-	"$PT" record --bts -C 0 -d 0.2 -o "$OUT.u" >"$OUT.log" 2>&1
-	rc=$?
-	[ $rc = 3 ] && grep -q "page table isolation.*-k" "$OUT.log" ||
-		bad "user BTS under PTI: exit $rc: $(cat "$OUT.log")"
-fi
-rm -rf "$OUT" "$OUT.u" "$OUT.log"
+rm -rf "$OUT" "$OUT.log"
 exit $fail

@@ -2,8 +2,8 @@
 /*
  * pt-trace info's Branch Trace Store line, from the driver's
  * /sys/kernel/pt_trace/bts/ (SDM Vol. 3B 18.7.8): whether the CPU has
- * BTS and whether it can record user or kernel branches alone.  The
- * driver has no /dev/btsN yet.
+ * BTS, whether it can record user or kernel branches alone, and
+ * whether page table isolation keeps the driver from using it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,13 +15,17 @@
 
 void bts_info_print(void)
 {
-	char present[8], ds[8], cpl[8];
+	char present[8], ds[8], cpl[8], pti[8];
 
 	if (!ptt_sysfs_line(SYSFS_BTS "present", present, sizeof(present))[0])
 		return;		/* an older driver */
 	ptt_sysfs_line(SYSFS_BTS "ds", ds, sizeof(ds));
 	ptt_sysfs_line(SYSFS_BTS "cpl_filter", cpl, sizeof(cpl));
-	if (!strcmp(present, "1"))
+	ptt_sysfs_line(SYSFS_BTS "pti", pti, sizeof(pti));
+	if (!strcmp(present, "1") && !strcmp(pti, "1"))
+		printf("  %-22s refused: page table isolation is on (%s)\n",
+		       "bts", "pti=off where the CPU is not affected by Meltdown");
+	else if (!strcmp(present, "1"))
 		printf("  %-22s yes, %s\n", "bts",
 		       strcmp(cpl, "1") ? "user and kernel branches together (no DS-CPL)" :
 					  "user or kernel branches alone (DS-CPL)");

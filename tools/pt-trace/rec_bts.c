@@ -24,14 +24,25 @@ static const char no_bts[] =
 	" (this CPU has no Branch Trace Store: see pt-trace info; record without --bts)";
 static const char no_access[] =
 	" (BTS needs root or the pttrace group, and CAP_PERFMON)";
-static const char no_user[] =
-	" (refused under page table isolation, or one side alone: see dmesg; try -k)";
+static const char no_pti[] =
+	" (page table isolation is on: record without --bts, or boot with pti=off)";
+static const char no_side[] =
+	" (no DS-CPL here: give both -k and -u, or neither; see dmesg)";
 static const char no_perfmon[] =
 	" (BTS records the whole CPU: it needs CAP_PERFMON)";
 static const char in_use[] =
 	" (BTS is in use on that CPU, perhaps by perf: see dmesg)";
 #include "sideband.h"
 #include "tool.h"
+
+/* The driver's /sys/kernel/pt_trace/bts/pti: BTS refused under PTI. */
+static int bts_pti_on(void)
+{
+	char v[8];
+
+	return !strcmp(ptt_sysfs_line("/sys/kernel/pt_trace/bts/pti", v,
+				      sizeof(v)), "1");
+}
 
 int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 		 int user, uint32_t mode, uint32_t watermark)
@@ -72,7 +83,7 @@ int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 	}
 	if (err) {
 		const char *why =
-			err == -EOPNOTSUPP ? no_user :
+			err == -EOPNOTSUPP ? (bts_pti_on() ? no_pti : no_side) :
 			err == -EPERM ? no_perfmon :
 			err == -EINVAL ? " (check -b)" : "";
 

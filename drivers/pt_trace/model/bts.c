@@ -35,10 +35,14 @@
  * points).
  *
  * PTI.  BTS writes through linear addresses while the traced code runs:
- * in user mode under PTI the user page tables do not map a kernel
- * buffer, so a user-mode record under PTI is counted in bts_pti_faults
- * and stored nowhere (silicon would fault in the middle of user code);
- * a driver must not enable user-mode BTS there.
+ * under PTI the user page tables, which do not map a kernel buffer, are
+ * loaded in user mode and also at CPL 0 from a kernel entry to the entry
+ * code's CR3 switch (and from the exit code's switch back to the
+ * return).  So a record with either end in user space (a user branch,
+ * or the interrupt, exception or SYSCALL that enters the kernel from
+ * user mode, or the return to it) is counted in bts_pti_faults and
+ * stored nowhere (silicon would fault, in user code or in the entry
+ * code); a driver must not enable BTS there at all.
  *
  * model_bts_tail (a test knob, 0 by default): silicon stores a record
  * with no interrupt of its own, and the branches right after the WRMSR
@@ -203,6 +207,12 @@ static bool pt_bts_mem_ok(u64 addr, size_t len)
 	       virt_addr_valid((void *)(unsigned long)(addr + len - 1));
 }
 
+/* The kernel's half of the canonical address space (PTI's rule above). */
+static bool pt_bts_kernel_ip(u64 ip)
+{
+	return (s64)ip < 0;
+}
+
 static bool pt_bts_filtered(u64 debugctl, const struct pt_model_bts_branch *b)
 {
 	return b->kernel ? debugctl & BTS_DEBUGCTL_OFF_OS :
@@ -248,7 +258,9 @@ static bool pt_bts_store_quiet(struct pt_model_cpu *st,
 			atomic64_inc(&st->stats.bts_filtered);
 			continue;
 		}
-		if (!b->kernel && boot_cpu_has(X86_FEATURE_PTI)) {
+		if (boot_cpu_has(X86_FEATURE_PTI) &&
+		    (!b->kernel || !pt_bts_kernel_ip(b->from) ||
+		     !pt_bts_kernel_ip(b->to))) {
 			atomic64_inc(&st->stats.bts_pti_faults);
 			continue;
 		}
