@@ -5,9 +5,10 @@
  * The processor writes both through linear addresses, as the traced code
  * runs, whatever CR3 is loaded: so they live in the kernel's direct map
  * (the page allocator), never in memory that could be paged out or
- * remapped.  The area is one zeroed page of its own (page-aligned, well
- * beyond the SDM's alignment needs, and never sharing a cache line with
- * anything the kernel writes).  The buffer is one physically contiguous
+ * remapped.  The area is a zeroed allocation of its own
+ * (BTS_DS_AREA_BYTES, page-aligned, well beyond the SDM's alignment
+ * needs, and never sharing a cache line with anything the kernel
+ * writes).  The buffer is one physically contiguous
  * allocation of whole 24-byte records: base, index, absolute maximum and
  * threshold are all a whole number of records from the base, which the
  * SDM asks for ("the BTS absolute maximum ... should be a multiple of
@@ -17,8 +18,8 @@
  * while it points here, a PEBS record another agent's counter produces
  * (perf schedules a per-task PEBS event on this CPU after START) is
  * stored through this area's PEBS fields, and its threshold PMI is
- * raised from them.  They describe a scratch buffer in the second half
- * of the area page, not zeros: a record then lands in our memory
+ * raised from them.  They describe a scratch buffer after the area, not
+ * zeros: a record then lands in our memory
  * whatever the CPU makes of an empty buffer (the SDM says it writes none
  * when the index equals the maximum, but that is one reading of one
  * sentence), and the moved index is evidence the BTS source checks
@@ -29,7 +30,15 @@
  * words it ("if the PEBS Index reaches the threshold"); the SDM asks for
  * a threshold a whole number of records from the base, which a driver
  * not choosing the record format cannot know, and where no PMI comes
- * the moved index is found at the next check instead.  The counter reset
+ * the moved index is found at the next check instead.  For the same
+ * reason the absolute maximum cannot be a whole number of records from
+ * the base, as the SDM asks: where the CPU checks only that the index
+ * is below it, a record may start just below it and run past it.  So
+ * the maximum lies BTS_DS_PEBS_GUARD (more than the largest record)
+ * before the allocation's end, and several records stored before the
+ * first PMI is served, however large (adaptive PEBS with LBRs: 1248
+ * bytes; two used to run past a one-page area), stay in our memory.
+ * The counter reset
  * fields (0x40 on) stay zero: a counter that stored a record here
  * restarts from 0 until perf programs it again.
  */
@@ -50,13 +59,14 @@ int bts_ds_alloc(struct bts_ds *ds, u64 bytes, int node)
 	if (nr * BTS_RECORD_SIZE > pt_buffer_max_contig())
 		return -EINVAL;
 	ds->order = get_order(nr * BTS_RECORD_SIZE);
-	ds->area_page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+	ds->area_page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO,
+					 BTS_DS_AREA_ORDER);
 	if (!ds->area_page)
 		return -ENOMEM;
 	ds->buf_pages = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO |
 					 __GFP_NOWARN, ds->order);
 	if (!ds->buf_pages) {
-		__free_page(ds->area_page);
+		__free_pages(ds->area_page, BTS_DS_AREA_ORDER);
 		ds->area_page = NULL;
 		return -ENOMEM;
 	}
@@ -71,7 +81,7 @@ void bts_ds_free(struct bts_ds *ds)
 	if (ds->buf_pages)
 		__free_pages(ds->buf_pages, ds->order);
 	if (ds->area_page)
-		__free_page(ds->area_page);
+		__free_pages(ds->area_page, BTS_DS_AREA_ORDER);
 	memset(ds, 0, sizeof(*ds));
 }
 
@@ -89,7 +99,8 @@ void bts_ds_arm(struct bts_ds *ds, u64 thresh_records)
 	base = (u64)(unsigned long)ds->area + BTS_DS_PEBS_SCRATCH;
 	ds->area->pebs_base = base;
 	ds->area->pebs_index = base;
-	ds->area->pebs_max = (u64)(unsigned long)ds->area + PAGE_SIZE;
+	ds->area->pebs_max = (u64)(unsigned long)ds->area + BTS_DS_AREA_BYTES -
+			     BTS_DS_PEBS_GUARD;
 	ds->area->pebs_thresh = base + sizeof(u64);
 }
 

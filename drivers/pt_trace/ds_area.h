@@ -6,6 +6,7 @@
 #ifndef _PT_TRACE_DS_AREA_H
 #define _PT_TRACE_DS_AREA_H
 
+#include <asm/page.h>
 #include <linux/types.h>
 
 #include "bts_regs.h"
@@ -13,13 +14,21 @@
 struct page;
 
 /*
- * The area page's second half is a scratch PEBS buffer (ds_area.c): a
- * PEBS record stored while BTS owns IA32_DS_AREA lands in our memory.
+ * The area's allocation: the DS save area at its start, then a scratch
+ * PEBS buffer (ds_area.c): a PEBS record stored while BTS owns
+ * IA32_DS_AREA lands in our memory.  The buffer's absolute maximum lies
+ * BTS_DS_PEBS_GUARD before the allocation's end: more than any PEBS
+ * record (adaptive PEBS with every group and 32 LBR entries: 1248
+ * bytes), so a record the CPU starts below the maximum, whatever its
+ * size, ends inside the allocation.
  */
+#define BTS_DS_AREA_ORDER	2
+#define BTS_DS_AREA_BYTES	(PAGE_SIZE << BTS_DS_AREA_ORDER)
 #define BTS_DS_PEBS_SCRATCH	2048
+#define BTS_DS_PEBS_GUARD	4096
 
 struct bts_ds {
-	struct bts_ds_area *area;	/* one zeroed page */
+	struct bts_ds_area *area;	/* BTS_DS_AREA_BYTES, zeroed */
 	struct page *area_page;
 	u8 *buf;			/* the records, contiguous */
 	struct page *buf_pages;

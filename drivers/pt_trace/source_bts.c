@@ -273,9 +273,10 @@ static int bts_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
 			return ret;
 		/*
 		 * Pinned as the ring is, and as large in flight mode: charged
-		 * to the caller the same way (its buffer and its area page).
+		 * to the caller the same way (its buffer and its area).
 		 */
-		ret = pt_account_charge(&b->ds_acct, (1UL << b->ds.order) + 1);
+		ret = pt_account_charge(&b->ds_acct, (1UL << b->ds.order) +
+					 (1UL << BTS_DS_AREA_ORDER));
 		if (ret) {
 			bts_ds_free(&b->ds);
 			return ret;
