@@ -27,6 +27,7 @@
 #include "call_tree.h"
 #include "decode_aspace.h"
 #include "decode_bts.h"
+#include "decode_block.h"
 #include "decode_filter.h"
 #include "decode_out.h"
 #include "decode_par.h"
@@ -47,12 +48,24 @@
 
 #define DECODE_MAX_TRACES	256
 
+/*
+ * ptxed's statistics lines: --stat:insn "insn: N.", --stat:blocks
+ * "blocks: N.", --stat alone both that the decoder has (ptxed's rule).
+ */
+#define DECODE_STAT_INSN	1
+#define DECODE_STAT_BLOCKS	2
+#define DECODE_STAT_ALL		4
+
 struct decode_opts {
 	int calls;
 	int events;
 	int event_time;		/* ptxed's --event:time: each event's TSC */
 	int ticks;		/* ptxed's --event:tick: libipt's tick events */
-	int stat;		/* ptxed's --stat: "insn: N." at the end */
+	int stat;		/* ptxed's --stat*: DECODE_STAT_* */
+	int block;		/* --block-decoder: libipt's block decoder */
+	int show_blocks;	/* --block:show-blocks */
+	int end_on_call;	/* --block:end-on-call */
+	int end_on_jump;	/* --block:end-on-jump */
 	int quiet;
 	int no_loss;
 	struct decode_fmt fmt;	/* how instruction lines look */
@@ -76,6 +89,7 @@ struct decode_opts {
 
 struct decode_stats {
 	uint64_t insns;
+	uint64_t blocks;	/* --block-decoder's */
 	uint64_t shown;		/* through the filters */
 	uint64_t syncs;		/* PSBs the decoder synchronised at */
 	uint64_t bytes;		/* trace bytes */
@@ -3491,6 +3505,103 @@ static int decode_bts_files(struct decode_ctx *c, char **paths,
 	return ret;
 }
 
+/*
+ * What --block-decoder does not go with, refused with what to use: 0 or
+ * 1 (said).  The block decoder prints ptxed's listing of one address
+ * space; the rest needs the instruction decoder's walk (cmd_decode.c).
+ */
+static int decode_block_refused(const struct decode_ctx *c)
+{
+	const struct decode_opts *o = &c->o;
+	const char *what = NULL;
+
+	if (!o->block) {
+		if (o->show_blocks || o->end_on_call || o->end_on_jump)
+			ptt_err("--block:show-blocks, --block:end-on-call and --block:end-on-jump are the block decoder's: give --block-decoder too");
+		else if (o->stat & DECODE_STAT_BLOCKS)
+			ptt_err("--stat:blocks counts the block decoder's blocks: give --block-decoder too (--stat:insn counts instructions)");
+		else
+			return 0;
+		return 1;
+	}
+	if (o->jobs > 1)
+		what = "--jobs (the instruction decoder's pieces)";
+	else if (o->calls)
+		what = "--calls";
+	else if (o->timeline)
+		what = "--timeline";
+	else if (o->fmt_given && (o->fmt.perf || o->fmt.ip_only))
+		what = o->fmt.perf ? "--format=perf" : "--format=ip";
+	else if (o->fmt.show_time)
+		what = "--tsc";
+	else if (o->filter.npid || o->filter.ntid || dflt_per_insn(&o->filter))
+		what = "--pid, --tid or --time";
+	else if (c->vmx.host_only || c->vmx.guest_only || c->vmx.nsel ||
+		 c->vmx.summary || c->vmx.nguest || c->vmx.ntsc)
+		what = "--host-only, --guest-only, --vmcs, --summary, --guest-image or --guest-tsc";
+	if (!what)
+		return 0;
+	ptt_err("--block-decoder prints ptxed's listing of the instructions and events only: %s needs libipt's instruction decoder, leave out --block-decoder",
+		what);
+	return 1;
+}
+
+/*
+ * --block-decoder: each trace whole with libipt's block decoder, in the
+ * default address space (decode_block.c); its counts into @total.
+ */
+static int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
+			 const struct das_file *files, int nfile,
+			 struct decode_stats *total)
+{
+	struct dblk_ctx b;
+	int i, err, ret = PTT_EXIT_OK;
+
+	memset(&b, 0, sizeof(b));
+	b.o.show_blocks = c->o.show_blocks;
+	b.o.numbered = !!c->o.stat;
+	b.o.events = c->o.events;
+	b.o.event_time = c->o.event_time;
+	b.o.quiet = c->o.quiet;
+	b.ob = &c->ob;
+	b.fmt = &c->o.fmt;
+	b.as = &c->as;
+	b.p = &c->as.dflt;
+	err = dblk_init(&b, files, (size_t)nfile);
+	if (err) {
+		ptt_err("--block-decoder: cannot read the --raw files: %s",
+			strerror(-err));
+		dblk_free(&b);
+		return PTT_EXIT_INPUT;
+	}
+	for (i = 0; i < c->ntraces && !ret; i++) {
+		struct pt_config config = c->config;
+
+		if (!dflt_cpu(&c->o.filter, tr[i].cpu))
+			continue;
+		if (tr[i].lf.n) {
+			ptt_err("--block-decoder reads each trace whole: %s has loss records (gaps); give --no-loss to decode it anyway, or leave out --block-decoder",
+				tr[i].path);
+			ret = PTT_EXIT_USAGE;
+			break;
+		}
+		if (c->ntraces > 1 && !c->o.quiet)
+			ob_printf(&c->ob, "[trace %s]\n", tr[i].path);
+		config.begin = tr[i].buf;
+		config.end = tr[i].buf + tr[i].len;
+		if (dblk_decode(&b, &config, decode_image(c, &c->as.dflt)) < 0) {
+			ptt_err("libipt could not set up the block decoder");
+			ret = PTT_EXIT_INTERNAL;
+		}
+	}
+	total->insns = b.s.insns;
+	total->shown = b.s.insns;
+	total->blocks = b.s.blocks;
+	total->errors = b.s.errors;
+	dblk_free(&b);
+	return ret;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	enum { O_ELF = 256, O_SB, O_CPU, O_MTC, O_NOM, O_EAX, O_EBX, O_CALLS,
@@ -3499,7 +3610,8 @@ int cmd_decode(int argc, char **argv)
 	       O_INSN, O_LINES, O_DEBUGINFOD, O_TSC, O_PID, O_TID,
 	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
 	       O_SUMMARY, O_SYMFS, O_OPEN, O_FILTER_RANGE, O_STOP_RANGE, O_RAW,
-	       O_EVENT_TIME, O_EVENT_TICK, O_STAT, O_STAT_BLOCKS };
+	       O_EVENT_TIME, O_EVENT_TICK, O_STAT, O_STAT_INSN, O_STAT_BLOCKS,
+	       O_BLOCK, O_BLOCK_SHOW, O_BLOCK_CALL, O_BLOCK_JUMP };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "raw", required_argument, NULL, O_RAW },
@@ -3528,8 +3640,12 @@ int cmd_decode(int argc, char **argv)
 		{ "event:time", no_argument, NULL, O_EVENT_TIME },
 		{ "event:tick", no_argument, NULL, O_EVENT_TICK },
 		{ "stat", no_argument, NULL, O_STAT },
-		{ "stat:insn", no_argument, NULL, O_STAT },
+		{ "stat:insn", no_argument, NULL, O_STAT_INSN },
 		{ "stat:blocks", no_argument, NULL, O_STAT_BLOCKS },
+		{ "block-decoder", no_argument, NULL, O_BLOCK },
+		{ "block:show-blocks", no_argument, NULL, O_BLOCK_SHOW },
+		{ "block:end-on-call", no_argument, NULL, O_BLOCK_CALL },
+		{ "block:end-on-jump", no_argument, NULL, O_BLOCK_JUMP },
 		{ "time", required_argument, NULL, O_TIME },
 		{ "tsc", no_argument, NULL, O_TSC },
 		{ "pid", required_argument, NULL, O_PID },
@@ -3696,12 +3812,26 @@ int cmd_decode(int argc, char **argv)
 			c.o.ticks = 1;
 			break;
 		case O_STAT:
-			c.o.stat = 1;
+			c.o.stat |= DECODE_STAT_ALL;
+			break;
+		case O_STAT_INSN:
+			c.o.stat |= DECODE_STAT_INSN;
 			break;
 		case O_STAT_BLOCKS:
-			ptt_err("--stat:blocks: decode uses libipt's instruction decoder, which has no blocks (ptxed --block-decoder); --stat counts instructions");
-			ret = PTT_EXIT_USAGE;
-			goto out_vmx;
+			c.o.stat |= DECODE_STAT_BLOCKS;
+			break;
+		case O_BLOCK:
+			c.o.block = 1;
+			break;
+		case O_BLOCK_SHOW:
+			c.o.show_blocks = 1;
+			break;
+		case O_BLOCK_CALL:
+			c.o.end_on_call = 1;
+			break;
+		case O_BLOCK_JUMP:
+			c.o.end_on_jump = 1;
+			break;
 		case O_TSC:
 			c.o.fmt.show_time = 1;
 			break;
@@ -3791,6 +3921,12 @@ int cmd_decode(int argc, char **argv)
 		ptt_err("--loss FILE names the loss file of one trace: give one trace and no --no-loss");
 		goto out_vmx;
 	}
+	if (decode_block_refused(&c))
+		goto out_vmx;
+	/* --stat alone: the counts the decoder has, as ptxed's */
+	if (c.o.stat == DECODE_STAT_ALL)
+		c.o.stat |= DECODE_STAT_INSN |
+			    (c.o.block ? DECODE_STAT_BLOCKS : 0);
 	if (c.vmx.host_only + c.vmx.guest_only + !!c.vmx.nsel > 1) {
 		ptt_err("--host-only, --guest-only and --vmcs each choose what is shown: give one of them (--vmcs is repeatable)");
 		goto out_vmx;
@@ -3803,7 +3939,14 @@ int cmd_decode(int argc, char **argv)
 	}
 
 	pt_config_init(&c.config);
-	c.config.flags.variant.insn.enable_tick_events = !!c.o.ticks;
+	/* the flags' variants share their bits: set the decoder's own */
+	if (c.o.block) {
+		c.config.flags.variant.block.enable_tick_events = !!c.o.ticks;
+		c.config.flags.variant.block.end_on_call = !!c.o.end_on_call;
+		c.config.flags.variant.block.end_on_jump = !!c.o.end_on_jump;
+	} else {
+		c.config.flags.variant.insn.enable_tick_events = !!c.o.ticks;
+	}
 	if (sb_path) {
 		err = ptsb_read(sb_path, &sb);
 		if (err) {
@@ -3917,8 +4060,9 @@ int cmd_decode(int argc, char **argv)
 		ptt_warn("cannot read %s/sideband.perf: %s; every process is decoded in one address space (the sideband.txt map= lines and --elf)",
 			 c.sb_dir, err == -EINVAL ? "not a sideband.perf file" :
 			 err == -EPROTO ? "written by a newer pt-trace" : strerror(-err));
+	/* the block decoder knows no task: its lines are the raw ones */
 	if (!c.o.fmt_given)
-		c.o.fmt.perf = c.as.have_perf;
+		c.o.fmt.perf = c.as.have_perf && !c.o.block;
 	/* BTS files carry their own switch records (decode_bts.c). */
 	if ((c.o.filter.npid || c.o.filter.ntid) && !c.as.ncpu &&
 	    !bts_dump_is_bts(argv[optind])) {
@@ -3930,6 +4074,13 @@ int cmd_decode(int argc, char **argv)
 	if (!das_use(&c.as, &c.as.dflt)) {
 		ptt_err("out of memory");
 		ret = PTT_EXIT_INTERNAL;
+		goto out_image;
+	}
+	if (c.o.block && (c.as.ncpu || bts_dump_is_bts(argv[optind]))) {
+		ptt_err("--block-decoder decodes PT traces in one address space (--elf, --raw, sideband.txt's maps): %s; decode without --block-decoder",
+			c.as.ncpu ? "this recording's sideband.perf switches between processes" :
+			"this is a BTS file");
+		ret = PTT_EXIT_USAGE;
 		goto out_image;
 	}
 	if (bts_dump_is_bts(argv[optind])) {
@@ -3961,6 +4112,11 @@ int cmd_decode(int argc, char **argv)
 	if (err < 0)
 		ob_printf(&c.ob, "[0, 0: config error: %s]\n",
 			  pt_errstr(pt_errcode(err)));
+	if (c.o.block) {
+		ret = decode_blocks(&c, tr, files, nfile, &total);
+		shown_traces = 1;
+		goto out_stat;
+	}
 	for (i = 0; i < c.ntraces && !ret; i++) {
 		if (!dflt_cpu(&c.o.filter, tr[i].cpu))
 			continue;
@@ -3971,11 +4127,15 @@ int cmd_decode(int argc, char **argv)
 		    (c.o.quiet || c.o.calls || c.o.timeline))
 			decode_print_stats(&c.ob, tr[i].path, &tr[i].stats);
 	}
-	/* ptxed's statistics line (even when quiet), instead of ours. */
-	if (c.o.stat)
+out_stat:
+	/* ptxed's statistics lines (even when quiet), instead of ours. */
+	if (c.o.stat & DECODE_STAT_INSN)
 		ob_printf(&c.ob, "insn: %llu.\n",
 			  (unsigned long long)total.insns);
-	else if (!c.o.fmt.ip_only && (c.o.quiet || c.o.calls ||
+	if (c.o.stat & DECODE_STAT_BLOCKS)
+		ob_printf(&c.ob, "blocks:\t%llu.\n",
+			  (unsigned long long)total.blocks);
+	if (!c.o.stat && !c.o.fmt.ip_only && (c.o.quiet || c.o.calls ||
 				      c.o.timeline || c.vmx.summary))
 		decode_print_stats(&c.ob, NULL, &total);
 	if (c.vmx.summary) {

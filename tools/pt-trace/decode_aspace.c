@@ -914,14 +914,15 @@ int das_add_elf(struct pt_image *image, struct elf_symtab *st,
  * binary, a firmware image or a dump of memory: no symbols.  A colon
  * that starts no number belongs to the file's name.
  */
-int das_add_raw(struct pt_image *image, const char *arg)
+int das_raw_range(const char *arg, char path[DAS_PATH_MAX], uint64_t *fromp,
+		  uint64_t *top, uint64_t *basep)
 {
-	char path[4096], *colon;
 	uint64_t base, from = 0, to = 0;
 	struct stat sb;
+	char *colon;
 	int fd;
 
-	if (strlen(arg) >= sizeof(path))
+	if (strlen(arg) >= DAS_PATH_MAX)
 		return -ENAMETOOLONG;
 	strcpy(path, arg);
 	colon = strrchr(path, ':');
@@ -968,6 +969,20 @@ int das_add_raw(struct pt_image *image, const char *arg)
 	if (fd < 0)
 		return -errno;
 	close(fd);
+	*fromp = from;
+	*top = to;
+	*basep = base;
+	return 0;
+}
+
+int das_add_raw(struct pt_image *image, const char *arg)
+{
+	char path[DAS_PATH_MAX];
+	uint64_t from, to, base;
+	int err = das_raw_range(arg, path, &from, &to, &base);
+
+	if (err)
+		return err;
 	if (pt_image_add_file(image, path, from, to - from, NULL, base) < 0)
 		return -EIO;
 	return 0;

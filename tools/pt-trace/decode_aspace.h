@@ -161,6 +161,14 @@ int das_add_elf(struct pt_image *image, struct elf_symtab *st,
  * 0 or -errno (-EDESTADDRREQ: no BASE; -ERANGE: FROM-TO not in the file).
  */
 int das_add_raw(struct pt_image *image, const char *arg);
+/*
+ * The same argument parsed and checked: FILE's name into @path, the
+ * byte range [*from, *to) of it at address *base (decode_block.c reads
+ * the code there itself).  0 or the -errno das_add_raw() returns.
+ */
+#define DAS_PATH_MAX 4096
+int das_raw_range(const char *arg, char path[DAS_PATH_MAX], uint64_t *from,
+		  uint64_t *to, uint64_t *base);
 
 /* das_add_elf() or das_add_raw(), as @f says */
 int das_add_file(struct pt_image *image, struct elf_symtab *st,

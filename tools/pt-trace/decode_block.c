@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode --block-decoder: the loop over libipt's block decoder and the
+ * walk over each block's instructions, printed as ptxed --block-decoder
+ * prints them (instruction lines, events between blocks, errors as
+ * "[OFFSET, IP: error: WHAT]", a resync at the next PSB).
+ *
+ * libipt's block gives its first IP, its last (end_ip) and how many
+ * instructions lie from one to the other: they run in sequence, but a
+ * direct jump or call inside a block goes to its target.  So each
+ * instruction's bytes are read (the ELF and kernel files through
+ * das_read(), --raw files here), its length and direct target found with
+ * capstone, as ptxed does with XED.  The last instruction of a block
+ * that ended inside it (a section's end) comes with its bytes in the
+ * block (truncated).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <capstone/capstone.h>
+
+#include "decode_block.h"
+
+/* --raw FILE[:FROM[-TO]]:BASE, open for reading */
+struct dblk_raw {
+	int fd;
+	uint64_t from, to, base;
+};
+
+int dblk_init(struct dblk_ctx *b, const struct das_file *files, size_t nfile)
+{
+	char path[DAS_PATH_MAX];
+	csh cs;
+	size_t i;
+	int err;
+
+	b->raw = calloc(nfile ? nfile : 1, sizeof(*b->raw));
+	if (!b->raw)
+		return -ENOMEM;
+	b->nraw = 0;
+	for (i = 0; i < nfile; i++) {
+		struct dblk_raw *r = &b->raw[b->nraw];
+
+		if (!files[i].raw)
+			continue;
+		/* cmd_decode() loaded it into the image: it is well-formed */
+		err = das_raw_range(files[i].arg, path, &r->from, &r->to,
+				    &r->base);
+		if (err)
+			return err;
+		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->fd < 0)
+			return -errno;
+		b->nraw++;
+	}
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return -ENOMEM;
+	/* the operands: a direct jump's or call's target */
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	b->cs = cs;
+	b->cs_mode = ptem_64bit;
+	b->ci = cs_malloc(cs);
+	return b->ci ? 0 : -ENOMEM;
+}
+
+void dblk_free(struct dblk_ctx *b)
+{
+	csh cs = b->cs;
+	size_t i;
+
+	for (i = 0; i < b->nraw; i++)
+		close(b->raw[i].fd);
+	free(b->raw);
+	b->raw = NULL;
+	if (b->ci)
+		cs_free(b->ci, 1);
+	if (cs)
+		cs_close(&cs);
+	b->ci = NULL;
+	b->cs = 0;
+}
+
+/* Up to @len bytes of code at @ip: their count, or 0 where none is. */
+static size_t dblk_read(struct dblk_ctx *b, uint64_t ip, uint8_t *buf,
+			size_t len)
+{
+	size_t i;
+	int n;
+
+	/* the last --raw first, as libipt's image lets a later one win */
+	for (i = b->nraw; i-- > 0;) {
+		const struct dblk_raw *r = &b->raw[i];
+		uint64_t end = r->base + (r->to - r->from);
+		ssize_t got;
+
+		if (ip < r->base || ip >= end)
+			continue;
+		if (len > end - ip)
+			len = (size_t)(end - ip);
+		got = pread(r->fd, buf, len, (off_t)(r->from + ip - r->base));
+		return got > 0 ? (size_t)got : 0;
+	}
+	n = das_read(b->as, b->p, ip, buf, len);
+	return n > 0 ? (size_t)n : 0;
+}
+
+/*
+ * PTWRITE's length (F3 [REX.W] 0F AE /4), which capstone 4 does not
+ * decode, from its ModRM and SIB bytes (32- and 64-bit addressing), else
+ * 0.  It is the one instruction libipt traces that capstone lacks.
+ */
+static size_t dblk_ptwrite_len(const uint8_t *p, size_t size,
+			       enum pt_exec_mode mode)
+{
+	size_t i = 0, n;
+	unsigned int mod, rm;
+
+	if (mode == ptem_16bit || size < 4 || p[i++] != 0xf3)
+		return 0;
+	if (mode == ptem_64bit && (p[i] & 0xf0) == 0x40)
+		i++;
+	if (i + 3 > size || p[i] != 0x0f || p[i + 1] != 0xae ||
+	    ((p[i + 2] >> 3) & 7) != 4)
+		return 0;
+	i += 2;
+	mod = p[i] >> 6;
+	rm = p[i] & 7;
+	i++;
+	if (mod == 3)
+		return i;	/* ptwrite %eax: a register */
+	n = mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	if (rm == 4) {
+		if (i >= size)
+			return 0;
+		if (mod == 0 && (p[i] & 7) == 5)
+			n = 4;
+		i++;
+	} else if (mod == 0 && rm == 5) {
+		n = 4;
+	}
+	return i + n <= size ? i + n : 0;
+}
+
+/*
+ * The instruction at @ip of @block into @insn (its bytes and their
+ * length), and the IP after it into *next: a direct jump's or call's
+ * target, else the next byte.  0, or a negative libipt error code.
+ */
+static int dblk_fetch(struct dblk_ctx *b, const struct pt_block *block,
+		      uint64_t ip, struct pt_insn *insn, uint64_t *next)
+{
+	static const cs_mode modes[] = {
+		[ptem_16bit] = CS_MODE_16, [ptem_32bit] = CS_MODE_32,
+		[ptem_64bit] = CS_MODE_64,
+	};
+	cs_insn *ci = b->ci;
+	const uint8_t *code;
+	uint64_t addr = ip;
+	size_t size;
+
+	memset(insn, 0, sizeof(*insn));
+	insn->ip = ip;
+	insn->mode = block->mode;
+	insn->isid = block->isid;
+	insn->speculative = block->speculative;
+	if (ip == block->end_ip && block->truncated) {
+		size = block->size;
+		if (!size || size > sizeof(insn->raw))
+			return -pte_bad_insn;
+		memcpy(insn->raw, block->raw, size);
+	} else {
+		size = dblk_read(b, ip, insn->raw, sizeof(insn->raw));
+		if (!size)
+			return -pte_nomap;
+	}
+	if (block->mode != b->cs_mode &&
+	    (block->mode == ptem_16bit || block->mode == ptem_32bit ||
+	     block->mode == ptem_64bit)) {
+		cs_option(b->cs, CS_OPT_MODE, modes[block->mode]);
+		b->cs_mode = block->mode;
+	}
+	code = insn->raw;
+	if (!cs_disasm_iter(b->cs, &code, &size, &addr, ci)) {
+		insn->size = (uint8_t)dblk_ptwrite_len(insn->raw, size,
+						       block->mode);
+		*next = ip + insn->size;
+		return insn->size ? 0 : -pte_bad_insn;
+	}
+	insn->size = (uint8_t)ci->size;
+	*next = ip + ci->size;
+	/*
+	 * A branch with a displacement: only a direct jump or call goes on
+	 * inside a block (a conditional one ends it; the next block starts
+	 * where it went).
+	 */
+	if ((ci->id == X86_INS_JMP || ci->id == X86_INS_CALL) &&
+	    ci->detail->x86.op_count == 1 &&
+	    ci->detail->x86.operands[0].type == X86_OP_IMM)
+		*next = (uint64_t)ci->detail->x86.operands[0].imm;
+	return 0;
+}
+
+/* "[OFFSET, IP: WHAT: ERROR]", as ptxed prints a decoder's error */
+static void dblk_error(struct dblk_ctx *b, struct pt_block_decoder *dec,
+		       const char *what, uint64_t ip, int err)
+{
+	uint64_t offset = 0;
+
+	b->s.errors++;
+	pt_blk_get_offset(dec, &offset);
+	ob_printf(b->ob, "[%llx, %llx: %s: %s]\n", (unsigned long long)offset,
+		  (unsigned long long)ip, what, pt_errstr(pt_errcode(err)));
+}
+
+/*
+ * The IP an error after @block names, as ptxed's: where its first
+ * instruction would be when it has none, else its last, or the one
+ * after that where no code was there or it could not be decoded.
+ */
+static uint64_t dblk_error_ip(struct dblk_ctx *b, const struct pt_block *block,
+			      int err)
+{
+	struct pt_insn insn;
+	uint64_t next;
+
+	if (!block->ninsn)
+		return block->ip;
+	if ((err == -pte_nomap || err == -pte_bad_insn) &&
+	    !dblk_fetch(b, block, block->end_ip, &insn, &next))
+		return next;
+	return block->end_ip;
+}
+
+/* A block: counted, its instructions printed one by one. */
+static void dblk_block(struct dblk_ctx *b, struct pt_block_decoder *dec,
+		       const struct pt_block *block)
+{
+	const struct elf_symtab *st = b->p ? &b->p->st : NULL;
+	uint16_t n = block->ninsn;
+	uint64_t ip = block->ip, next;
+	struct pt_insn insn;
+	int err;
+
+	b->s.insns += block->ninsn;
+	b->s.blocks++;
+	if (b->o.quiet)
+		return;
+	if (b->o.show_blocks && b->o.numbered)
+		ob_printf(b->ob, "[block %llx]\n",
+			  (unsigned long long)b->s.blocks);
+	else if (b->o.show_blocks)
+		ob_puts(b->ob, "[block]\n");
+	if (!n)
+		return;
+	for (;;) {
+		err = dblk_fetch(b, block, ip, &insn, &next);
+		if (err < 0) {
+			/* ptxed's line: the IP, then what went wrong */
+			ob_printf(b->ob, "%s%016llx [fetch error: %s]\n",
+				  block->speculative ? "? " : "",
+				  (unsigned long long)ip,
+				  pt_errstr(pt_errcode(err)));
+			b->s.errors++;
+			return;
+		}
+		decode_print_insn(b->ob, b->fmt, st, &insn, 0, NULL);
+		if (!--n)
+			break;
+		ip = next;
+	}
+	/* the walk should end where libipt says the block does */
+	if (ip != block->end_ip)
+		dblk_error(b, dec, "reconstruct error", ip, -pte_nosync);
+}
+
+/* The events before the next block; the status after them. */
+static int dblk_events(struct dblk_ctx *b, struct pt_block_decoder *dec,
+		       int status)
+{
+	while (status & pts_event_pending) {
+		struct pt_event ev;
+
+		status = pt_blk_event(dec, &ev, sizeof(ev));
+		if (status < 0)
+			return status;
+		if (b->o.events && !b->o.quiet && !ev.status_update)
+			decode_print_event(b->ob, &ev, b->o.event_time);
+	}
+	return status;
+}
+
+/* From a sync to an error or the end: the status that ended it. */
+static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
+		     int status, struct pt_block *block)
+{
+	for (;;) {
+		status = dblk_events(b, dec, status);
+		if (status < 0)
+			return status;
+		if (status & pts_eos) {
+			if (!(status & pts_ip_suppressed) && !b->o.quiet)
+				ob_puts(b->ob, "[end of trace]\n");
+			return -pte_eos;
+		}
+		status = pt_blk_next(dec, block, sizeof(*block));
+		/* a failed call may still give the instructions before */
+		if (status >= 0 || block->ninsn)
+			dblk_block(b, dec, block);
+		if (status < 0)
+			return status;
+	}
+}
+
+int dblk_decode(struct dblk_ctx *b, const struct pt_config *config,
+		struct pt_image *image)
+{
+	struct pt_block_decoder *dec = pt_blk_alloc_decoder(config);
+	uint64_t sync = 0, now;
+	int status;
+
+	if (!dec || pt_blk_set_image(dec, image) < 0) {
+		pt_blk_free_decoder(dec);
+		return -pte_nomem;
+	}
+	for (;;) {
+		struct pt_block block;
+
+		/* the IP and count an error names when there is no block */
+		block.ip = 0;
+		block.ninsn = 0;
+		status = pt_blk_sync_forward(dec);
+		if (status < 0) {
+			if (status == -pte_eos)
+				break;
+			dblk_error(b, dec, "sync error", 0, status);
+			/* no step forward: there will be none (ptxed's rule) */
+			if (pt_blk_get_offset(dec, &now) < 0 || now <= sync)
+				break;
+			sync = now;
+			continue;
+		}
+		status = dblk_walk(b, dec, status, &block);
+		if (status == -pte_eos)
+			break;
+		dblk_error(b, dec, "error", dblk_error_ip(b, &block, status),
+			   status);
+	}
+	pt_blk_free_decoder(dec);
+	return 0;
+}
