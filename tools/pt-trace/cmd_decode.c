@@ -3598,6 +3598,7 @@ static int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
 	total->shown = b.s.insns;
 	total->blocks = b.s.blocks;
 	total->errors = b.s.errors;
+	total->nomap = b.s.nomap;
 	dblk_free(&b);
 	return ret;
 }

@@ -210,9 +210,13 @@ static void dblk_error(struct dblk_ctx *b, struct pt_block_decoder *dec,
 	uint64_t offset = 0;
 
 	b->s.errors++;
+	if (err && pt_errcode(err) == pte_nomap)
+		b->s.nomap++;
 	pt_blk_get_offset(dec, &offset);
-	ob_printf(b->ob, "[%llx, %llx: %s: %s]\n", (unsigned long long)offset,
-		  (unsigned long long)ip, what, pt_errstr(pt_errcode(err)));
+	/* err 0: decode's own finding, @what says it all */
+	ob_printf(b->ob, "[%llx, %llx: %s%s%s]\n", (unsigned long long)offset,
+		  (unsigned long long)ip, what, err ? ": " : "",
+		  err ? pt_errstr(pt_errcode(err)) : "");
 }
 
 /*
@@ -264,6 +268,7 @@ static void dblk_block(struct dblk_ctx *b, struct pt_block_decoder *dec,
 				  (unsigned long long)ip,
 				  pt_errstr(pt_errcode(err)));
 			b->s.errors++;
+			b->s.nomap += pt_errcode(err) == pte_nomap;
 			return;
 		}
 		decode_print_insn(b->ob, b->fmt, st, &insn, 0, NULL);
@@ -292,10 +297,35 @@ static int dblk_events(struct dblk_ctx *b, struct pt_block_decoder *dec,
 	return status;
 }
 
+/*
+ * Instructions decoded with no trace read: past this many the walk is in
+ * a loop of direct branches (the wrong code in the image, or a jump to
+ * itself), which libipt would follow for ever.  Reported as the
+ * instruction decoder's walk reports it (decode_spinning()).
+ */
+#define DBLK_SPIN_INSNS	(256u << 10)
+
+/* 1 when the last blocks read no trace in DBLK_SPIN_INSNS instructions */
+static int dblk_spinning(struct pt_block_decoder *dec, uint64_t ninsn,
+			 uint64_t *at, uint64_t *since)
+{
+	uint64_t off;
+
+	if (pt_blk_get_offset(dec, &off) < 0 || off != *at) {
+		*at = off;
+		*since = 0;
+		return 0;
+	}
+	*since += ninsn;
+	return *since >= DBLK_SPIN_INSNS;
+}
+
 /* From a sync to an error or the end: the status that ended it. */
 static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
 		     int status, struct pt_block *block)
 {
+	uint64_t at = UINT64_MAX, since = 0;
+
 	for (;;) {
 		status = dblk_events(b, dec, status);
 		if (status < 0)
@@ -311,6 +341,11 @@ static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
 			dblk_block(b, dec, block);
 		if (status < 0)
 			return status;
+		if (dblk_spinning(dec, block->ninsn, &at, &since)) {
+			dblk_error(b, dec, "error: no trace read in 256 Ki instructions (a loop of direct branches?)",
+				   block->end_ip, 0);
+			return 0;	/* said: resync at the next PSB */
+		}
 	}
 }
 
@@ -318,7 +353,7 @@ int dblk_decode(struct dblk_ctx *b, const struct pt_config *config,
 		struct pt_image *image)
 {
 	struct pt_block_decoder *dec = pt_blk_alloc_decoder(config);
-	uint64_t sync = 0, now;
+	uint64_t fails = 0, max_fails = (uint64_t)(config->end - config->begin) / 16 + 1;
 	int status;
 
 	if (!dec || pt_blk_set_image(dec, image) < 0) {
@@ -336,15 +371,20 @@ int dblk_decode(struct dblk_ctx *b, const struct pt_config *config,
 			if (status == -pte_eos)
 				break;
 			dblk_error(b, dec, "sync error", 0, status);
-			/* no step forward: there will be none (ptxed's rule) */
-			if (pt_blk_get_offset(dec, &now) < 0 || now <= sync)
+			/*
+			 * Go on, as the instruction decoder's walk does
+			 * (decode_walk()), not ptxed's rule (stop when the
+			 * offset did not move): each search passes a PSB.
+			 */
+			if (++fails > max_fails)
 				break;
-			sync = now;
 			continue;
 		}
 		status = dblk_walk(b, dec, status, &block);
 		if (status == -pte_eos)
 			break;
+		if (!status)
+			continue;	/* dblk_walk() said why */
 		dblk_error(b, dec, "error", dblk_error_ip(b, &block, status),
 			   status);
 	}

@@ -31,6 +31,7 @@ struct dblk_stats {
 	uint64_t insns;
 	uint64_t blocks;
 	uint64_t errors;
+	uint64_t nomap;		/* errors that are "no memory mapped" */
 };
 
 struct dblk_ctx {
