@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# decode --block-decoder (tools/pt-trace/decode_block.c), on the traces
+# tests/host/run made: decode_cases.py's (DIR C, code linked at 0x401000)
+# and decode --jobs's loop trace (DIR J: loop, t.pt; long TNTs, a PSB+
+# every 4 KiB).  libipt's block decoder gives the instruction decoder's
+# instructions (ptxed prints the same listing with either), its events
+# and errors as ptxed prints them, --stat:blocks counts blocks, and what
+# it does not go with is refused with what to use.
+#
+# usage: decode_block.sh PT-TRACE C J
+PT=$1
+C=$2
+J=$3
+pass() { echo "PTT-RESULT PASS $1"; }
+fail() { echo "PTT-RESULT FAIL $1 $2"; }
+O="$C/block"
+mkdir -p "$O"
+
+# the listing's instruction lines ("? " for speculative ones)
+insns() { grep -E '^(\? )?[0-9a-f]{16}  ' "$1"; }
+
+why=""
+for n in eos resync tsx events tick apl11 skl014 nomap; do
+	"$PT" decode --events --elf "$C/code" "$C/$n.pt" >"$O/$n.i" 2>/dev/null
+	ri=$?
+	timeout 60 "$PT" decode --block-decoder --events --elf "$C/code" "$C/$n.pt" >"$O/$n.b" 2>/dev/null
+	rb=$?
+	[ $ri = $rb ] || why+=" $n:rc=$rb,not-$ri"
+	[ "$(insns "$O/$n.i")" = "$(insns "$O/$n.b")" ] || why+=" $n:insns"
+	# a whole listing where libipt's two decoders see the same events
+	# (skl014: the block decoder reports the disable without IP that
+	# the instruction decoder drops at the jz it cannot follow)
+	case $n in
+	skl014) ;;
+	*) cmp -s "$O/$n.i" "$O/$n.b" || why+=" $n:$(diff "$O/$n.i" "$O/$n.b" | head -n 3 | tr '\n' '|')" ;;
+	esac
+done
+# a sync error (resync.pt: a TNT inside PSB+) and code not in the image
+# (nomap.pt), as ptxed prints them
+grep -q '^\[[0-9a-f]*, 0: sync error: ' "$O/resync.b" || why+=" sync-error"
+[ "$(grep -v -e "^\[enabled" -e "^\[exec mode" "$O/nomap.b")" = "[1d, 500000: error: no memory mapped at this address]" ] ||
+	why+=" nomap:$(tr '\n' '|' <"$O/nomap.b")"
+# many blocks: the loop trace's conditional branches each end one
+if [ -f "$J/t.pt" ]; then
+	a=$("$PT" decode --format=raw --elf "$J/loop" "$J/t.pt" 2>/dev/null | cksum)
+	b=$("$PT" decode --block-decoder --elf "$J/loop" "$J/t.pt" 2>/dev/null | cksum)
+	[ "$a" = "$b" ] || why+=" loop-trace"
+else
+	why+=" no-loop-trace"
+fi
+# a loop of direct branches (spin.pt: a jump to itself) ends with an
+# error, as the instruction decoder's walk does, not never
+timeout 120 "$PT" decode --block-decoder -q --elf "$C/code" "$C/spin.pt" >"$O/spin.b" 2>/dev/null
+grep -q '^\[7a, 401006: error: no trace read in 256 Ki instructions' "$O/spin.b" ||
+	why+=" spin:$(head -c 200 "$O/spin.b" | tr '\n' '|')"
+if [ -z "$why" ]; then
+	pass decode-block-insns
+else
+	fail decode-block-insns "$why"
+fi
+
+# ptxed's statistics and [block] lines: tick.pt's xor and jz end one
+# block at the conditional branch, its tick event the next, at the nop
+why=""
+bd() { "$PT" decode --block-decoder --elf "$C/code" "$@" "$C/tick.pt" 2>&1; }
+[ "$(bd -q --stat)" = "$(printf 'insn: 3.\nblocks:\t2.')" ] || why+=" stat:$(bd -q --stat | tr '\n' '|')"
+[ "$(bd -q --stat:blocks)" = "$(printf 'blocks:\t2.')" ] || why+=" stat-blocks"
+[ "$(bd -q --stat:insn)" = "insn: 3." ] || why+=" stat-insn"
+[ "$(bd --block:show-blocks | grep -c '^\[block\]$')" = 2 ] || why+=" show-blocks"
+[ "$(bd --stat --block:show-blocks | grep '^\[block' | tr '\n' ' ')" = "[block 1] [block 2] " ] ||
+	why+=" show-blocks-numbered"
+# end-on-call: the call at 0x401008 ends a block (skl014.pt)
+[ "$("$PT" decode --block-decoder -q --stat:blocks --block:end-on-call --elf "$C/code" "$C/skl014.pt" 2>&1)" = \
+	"$(printf 'blocks:\t2.')" ] || why+=" end-on-call"
+if [ -z "$why" ]; then
+	pass decode-block-stat
+else
+	fail decode-block-stat "$why"
+fi
+
+# refused combinations: exit 1 and a line saying what to use
+why=""
+for o in "-j 2" "--calls" "--timeline $O/t.json" "--format=ip" "--tsc" "--pid 1"; do
+	# shellcheck disable=SC2086 # $o: options
+	"$PT" decode --block-decoder $o --elf "$C/code" "$C/eos.pt" >/dev/null 2>"$O/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "leave out --block-decoder" "$O/err" || why+=" ($o):rc=$rc"
+done
+for o in "--stat:blocks" "--block:show-blocks" "--block:end-on-call" "--block:end-on-jump"; do
+	"$PT" decode $o --elf "$C/code" "$C/eos.pt" >/dev/null 2>"$O/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "give --block-decoder too" "$O/err" || why+=" ($o):rc=$rc"
+done
+if [ -z "$why" ]; then
+	pass decode-block-refused
+else
+	fail decode-block-refused "$why"
+fi
