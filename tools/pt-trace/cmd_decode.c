@@ -4151,8 +4151,8 @@ out_stat:
 	if (c.o.stat & DECODE_STAT_BLOCKS)
 		ob_printf(&c.ob, "blocks:\t%llu.\n",
 			  (unsigned long long)total.blocks);
-	if (!c.o.stat && !c.o.fmt.ip_only && (c.o.quiet || c.o.calls ||
-				      c.o.timeline || c.vmx.summary))
+	if (!c.o.stat && !c.o.fmt.ip_only &&
+	    (c.o.quiet || c.o.calls || c.o.timeline || c.vmx.summary))
 		decode_print_stats(&c.ob, NULL, &total);
 	if (c.vmx.summary) {
 		struct decode_cbr cbr;
