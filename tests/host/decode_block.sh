@@ -41,6 +41,13 @@ done
 grep -q '^\[[0-9a-f]*, 0: sync error: ' "$O/resync.b" || why+=" sync-error"
 [ "$(grep -v -e "^\[enabled" -e "^\[exec mode" "$O/nomap.b")" = "[1d, 500000: error: no memory mapped at this address]" ] ||
 	why+=" nomap:$(tr '\n' '|' <"$O/nomap.b")"
+# two traces of a recording: each under decode's [trace PATH, cpu N]
+mkdir -p "$O/mt"
+cp "$C/eos.pt" "$O/mt/cpu0.pt"
+cp "$C/tick.pt" "$O/mt/cpu1.pt"
+a=$("$PT" decode --events --elf "$C/code" "$O/mt/cpu0.pt" "$O/mt/cpu1.pt" 2>&1)
+b=$("$PT" decode --block-decoder --events --elf "$C/code" "$O/mt/cpu0.pt" "$O/mt/cpu1.pt" 2>&1)
+[ "$a" = "$b" ] || why+=" two-traces:$(diff <(echo "$a") <(echo "$b") | head -n 3 | tr '\n' '|')"
 # many blocks: the loop trace's conditional branches each end one
 if [ -f "$J/t.pt" ]; then
 	a=$("$PT" decode --format=raw --elf "$J/loop" "$J/t.pt" 2>/dev/null | cksum)

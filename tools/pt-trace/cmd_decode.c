@@ -3600,7 +3600,11 @@ static int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
 			ret = PTT_EXIT_USAGE;
 			break;
 		}
-		if (c->ntraces > 1 && !c->o.quiet)
+		/* decode_trace()'s line */
+		if (c->ntraces > 1 && !c->o.quiet && tr[i].cpu >= 0)
+			ob_printf(&c->ob, "[trace %s, cpu %d]\n", tr[i].path,
+				  tr[i].cpu);
+		else if (c->ntraces > 1 && !c->o.quiet)
 			ob_printf(&c->ob, "[trace %s]\n", tr[i].path);
 		config.begin = tr[i].buf;
 		config.end = tr[i].buf + tr[i].len;
