@@ -2,8 +2,8 @@
 /*
  * BTS streaming benchmark (issue 15; a ratio, nothing asserted): the
  * model's BTS at its highest branch rate (model_bts_per_tick=64) on
- * every CPU with /dev/btsN streaming kernel branches (user branches are
- * refused under PTI), one reader thread per CPU draining with read(2)
+ * every CPU with /dev/btsN streaming kernel branches (make bench boots
+ * with pti=off: the driver refuses BTS under PTI), one reader thread per CPU draining with read(2)
  * for a few seconds.  Reports the records drained per second (all
  * CPUs), the records the driver had to drop (ring full), and the
  * driver's cost: its threshold-PMI time (debugfs bts handler_ns, the
@@ -110,7 +110,7 @@ int main(void)
 		ncpu++;
 	}
 	if (!ncpu) {
-		printf("bts: no /dev/btsN here (no BTS on this profile): not measured\n");
+		printf("bts: no /dev/btsN takes a configuration (no BTS, or PTI): not measured\n");
 		return 0;
 	}
 	param("model_bts_per_tick", "64");
