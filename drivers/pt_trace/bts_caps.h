@@ -10,6 +10,7 @@
 #define _PT_TRACE_BTS_CAPS_H
 
 #include <linux/types.h>
+#include <asm/cpufeature.h>
 
 struct bts_caps {
 	bool ds;		/* CPUID.1:EDX[21] */
@@ -25,6 +26,15 @@ void bts_caps_decode(u32 leaf1_ecx, u32 leaf1_edx, u64 misc_enable,
 static inline bool bts_present(const struct bts_caps *caps)
 {
 	return caps->ds && !caps->unavailable;
+}
+
+/*
+ * Page table isolation: the driver refuses BTS (source_bts.c, "PTI");
+ * /sys/kernel/pt_trace/bts/pti.
+ */
+static inline bool bts_pti(void)
+{
+	return boot_cpu_has(X86_FEATURE_PTI);
 }
 
 extern struct bts_caps bts_caps;	/* the boot CPU's, set at load */

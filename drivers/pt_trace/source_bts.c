@@ -134,11 +134,6 @@ static struct bts_cpu *bts_cpus_state;
 static void bts_put_switch(struct pt_cpu *pc, struct task_struct *next,
 			   bool sched);
 
-static bool bts_pti(void)
-{
-	return boot_cpu_has(X86_FEATURE_PTI);
-}
-
 /* Under PTI: -EOPNOTSUPP and a log line saying why and what to do. */
 static int bts_refused_pti(void)
 {

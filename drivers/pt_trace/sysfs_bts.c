@@ -14,7 +14,6 @@
  */
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
-#include <asm/cpufeature.h>
 
 #include "bts_caps.h"
 #include "sysfs.h"
@@ -46,7 +45,7 @@ static ssize_t unavailable_show(struct kobject *kobj,
 static ssize_t pti_show(struct kobject *kobj, struct kobj_attribute *attr,
 			char *buf)
 {
-	return sysfs_emit(buf, "%d\n", boot_cpu_has(X86_FEATURE_PTI));
+	return sysfs_emit(buf, "%d\n", bts_pti());
 }
 
 static struct kobj_attribute pt_bts_present_attr = __ATTR_RO(present);

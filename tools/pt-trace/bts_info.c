@@ -13,16 +13,22 @@
 
 #define SYSFS_BTS	"/sys/kernel/pt_trace/bts/"
 
+int bts_info_pti(void)
+{
+	char pti[8];
+
+	return !strcmp(ptt_sysfs_line(SYSFS_BTS "pti", pti, sizeof(pti)), "1");
+}
+
 void bts_info_print(void)
 {
-	char present[8], ds[8], cpl[8], pti[8];
+	char present[8], ds[8], cpl[8];
 
 	if (!ptt_sysfs_line(SYSFS_BTS "present", present, sizeof(present))[0])
 		return;		/* an older driver */
 	ptt_sysfs_line(SYSFS_BTS "ds", ds, sizeof(ds));
 	ptt_sysfs_line(SYSFS_BTS "cpl_filter", cpl, sizeof(cpl));
-	ptt_sysfs_line(SYSFS_BTS "pti", pti, sizeof(pti));
-	if (!strcmp(present, "1") && !strcmp(pti, "1"))
+	if (!strcmp(present, "1") && bts_info_pti())
 		printf("  %-22s refused: page table isolation is on (%s)\n",
 		       "bts", "pti=off where the CPU is not affected by Meltdown");
 	else if (!strcmp(present, "1"))

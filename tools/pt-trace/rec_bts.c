@@ -16,6 +16,7 @@
 
 #include <linux/pt_trace.h>
 
+#include "bts_info.h"
 #include "ptdev.h"
 #include "rec_bts.h"
 
@@ -34,15 +35,6 @@ static const char in_use[] =
 	" (BTS is in use on that CPU, perhaps by perf: see dmesg)";
 #include "sideband.h"
 #include "tool.h"
-
-/* The driver's /sys/kernel/pt_trace/bts/pti: BTS refused under PTI. */
-static int bts_pti_on(void)
-{
-	char v[8];
-
-	return !strcmp(ptt_sysfs_line("/sys/kernel/pt_trace/bts/pti", v,
-				      sizeof(v)), "1");
-}
 
 int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 		 int user, uint32_t mode, uint32_t watermark)
@@ -83,7 +75,7 @@ int rec_bts_open(struct rec_bts *b, int cpu, uint64_t size, int kernel,
 	}
 	if (err) {
 		const char *why =
-			err == -EOPNOTSUPP ? (bts_pti_on() ? no_pti : no_side) :
+			err == -EOPNOTSUPP ? (bts_info_pti() ? no_pti : no_side) :
 			err == -EPERM ? no_perfmon :
 			err == -EINVAL ? " (check -b)" : "";
 
