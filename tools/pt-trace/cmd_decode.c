@@ -1669,8 +1669,6 @@ static int decode_plain_run(struct decode_ctx *c, struct decode_trace *t,
 static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			struct pt_insn_decoder *dec)
 {
-	static const char spin_msg[] =
-		"error: no trace read in 256 Ki instructions (a loop of direct branches?)";
 	static const char loop_msg[] =
 		"error: a loop that reads no trace (libipt would follow it for ever)";
 	uint64_t fails = 0, max_fails = t->len / 16 + 1;
@@ -1800,7 +1798,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 				if (status >= 0 && t->spin_n)
 					t->seg_rest = 1;
 				if (status >= 0 && decode_spinning(t, dec)) {
-					decode_error(c, t, dec, spin_msg,
+					decode_error(c, t, dec, DECODE_SPIN_MSG,
 						     insn.ip, 0);
 					t->spin_n = 0;
 					break;

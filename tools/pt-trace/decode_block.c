@@ -304,8 +304,6 @@ static int dblk_events(struct dblk_ctx *b, struct pt_block_decoder *dec,
  * instruction decoder's walk reports it (decode_spinning()).
  */
 #define DBLK_SPIN_INSNS	(256u << 10)
-static const char dblk_spin_msg[] =
-	"error: no trace read in 256 Ki instructions (a loop of direct branches?)";
 
 /* 1 when the last blocks read no trace in DBLK_SPIN_INSNS instructions */
 static int dblk_spinning(struct pt_block_decoder *dec, uint64_t ninsn,
@@ -344,7 +342,7 @@ static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
 		if (status < 0)
 			return status;
 		if (dblk_spinning(dec, block->ninsn, &at, &since)) {
-			dblk_error(b, dec, dblk_spin_msg, block->end_ip, 0);
+			dblk_error(b, dec, DECODE_SPIN_MSG, block->end_ip, 0);
 			return 0;	/* said: resync at the next PSB */
 		}
 	}

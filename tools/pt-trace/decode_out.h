@@ -234,6 +234,13 @@ static inline void decode_print_kept(struct outbuf *ob, struct decode_fmt *f,
 	ob_commit(ob, p);
 }
 
+/*
+ * Both decoders' walks (cmd_decode.c, decode_block.c) when libipt has
+ * followed direct branches for 256 Ki instructions without reading trace.
+ */
+#define DECODE_SPIN_MSG \
+	"error: no trace read in 256 Ki instructions (a loop of direct branches?)"
+
 /* One call-tree line: indented by @depth. */
 void decode_print_call(struct outbuf *ob, const struct elf_symtab *st,
 		       uint64_t ip, int depth);
