@@ -30,18 +30,10 @@ stage() {
 	fi
 }
 
-# The three kernels: name, headers/tree, image, CPU model.  The Debian 6.1
-# run keeps QEMU's AMD-flavoured "max"; the others claim GenuineIntel so
-# the guest takes its Intel paths (PTI on, as on PT machines).
+# The three kernels: headers/tree, image, CPU model, command line
+# (lib.sh, kernel_table).
 kernels=(6.1 6.12 debug)
-declare -A KDIR=([6.1]=$KDIR_6_1 [6.12]=$KDIR_6_12 [debug]=$KDIR_DEBUG)
-declare -A IMG=([6.1]=$VMLINUZ_6_1 [6.12]=$VMLINUZ_6_12 [debug]=$VMLINUZ_DEBUG)
-declare -A CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel [debug]=max,vendor=GenuineIntel)
-# The debug kernel boots with pti=off, as an Intel CPU without Meltdown
-# (Ice Lake on): the driver refuses BTS under PTI (design.rst, "PTI"),
-# and BTS's paths need lockdep and KASAN too.  6.12 keeps PTI on (a
-# Broadwell or Skylake machine): PT's PTI paths and the BTS refusal.
-declare -A APPEND=([6.1]="" [6.12]="" [debug]="pti=off")
+kernel_table
 # The model profiles each kernel runs: icl (every feature) on all three,
 # bdw (single range, single-entry ToPA) on the debug kernel (lockdep,
 # KASAN) and 6.12, min (the least a PT CPU has) on 6.1 only: make

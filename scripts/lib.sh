@@ -74,3 +74,20 @@ hold_lock() {
 kernel_release() {
 	sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"
 }
+
+# kernel_table: after $CACHE/env is sourced, the three kernels' boots
+# for check.sh and vm-quick.sh: KDIR (headers or tree), IMG (image), CPU
+# (QEMU's -cpu) and APPEND (kernel command line).  The Debian 6.1 run
+# keeps QEMU's AMD-flavoured "max"; the others claim GenuineIntel so the
+# guest takes its Intel paths.  6.12 has PTI on (a Broadwell or Skylake
+# machine: PT's PTI paths and the BTS refusal); the debug kernel boots
+# with pti=off, as an Intel CPU without Meltdown (Ice Lake on): the
+# driver refuses BTS under PTI (design.rst, "PTI"), and BTS's paths need
+# lockdep and KASAN too.
+kernel_table() {
+	declare -gA KDIR=([6.1]=$KDIR_6_1 [6.12]=$KDIR_6_12 [debug]=$KDIR_DEBUG)
+	declare -gA IMG=([6.1]=$VMLINUZ_6_1 [6.12]=$VMLINUZ_6_12 [debug]=$VMLINUZ_DEBUG)
+	declare -gA CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel
+		[debug]=max,vendor=GenuineIntel)
+	declare -gA APPEND=([6.1]="" [6.12]="" [debug]="pti=off")
+}

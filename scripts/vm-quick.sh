@@ -26,10 +26,7 @@ shift $((OPTIND - 1))
 
 [ -f "$CACHE/env" ] || die "no $CACHE/env: run make deps first"
 . "$CACHE/env"
-declare -A KDIR=([6.1]=$KDIR_6_1 [6.12]=$KDIR_6_12 [debug]=$KDIR_DEBUG)
-declare -A IMG=([6.1]=$VMLINUZ_6_1 [6.12]=$VMLINUZ_6_12 [debug]=$VMLINUZ_DEBUG)
-declare -A CPU=([6.1]=max [6.12]=max,vendor=GenuineIntel [debug]=max,vendor=GenuineIntel)
-declare -A APPEND=([6.1]="" [6.12]="" [debug]="pti=off")	# as check.sh
+kernel_table	# lib.sh: KDIR, IMG, CPU, APPEND, as make check boots them
 [ -n "${KDIR[$k]:-}" ] || die "unknown kernel '$k' (6.1, 6.12 or debug)"
 
 WORK=${PTT_QUICK_WORK:-/tmp/ptt-quick.$$}
