@@ -2215,6 +2215,11 @@ static int rec_start_command(struct rec_cpu *rcs, int n, struct rec_opts *o,
 	rec_perf_open(run, cpus, n, o);
 	if (rcmd_release(run->cmd.pid, &release, &run->child_status)) {
 		run->exited = 1;
+		/* a Ctrl-C to the process group killed it before its exec */
+		if (__atomic_load_n(&rec_stop, __ATOMIC_RELAXED) ||
+		    (WIFSIGNALED(run->child_status) &&
+		     WTERMSIG(run->child_status) == SIGINT))
+			return PTT_EXIT_INTERRUPTED;
 		ptt_err("%s did not start (see above)", o->cmd[0]);
 		return PTT_EXIT_USAGE;
 	}

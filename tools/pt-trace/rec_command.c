@@ -51,14 +51,44 @@ pid_t rcmd_spawn(char **cmd, int *release)
 	return pid;
 }
 
+/*
+ * One byte to the held command.  It may be dead already (a Ctrl-C to the
+ * terminal's process group reaches it too, while it waits): the write
+ * then fails with EPIPE, and the SIGPIPE it raises, blocked here, is
+ * taken back rather than left to kill the recorder (exit 141, not the
+ * clean end a Ctrl-C gets).
+ */
+static ssize_t rcmd_write_go(int fd)
+{
+	const struct timespec now = { 0, 0 };
+	sigset_t pipe, old;
+	ssize_t w;
+	int err;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe, &old);
+	w = write(fd, "g", 1);
+	err = errno;
+	if (w < 0 && err == EPIPE && !sigismember(&old, SIGPIPE))
+		sigtimedwait(&pipe, NULL, &now);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return w;
+}
+
 int rcmd_release(pid_t pid, int *release, int *status)
 {
-	ssize_t w = write(*release, "g", 1);
+	ssize_t w = rcmd_write_go(*release);
 
 	close(*release);
 	*release = -1;
-	if (w != 1)
+	if (w != 1) {
+		/* its end, if it has one: the caller says what happened */
+		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+			;
 		return -1;
+	}
 	while (waitpid(pid, status, 0) < 0)
 		if (errno != EINTR)
 			return -1;

@@ -37,7 +37,8 @@ struct rcmd {
 pid_t rcmd_spawn(char **cmd, int *release);
 /*
  * Let it go to its exec and wait for the ptrace stop there: 0, or -1
- * when it exited instead (exec failed: it said why), @status its end.
+ * when it exited instead (exec failed: it said why; or it died before,
+ * e.g. of the terminal's SIGINT), @status its end.
  */
 int rcmd_release(pid_t pid, int *release, int *status);
 
