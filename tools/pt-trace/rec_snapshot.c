@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record -S: flight recorders whose newest data is written to
+ * DIR/snapshot.K/ at each SIGUSR2 and at the end (rec_snapshot.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rec_ring.h"
+#include "rec_snapshot.h"
+#include "tool.h"
+#include "vmx_info.h"
+
+/* Open DIR/snapshot.K/cpuN.pt as each CPU's output, closing the last. */
+int rec_snapshot_files(struct rec_cpu *rcs, int n,
+		       const struct rec_opts *o, int k)
+{
+	char dir[4096], path[4400];
+	struct dirent *d;
+	DIR *top;
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s/snapshot.%d", o->outdir, k);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		ptt_err("cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	/* The recording's sideband files, for dump and decode there. */
+	top = opendir(o->outdir);
+	while (top && (d = readdir(top))) {
+		char target[300];
+
+		if (d->d_type != DT_REG || !strncmp(d->d_name, "cpu", 3))
+			continue;
+		snprintf(target, sizeof(target), "../%s", d->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (symlink(target, path) && errno != EEXIST)
+			ptt_warn("%s: %s", path, strerror(errno));
+	}
+	if (top)
+		closedir(top);
+	for (i = 0; i < n; i++) {
+		if (rcs[i].out >= 0)
+			close(rcs[i].out);
+		rcs[i].written = 0;
+		snprintf(path, sizeof(path), "%s/cpu%d.pt", dir, rcs[i].cpu);
+		rcs[i].out = open(path, O_WRONLY | O_CREAT | O_TRUNC |
+				  O_CLOEXEC, 0644);
+		if (rcs[i].out < 0) {
+			ptt_err("cannot create %s: %s", path, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/*
+ * -S on SIGUSR2: the newest data of every CPU into DIR/snapshot.K/.  The
+ * trace units stop while it is copied (a flight buffer read while it
+ * runs could be overwritten under the copy) and start again after.
+ */
+int rec_snapshot(struct rec_cpu *rcs, int n, const struct rec_opts *o,
+		 struct rec_run *run)
+{
+	uint64_t bytes = 0;
+	int i, err;
+
+	for (i = 0; i < n; i++)
+		ptdev_stop(rcs[i].fd);
+	err = rec_snapshot_files(rcs, n, o, ++run->snaps);
+	for (i = 0; i < n && !err; i++) {
+		err = ptdev_get_status(rcs[i].fd, &rcs[i].status);
+		if (!err)
+			err = rec_flight_read(&rcs[i]);
+		bytes += rcs[i].written;
+	}
+	for (i = 0; i < n && !err; i++) {
+		const char *vmx;
+
+		err = ptdev_start(rcs[i].fd);
+		vmx = err ? vmx_info_start_why(rcs[i].fd, rcs[i].cpu, err) : NULL;
+		if (err)
+			ptt_err("cpu %d: START after the snapshot: %s",
+				rcs[i].cpu, vmx ? vmx : ptdev_why(err, rcs[i].cpu,
+								  PTDEV_START));
+	}
+	if (!err)
+		fprintf(stderr, "snapshot %d: %llu bytes on %d cpu(s) into %s/snapshot.%d/\n",
+			run->snaps, (unsigned long long)bytes, n, o->outdir,
+			run->snaps);
+	return err;
+}
