@@ -4,7 +4,7 @@
  * Trace Store").  In flight mode its newest records, copied by the
  * driver oldest first to the start of the data at STOP, are written as
  * they are to DIR/cpuN.bts (pt-trace dump FILE.bts reads them); in
- * stream mode cmd_record.c drains the ring as PT's (rec_drain()).  The
+ * stream mode rec_bts_ring.c drains the ring as PT's (rec_ring.c).  The
  * ioctls go through ptdev.c like PT's; only the device name differs.
  */
 #include <errno.h>

@@ -3,7 +3,7 @@
  * record --bts (rec_bts.c): a Branch Trace Store recorder on each
  * recorded CPU beside its PT trace, in PT's mode: DIR/cpuN.bts (and
  * DIR/cpuN.bts.loss), read, drained and restarted after a CPU hotplug
- * by cmd_record.c as PT's traces.
+ * by rec_bts_ring.c as PT's traces.
  */
 #ifndef PT_TRACE_REC_BTS_H
 #define PT_TRACE_REC_BTS_H
