@@ -5,36 +5,35 @@
  * directory: cpuN.pt per CPU, cpuN.loss per CPU in stream mode, and
  * sideband.txt with what a decoder needs.
  *
- * Flight mode keeps the newest data_size bytes and is read once after
- * STOP.  Stream mode is drained while tracing runs (data_tail advanced
- * behind the reader, woken by poll at the watermark); every gap the
- * driver records in the control page's loss ring is copied to cpuN.loss
- * with the offset in cpuN.pt where it lies.
+ * This file holds the options (--help, parsing) and the entry point,
+ * which runs the recording in order; the pieces are named for their job:
+ *   rec_ctx.h        the options, the per-device recorders, the run
+ *   rec_device.c     /dev/ptN: open, configure, target, start
+ *   rec_sym_range.c  --filter/--stop-at SYMBOL into address ranges
+ *   rec_cmd_trace.c  -- COMMAND: its start at exec, its stops, its end
+ *                    (rec_command.c: the ptrace mechanics under it)
+ *   rec_wait.c       the loop while tracing runs, the status line
+ *   rec_ring.c       ring to cpuN.pt and cpuN.loss (stream and flight)
+ *   rec_hotplug.c    a trace the driver stopped, started again
+ *   rec_snapshot.c   -S snapshots
+ *   rec_finish.c     the end: last read, summary
+ *   rec_sideband.c   sideband.txt's header, TSC and per-CPU lines
+ *   rec_bts_ring.c   --bts: /dev/btsN recorded as PT (rec_bts.c: device)
+ *   rec_end.c, rec_follow.c, rec_symbol.c, perf_collect.c, proc_maps.c,
+ *   vdso_image.c, kernel_image.c: as their headers say.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
-#include <dirent.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/auxv.h>
-#include <sys/ptrace.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "compiler.h"
-#include "cpu_info.h"
 #include "kernel_image.h"
-#include "lossfile.h"
 #include "perf_collect.h"
 #include "proc_maps.h"
 #include "ptdev.h"
@@ -47,17 +46,14 @@
 #include "rec_end.h"
 #include "rec_finish.h"
 #include "rec_follow.h"
-#include "rec_hotplug.h"
 #include "rec_ring.h"
 #include "rec_sideband.h"
 #include "rec_snapshot.h"
 #include "rec_sym_range.h"
-#include "rec_symbol.h"
 #include "rec_wait.h"
 #include "sideband.h"
 #include "tool.h"
 #include "vdso_image.h"
-#include "vmx_info.h"
 
 #define REC_MAX_CPUS	4096
 
