@@ -35,85 +35,7 @@
  */
 #include <sched.h>
 
-#include "bts_common.h"
-
-#define AGENT BTS_MODEL_DIR "pebs_agent"
-
-static void agent(const char *what)
-{
-	char cmd[32];
-
-	snprintf(cmd, sizeof(cmd), "0 %s", what);
-	REQUIRE(!ptt_write_str(AGENT, cmd), "pebs_agent '%s': %s", cmd,
-		strerror(errno));
-}
-
-/* cpu0's line of the agent: is DS_AREA its own, and its record count. */
-static int agent_state(long long *records)
-{
-	char buf[512] = "", *p;
-	int mine;
-
-	REQUIRE(!ptt_read_str(AGENT, buf, sizeof(buf)), "read pebs_agent");
-	p = strstr(buf, "cpu0 ds_area ");
-	REQUIRE(p, "pebs_agent: no cpu0 line in '%s'", buf);
-	p += strlen("cpu0 ds_area ");
-	mine = !strncmp(p, "agent", 5);
-	p = strstr(p, "records ");
-	REQUIRE(p, "pebs_agent: no record count");
-	*records = atoll(p + 8);
-	return mine;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* What the model and the agent saw, for a failure's report. */
-static void agent_dump(void)
-{
-	char buf[512] = "";
-
-	ptt_read_str(AGENT, buf, sizeof(buf));
-	printf("model: pebs records %lld dropped %lld pmis %lld ds_errors %lld\n",
-	       bts_model("pebs_records"), bts_model("pebs_dropped"),
-	       bts_model("pebs_pmis"), bts_model("pebs_ds_errors"));
-	printf("agent: %s\n", buf);
-}
-
-/*
- * Up to @secs of running on cpu0: DS_AREA the agent's and its records
- * growing.  1 when so.
- */
-static int agent_back(double secs)
-{
-	long long r0 = -1, r;
-	double t0 = now_s();
-
-	do {
-		bts_busy(0.01);
-		if (agent_state(&r)) {
-			if (r0 < 0)
-				r0 = r;
-			else if (r > r0)
-				return 1;
-		}
-	} while (now_s() - t0 < secs);
-	agent_dump();
-	return 0;
-}
-
-static int start(int fd, __u32 mode)
-{
-	REQUIRE(!bts_config(fd, PT_CTL_OS, mode, 256 << 10,
-			    mode == PT_MODE_STREAM ? 4096 : 0),
-		"SET_CONFIG: %s", strerror(errno));
-	return ioctl(fd, PT_TRACE_IOC_START);
-}
+#include "bts_pebs_agent.h"
 
 static void flight_on(int fd)
 {
@@ -122,7 +44,7 @@ static void flight_on(int fd)
 	int logs = ptt_dmesg_count("began sampling here while BTS traced");
 	long long r, r2, p0, scratch;
 
-	REQUIRE(!start(fd, PT_MODE_FLIGHT), "START: %s", strerror(errno));
+	REQUIRE(!agent_bts_start(fd, PT_MODE_FLIGHT), "START: %s", strerror(errno));
 	CHECK(!agent_state(&r), "after START DS_AREA is still the agent's");
 	p0 = bts_model("pebs_records") - r;
 	agent("on");
@@ -155,10 +77,10 @@ static void flight_on(int fd)
 	CHECK(ptt_dmesg_count("began sampling here while BTS traced") > logs,
 	      "no log line saying PEBS took the DS area");
 	/* PEBS still samples: START refused, as before this session. */
-	CHECK(start(fd, PT_MODE_FLIGHT) && errno == EBUSY,
+	CHECK(agent_bts_start(fd, PT_MODE_FLIGHT) && errno == EBUSY,
 	      "START while PEBS samples: %s (want EBUSY)", strerror(errno));
 	agent("off");
-	CHECK(!start(fd, PT_MODE_FLIGHT), "START after PEBS ended: %s",
+	CHECK(!agent_bts_start(fd, PT_MODE_FLIGHT), "START after PEBS ended: %s",
 	      strerror(errno));
 	bts_busy(0.05);
 	bts_status(fd, &st);
@@ -175,7 +97,7 @@ static void flight_armed(int fd)
 	double t0;
 	int mine = 0;
 
-	REQUIRE(!start(fd, PT_MODE_FLIGHT), "START: %s", strerror(errno));
+	REQUIRE(!agent_bts_start(fd, PT_MODE_FLIGHT), "START: %s", strerror(errno));
 	agent("arm");
 	/* No status, no PMI: only the switch probe can see it. */
 	for (t0 = now_s(); now_s() - t0 < 0.5 && !mine; ) {
@@ -202,7 +124,7 @@ static void stream_on(int fd)
 	double t0;
 	__u64 nrec;
 
-	REQUIRE(!start(fd, PT_MODE_STREAM), "stream START: %s", strerror(errno));
+	REQUIRE(!agent_bts_start(fd, PT_MODE_STREAM), "stream START: %s", strerror(errno));
 	bts_busy(0.05);
 	agent("on");
 	CHECK(agent_back(0.5), "stream: the agent's records did not resume");
@@ -245,7 +167,7 @@ static void stream_late(int fd)
 
 	REQUIRE(!ptt_write_str(BTS_TAIL_PARAM, "1"), "no model_bts_tail");
 	atexit(bts_tail_off);
-	REQUIRE(!start(fd, PT_MODE_STREAM), "late START: %s", strerror(errno));
+	REQUIRE(!agent_bts_start(fd, PT_MODE_STREAM), "late START: %s", strerror(errno));
 	late0 = bts_model("bts_late");
 	mask0 = bts_model("pmis_masked");
 	lp0 = bts_late_pmis();

@@ -14,7 +14,8 @@
  *   ctl_fault     write "CPU": the driver's next RTIT_CTL write on CPU
  *                 that clears TraceEn #GPs (counted in gp_faults_test)
  *                 and leaves TraceEn set: a disabling write that fails.
- *   foreign, late_pmi, vmx, foreign_*: the other agents (agents.c).
+ *   foreign, late_pmi, vmx, foreign_*: the other agents (agents.c);
+ *   pebs_agent (pebs.c); kvm_agent, KVM's DEBUGCTL window (kvm.c).
  *   vmx_guest_code  the model guests' code, 64 KiB (vmx.c).
  */
 #include <linux/debugfs.h>
@@ -268,6 +269,13 @@ int pt_model_debugfs_init(struct dentry *parent)
 	}
 	ret = pt_model_pebs_init(dir);
 	if (ret) {
+		pt_model_bts_exit();
+		pt_model_agents_exit();
+		return ret;
+	}
+	ret = pt_model_kvm_init(dir);
+	if (ret) {
+		pt_model_pebs_exit();
 		pt_model_bts_exit();
 		pt_model_agents_exit();
 	}

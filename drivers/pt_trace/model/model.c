@@ -769,6 +769,7 @@ static void pt_model_exit(void)
 	pt_model_agents_free();
 	/* No tick stores into an agent's PEBS area any more. */
 	pt_model_pebs_exit();
+	pt_model_kvm_exit();
 }
 
 const struct pt_hw_ops pt_model_hw_ops = {

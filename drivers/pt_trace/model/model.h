@@ -549,6 +549,9 @@ int pt_model_agent_args(const char __user *ubuf, size_t len,
 void pt_model_pebs_tick(struct pt_model_cpu *st, u64 ip);
 int pt_model_pebs_init(struct dentry *dir);
 void pt_model_pebs_exit(void);
+bool pt_model_kvm_pmi(struct pt_model_cpu *st);
+int pt_model_kvm_init(struct dentry *dir);
+void pt_model_kvm_exit(void);
 /* DEBUGCTL turned BTS on: model_bts_tail's branches after the write. */
 void pt_model_bts_started(struct pt_model_cpu *st);
 /* The driver writes DEBUGCTL with @val: bts_late_pmi's moment? */
