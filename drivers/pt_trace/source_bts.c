@@ -71,6 +71,7 @@
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/errno.h>
+#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/nmi.h>
@@ -126,10 +127,16 @@ struct bts_cpu {
 	bool pebs_gone;
 	bool pebs_scratch;	/* ... a PEBS record reached our area */
 	bool pebs_logged;
+	/* The NMI turned BTS off for PEBS: the rest of the yield is due. */
+	bool yield_due;
+	struct irq_work yield_work;	/* ... done here (bts_yield_later()) */
 	bool wrapped;		/* flight: records were overwritten */
 };
 
 static struct bts_cpu *bts_cpus_state;
+/* The core's BTS CPUs, bts_pcs[i].bts == &bts_cpus_state[i]. */
+static struct pt_cpu *bts_pcs;
+static unsigned int bts_npcs;
 
 static void bts_put_switch(struct pt_cpu *pc, struct task_struct *next,
 			   bool sched);
@@ -557,6 +564,52 @@ static void bts_pebs_yield(struct pt_cpu *pc, bool sched)
 }
 
 /*
+ * In the NMI, PEBS appeared: BTS off, and the rest of the yield (DS_AREA
+ * back, the stream's end) left to irq_work.  A PMI that comes while a
+ * KVM guest runs on this CPU is handled inside KVM's IRQs-off window:
+ * VM exit cleared DEBUGCTL, the NMI runs, and only then does KVM write
+ * back the host DEBUGCTL it read before VM entry, our BTS bits with it
+ * (vmx_vcpu_run(): update_debugctlmsr()), so what the NMI wrote there is
+ * undone.  Had the NMI given IA32_DS_AREA back, BTS would come on again
+ * storing through perf's area, whose BTS part is not ours to fill (or
+ * not there: a store to address 0).  The irq_work runs once IRQs are
+ * on, after KVM's write: it clears our bits again, then yields; KVM's
+ * next entry reads DEBUGCTL without them.  Until then BTS stores, if at
+ * all, into our own buffer.  Shown by tests/vm/bts_kvm.
+ */
+static void bts_yield_later(struct bts_cpu *b)
+{
+	WRITE_ONCE(b->pebs_gone, true);	/* no bracket turns BTS on again */
+	WRITE_ONCE(b->yield_due, true);
+	irq_work_queue(&b->yield_work);
+}
+
+/*
+ * The rest of a yield the NMI began, if due: from its irq_work, or from
+ * a stop or status IPI that came first.  Traced CPU, IRQs off, busy.
+ */
+static void bts_yield_finish(struct pt_cpu *pc)
+{
+	struct bts_cpu *b = pc->bts;
+
+	if (!READ_ONCE(b->yield_due))
+		return;
+	WRITE_ONCE(b->yield_due, false);
+	bts_hw_set(b, false);
+	if (!b->on)
+		bts_pebs_yield(pc, false);
+}
+
+static void bts_yield_work(struct irq_work *w)
+{
+	struct bts_cpu *b = container_of(w, struct bts_cpu, yield_work);
+
+	bts_busy(b, true);
+	bts_yield_finish(&bts_pcs[b - bts_cpus_state]);
+	bts_busy(b, false);
+}
+
+/*
  * The end of a bracket that stopped BTS: on again, unless the hardware
  * is stuck, or PEBS appeared (then it yields instead).
  */
@@ -567,7 +620,11 @@ static void bts_hw_resume(struct pt_cpu *pc, bool sched)
 	if (pt_core_hw_stuck() || READ_ONCE(b->pebs_gone))
 		return;
 	if (bts_pebs_appeared(b, true)) {
-		bts_pebs_yield(pc, sched);
+		/* The streaming PMI's bracket: as in bts_src_nmi(). */
+		if (in_nmi())
+			bts_yield_later(b);
+		else
+			bts_pebs_yield(pc, sched);
 		return;
 	}
 	bts_hw_set(b, true);
@@ -688,7 +745,7 @@ static int bts_src_nmi(struct pt_cpu *pc)
 		bts_busy(b, true);
 		bts_hw_set(b, false);
 		if (!b->on)
-			bts_pebs_yield(pc, false);
+			bts_yield_later(b);
 		bts_busy(b, false);
 		if (pt_hw->pmi_rearm)
 			pt_hw->pmi_rearm();
@@ -751,6 +808,7 @@ static void bts_stop_ipi(void *info)
 
 	bts_busy(b, true);
 	b->switches = false;
+	bts_yield_finish(pc);
 	if (b->on)
 		bts_hw_set(b, false);
 	/* PEBS since START: say so (the records are kept either way). */
@@ -776,6 +834,7 @@ static void bts_peek_ipi(void *info)
 	struct bts_cpu *b = pc->bts;
 
 	bts_busy(b, true);
+	bts_yield_finish(pc);
 	/* Off already after a yield: DEBUGCTL is not ours to write then. */
 	if (b->on)
 		bts_hw_set(b, false);
@@ -931,8 +990,6 @@ const struct pt_source_ops pt_source_bts = {
  * benchmark's driver time is handler_ns) and the switch records stored
  * since load.
  */
-static struct pt_cpu *bts_pcs;
-static unsigned int bts_npcs;
 
 static int bts_stats_show(struct seq_file *m, void *v)
 {
@@ -965,8 +1022,10 @@ int bts_src_init(struct pt_cpu *pcs, unsigned int n)
 	bts_cpus_state = kcalloc(n, sizeof(*bts_cpus_state), GFP_KERNEL);
 	if (!bts_cpus_state)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pcs[i].bts = &bts_cpus_state[i];
+		init_irq_work(&bts_cpus_state[i].yield_work, bts_yield_work);
+	}
 	bts_pcs = pcs;
 	bts_npcs = n;
 	debugfs_create_file("bts", 0400, pt_debugfs_root, NULL,
@@ -980,6 +1039,8 @@ void bts_src_exit(struct pt_cpu *pcs, unsigned int n)
 	unsigned int i;
 
 	debugfs_lookup_and_remove("bts", pt_debugfs_root);
+	for (i = 0; i < n; i++)
+		irq_work_sync(&bts_cpus_state[i].yield_work);
 	bts_pcs = NULL;
 	bts_npcs = 0;
 	for (i = 0; i < n; i++)
