@@ -4,8 +4,8 @@
  * test asks (debugfs kvm_agent, "CPU on|off"): what a PMI that arrives
  * while a guest runs does to the host's DEBUGCTL, the MSR that holds
  * BTS's enable bits (arch/x86/kvm/x86.c vcpu_enter_guest(),
- * arch/x86/kvm/vmx/vmx.c vmx_vcpu_run(), as in Debian's 6.1.y and
- * 6.12.y):
+ * arch/x86/kvm/vmx/vmx.c vmx_vcpu_run(), as read in Debian's 6.1.192
+ * source):
  *  1. IRQs off, before VM entry, KVM snapshots the host's DEBUGCTL
  *     (since "KVM: x86: Snapshot the host's DEBUGCTL after disabling
  *     IRQs"; before that fix, at vcpu load, which an IPI could outdate);
