@@ -382,8 +382,11 @@ static int rec_parse(int argc, char **argv, struct rec_opts *o, int *cpus,
 			break;
 		case O_STOPAT:
 		case O_FILTER:
-			/* not A-B: a function name, resolved at the start */
-			if (!strchr(optarg + 1, '-') &&
+			/*
+			 * not A-B: a function name, resolved at the start
+			 * ("" is neither: optarg + 1 would be past its end)
+			 */
+			if (*optarg && !strchr(optarg + 1, '-') &&
 			    (isalpha((unsigned char)*optarg) ||
 			     *optarg == '_' || *optarg == '.')) {
 				/* one --stop-at: the recording ends there */

@@ -75,8 +75,16 @@ int rec_snapshot(struct rec_cpu *rcs, int n, const struct rec_opts *o,
 	err = rec_snapshot_files(rcs, n, o, ++run->snaps);
 	for (i = 0; i < n && !err; i++) {
 		err = ptdev_get_status(rcs[i].fd, &rcs[i].status);
-		if (!err)
-			err = rec_flight_read(&rcs[i]);
+		if (err) {
+			ptt_err("cpu %d: snapshot %d: GET_STATUS: %s; the recording ends here",
+				rcs[i].cpu, run->snaps, strerror(-err));
+			break;
+		}
+		err = rec_flight_read(&rcs[i]);
+		if (err)
+			ptt_err("cpu %d: snapshot %d: writing the trace into %s/snapshot.%d/: %s; the recording ends here",
+				rcs[i].cpu, run->snaps, o->outdir, run->snaps,
+				strerror(err < 0 ? -err : EIO));
 		bytes += rcs[i].written;
 	}
 	for (i = 0; i < n && !err; i++) {
