@@ -124,4 +124,10 @@ struct rec_run {
  */
 extern int rec_stop, rec_snap;
 
+/* Flight: did any run of this CPU's trace overwrite older data? */
+static inline int rec_wrapped(const struct rec_cpu *rc)
+{
+	return rc->wrapped || !!(rc->status.flags & PT_STATUS_WRAPPED);
+}
+
 #endif /* PT_TRACE_REC_CTX_H */

@@ -98,7 +98,7 @@ written:
 			(unsigned long long)rc->written, rc->cpu);
 		if (!stream)
 			fprintf(stderr, "%s",
-				rc->status.flags & PT_STATUS_WRAPPED ?
+				rec_wrapped(rc) ?
 				" (wrapped: the buffer kept the newest data)" : "");
 		fprintf(stderr, "%s\n", rc->status.flags & PT_STATUS_HW_ERROR ?
 			"  HW ERROR (RTIT_STATUS.Error)" : "");

@@ -261,8 +261,8 @@ void rec_cpu_sideband(FILE *sb, const struct rec_cpu *rc, int stream)
 		 (unsigned long long)rc->written);
 	ptsb_put(sb, "cpu.head", "%d %llu", c,
 		 (unsigned long long)rc->status.head);
-	ptsb_put(sb, "cpu.wrapped", "%d %d", c,
-		 !!(rc->status.flags & PT_STATUS_WRAPPED));
+	/* any run's: a run before a restart lost its older data too */
+	ptsb_put(sb, "cpu.wrapped", "%d %d", c, rec_wrapped(rc));
 	ptsb_put(sb, "cpu.rtit_status", "%d 0x%llx", c,
 		 (unsigned long long)rc->status.rtit_status);
 	/* the output scheme the driver used (AUTO's choice, or asked) */
