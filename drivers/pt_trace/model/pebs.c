@@ -11,10 +11,14 @@
  * record of the profile's size (pebs_record: Ice Lake's adaptive basic
  * record, 32 bytes; Broadwell's format 2, 192) is written at the DS
  * area's PEBS index, which then moves on by that size.  None is written
- * where it would not fit below the PEBS absolute maximum ("the processor
- * will not write any PEBS record beyond the end of PEBS buffer, when
- * PEBS Index equals PEBS Absolute Maximum"): counted in pebs_dropped, so
- * an area whose PEBS part is all zero stores nothing.  When a record
+ * at or past the PEBS absolute maximum ("the processor will not write
+ * any PEBS record beyond the end of PEBS buffer, when PEBS Index equals
+ * PEBS Absolute Maximum"): counted in pebs_dropped, so an area whose
+ * PEBS part is all zero stores nothing.  Below it the record is written
+ * whole even where it runs past the maximum: the SDM promises nothing
+ * for an index less than one record short of it (perf sets the maximum
+ * a whole number of records from the base; an area that does not must
+ * have room past its maximum).  When a record
  * moves the index from below the PEBS interrupt threshold to or past it
  * ("if the PEBS Index reaches the threshold"), a PMI with
  * IA32_PERF_GLOBAL_STATUS bit 62 (PEBS_Ovf).  The area and the record
@@ -99,8 +103,7 @@ void pt_model_pebs_tick(struct pt_model_cpu *st, u64 ip)
 	}
 	area = (struct bts_ds_area *)(unsigned long)r->ds_area;
 	idx = READ_ONCE(area->pebs_index);
-	if (idx < area->pebs_base || idx > area->pebs_max ||
-	    area->pebs_max - idx < size) {
+	if (idx < area->pebs_base || idx >= area->pebs_max) {
 		atomic64_inc(&st->stats.pebs_dropped);
 		return;
 	}
