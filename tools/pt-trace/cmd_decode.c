@@ -26,14 +26,15 @@
 #include "bts_dump.h"
 #include "call_tree.h"
 #include "decode_aspace.h"
-#include "decode_bts.h"
 #include "decode_block.h"
+#include "decode_bts.h"
+#include "decode_cbr.h"
 #include "decode_filter.h"
 #include "decode_out.h"
 #include "decode_par.h"
 #include "decode_psb.h"
+#include "decode_stats.h"
 #include "decode_tcal.h"
-#include "decode_cbr.h"
 #include "decode_vmx.h"
 #include "dump_format.h"
 #include "elf_image.h"
@@ -85,25 +86,6 @@ struct decode_opts {
 	 * one decoder and starts again at a sync.
 	 */
 	int cyc;
-};
-
-struct decode_stats {
-	uint64_t insns;
-	uint64_t blocks;	/* --block-decoder's */
-	uint64_t shown;		/* through the filters */
-	uint64_t syncs;		/* PSBs the decoder synchronised at */
-	uint64_t bytes;		/* trace bytes */
-	uint64_t errors;
-	uint64_t nomap;		/* errors that are "no memory mapped" */
-	uint64_t events;
-	uint64_t gaps;		/* loss records that are gaps */
-	uint64_t gap_bytes;	/* their known bytes */
-	uint64_t gap_unknown;	/* gaps of unknown size */
-	uint64_t gap_ns;	/* time not traced */
-	uint64_t dropped;	/* bytes dropped while tracing ran */
-	uint64_t dropped_errors; /* errors in stretches that dropped bytes */
-	uint64_t lapped;	/* records nobody read: position unknown */
-	int have_loss;
 };
 
 /*
@@ -1959,8 +1941,6 @@ static int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 	return PTT_EXIT_OK;
 }
 
-static void decode_sum(struct decode_stats *sum, const struct decode_stats *s);
-
 /*
  * decode --jobs: what a trace's decoder carries from one segment to the
  * next: the trace's state, the host's CR3 the VMX code keeps, and its
@@ -3109,96 +3089,6 @@ static int decode_first_tsc(const struct decode_ctx *c,
 			break;
 	}
 	return found;
-}
-
-static void decode_sum(struct decode_stats *sum, const struct decode_stats *s)
-{
-	sum->insns += s->insns;
-	sum->shown += s->shown;
-	sum->syncs += s->syncs;
-	sum->bytes += s->bytes;
-	sum->errors += s->errors;
-	sum->nomap += s->nomap;
-	sum->events += s->events;
-	sum->gaps += s->gaps;
-	sum->gap_bytes += s->gap_bytes;
-	sum->gap_unknown += s->gap_unknown;
-	sum->gap_ns += s->gap_ns;
-	sum->dropped += s->dropped;
-	sum->dropped_errors += s->dropped_errors;
-	sum->lapped += s->lapped;
-	sum->have_loss |= s->have_loss;
-}
-
-static void decode_print_stats(struct outbuf *ob, const char *what,
-			       const struct decode_stats *s)
-{
-	ob_printf(ob, "# %s%s%llu instructions, %llu events, %llu errors",
-		  what ? what : "", what ? ": " : "",
-		  (unsigned long long)s->insns, (unsigned long long)s->events,
-		  (unsigned long long)s->errors);
-	if (s->have_loss) {
-		ob_printf(ob,
-			  ", %llu gap(s): %llu bytes lost (known), %llu of unknown size, %llu.%03llu ms not traced",
-			  (unsigned long long)s->gaps,
-			  (unsigned long long)s->gap_bytes,
-			  (unsigned long long)s->gap_unknown,
-			  (unsigned long long)(s->gap_ns / 1000000),
-			  (unsigned long long)(s->gap_ns / 1000 % 1000));
-		if (s->dropped)
-			ob_printf(ob,
-				  ", %llu bytes dropped while tracing ran (%llu errors in those stretches)",
-				  (unsigned long long)s->dropped,
-				  (unsigned long long)s->dropped_errors);
-		if (s->lapped)
-			ob_printf(ob, ", %llu loss records lapped",
-				  (unsigned long long)s->lapped);
-	}
-	ob_puts(ob, "\n");
-}
-
-/*
- * The listing could not be written (a full disk, a closed file): an
- * error and a failing exit, not a success with the output cut short.
- * A reader that went away (EPIPE, as with 'decode | head' when SIGPIPE
- * is ignored) asked for no more: not an error, as in dump.
- */
-static int decode_write_error(const struct outbuf *ob, int ret)
-{
-	if (!ob->error || ob->error == -EPIPE || ret)
-		return ret;
-	ptt_err("writing the listing failed: %s", strerror(-ob->error));
-	return PTT_EXIT_INPUT;
-}
-
-/*
- * Not one instruction came out: not a success, and the message says
- * which of the usual reasons it was.
- */
-static void decode_nothing(const struct decode_stats *s)
-{
-	static const char *const no_psb =
-		"not an Intel PT trace, or cut before its first PSB: see pt-trace dump --stats";
-
-	if (!s->errors && !s->syncs) {
-		ptt_err("nothing decoded: 0 instructions: no PSB in %llu bytes of trace (%s)",
-			(unsigned long long)s->bytes, s->bytes ? no_psb :
-			"the trace file is empty: nothing was traced on that CPU");
-		return;
-	}
-	if (!s->errors) {
-		ptt_err("nothing decoded: 0 instructions: the trace has %llu PSBs but not one instruction between them and its end (tracing disabled, or the trace ends first: see decode --events)",
-			(unsigned long long)s->syncs);
-		return;
-	}
-	ptt_err("nothing decoded: 0 instructions, %llu decode errors",
-		(unsigned long long)s->errors);
-	if (s->nomap)
-		fprintf(stderr,
-			"  %llu of them 'no memory mapped': the traced code is not in the image;\n"
-			"  decode next to the recording's sideband.txt (its map= lines name the\n"
-			"  program's files, which must exist here), or give --elf FILE[:BASE]\n",
-			(unsigned long long)s->nomap);
 }
 
 /* The CPU a trace is of: cpuN.pt, else the loss file's "cpu N". */
