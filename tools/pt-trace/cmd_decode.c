@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,34 +23,25 @@
 #include <linux/pt_trace.h>
 
 #include "bts_dump.h"
-#include "call_tree.h"
 #include "decode_aspace.h"
-#include "decode_block.h"
 #include "decode_block_run.h"
-#include "decode_bts.h"
 #include "decode_bts_files.h"
 #include "decode_cbr.h"
 #include "decode_ctx.h"
 #include "decode_filter.h"
 #include "decode_out.h"
 #include "decode_par.h"
-#include "decode_psb.h"
 #include "decode_stats.h"
-#include "decode_tcal.h"
 #include "decode_timeline.h"
 #include "decode_trace.h"
 #include "decode_usage.h"
 #include "decode_vmx.h"
-#include "dump_format.h"
-#include "elf_image.h"
 #include "lossfile.h"
 #include "outbuf.h"
 #include "proc_maps.h"
 #include "sideband.h"
-#include "timeline_marks.h"
 #include "tool.h"
 #include "trace_config.h"
-#include "vdso_image.h"
 
 #define DECODE_MAX_TRACES	256
 
