@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * decode --calls: the call tree of one instruction flow, shared by the PT
- * decoder (every instruction, cmd_decode.c) and the BTS decoder (each
+ * decoder (every instruction, decode_calls.c) and the BTS decoder (each
  * record's branch and target, decode_bts.c).  A line is printed for each
  * function entered by a call (the first instruction after a call that
  * did not go to the next instruction), indented by the call depth; a

@@ -11,6 +11,15 @@
  * PSB+, so decoding across the gap would read the PSB as the rest of the
  * cut packet and report errors that are only the gap's.  Each gap is a
  * line in the listing and a "trace lost" span in the timeline.
+ *
+ * This file is the command: its options (the text in decode_usage.c),
+ * the checks between them, the sideband and images set up, and the
+ * order of the steps.  The state the decode_*.c files share is in
+ * decode_ctx.h.  A PT trace is loaded and cut at its gaps in
+ * decode_trace.c and decode_loss.c, walked by libipt's instruction
+ * decoder in decode_walk.c, each instruction handled in decode_insn.c,
+ * whose code runs followed in decode_follow.c, --jobs in decode_jobs*.c;
+ * BTS files in decode_bts_files.c, --block-decoder in decode_block_run.c.
  */
 #include <errno.h>
 #include <getopt.h>

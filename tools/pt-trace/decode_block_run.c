@@ -14,7 +14,7 @@
 /*
  * What --block-decoder does not go with, refused with what to use: 0 or
  * 1 (said).  The block decoder prints ptxed's listing of one address
- * space; the rest needs the instruction decoder's walk (cmd_decode.c).
+ * space; the rest needs the instruction decoder's walk (decode_walk.c).
  */
 int decode_block_refused(const struct decode_ctx *c)
 {

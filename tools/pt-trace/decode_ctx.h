@@ -4,7 +4,7 @@
  * (cmd_decode.c and the decode_*.c it calls): the options (decode_opts),
  * one trace and where its decoding is (decode_trace, decode_state), and
  * the command's context (decode_ctx), of which decode --jobs gives each
- * worker thread a copy (decode_jobs.h).
+ * worker thread a copy (decode_jobs.c).
  */
 #ifndef PT_TRACE_DECODE_CTX_H
 #define PT_TRACE_DECODE_CTX_H

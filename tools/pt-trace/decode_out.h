@@ -235,7 +235,7 @@ static inline void decode_print_kept(struct outbuf *ob, struct decode_fmt *f,
 }
 
 /*
- * Both decoders' walks (cmd_decode.c, decode_block.c) when libipt has
+ * Both decoders' walks (decode_walk.c, decode_block.c) when libipt has
  * followed direct branches for 256 Ki instructions without reading trace.
  */
 #define DECODE_SPIN_MSG \

@@ -4,7 +4,7 @@
  * one question decode asks ahead of its decoder: what time does the
  * PSB+ after this one give?  A CPU without configurable PSB (Broadwell)
  * sends a PSB+ at every TraceEn 0->1, which looks like a periodic one;
- * the next PSB+'s time tells which it was (cmd_decode.c,
+ * the next PSB+'s time tells which it was (decode_follow.c,
  * decode_follow_psb()).
  */
 #ifndef PT_TRACE_DECODE_PSB_H
