@@ -123,6 +123,7 @@ static void rec_usage(FILE *f)
 	      "                          flight mode: the trace ends exactly there\n"
 	      "  -S, --snapshot          flight recorders; each SIGUSR2 and the end\n"
 	      "                          write the newest data to DIR/snapshot.N/\n"
+	      "                          (with --bts, its records too)\n"
 	      "  -b, --buffer-size N     bytes per CPU, K/M/G suffix (default: driver's)\n"
 	      "  -m, --mode MODE         stream (keep everything, gaps recorded; the\n"
 	      "                          default with COMMAND or -p) or flight (keep\n"
@@ -617,7 +618,7 @@ int cmd_record(int argc, char **argv)
 	/* A process traced by pid may have mapped more since the start. */
 	if (o.pid > 0)
 		ptt_maps_write(run.sb, o.pid, &run.maps);
-	if (o.snapshot && rec_snapshot_files(rcs, ncpus, &o, ++run.snaps))
+	if (o.snapshot && rec_snapshot_files(rcs, ncpus, &run, &o, ++run.snaps))
 		ret = PTT_EXIT_INPUT;
 	i = rec_finish(rcs, ncpus, &o, run.sb);
 	if (!ret)

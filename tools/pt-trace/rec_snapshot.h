@@ -8,8 +8,11 @@
 
 #include "rec_ctx.h"
 
-/* Open DIR/snapshot.K/cpuN.pt as each CPU's output, closing the last. */
-int rec_snapshot_files(struct rec_cpu *rcs, int n,
+/*
+ * Open DIR/snapshot.K/cpuN.pt (and --bts's cpuN.bts, run->bts) as each
+ * CPU's output, closing the last.
+ */
+int rec_snapshot_files(struct rec_cpu *rcs, int n, struct rec_run *run,
 		       const struct rec_opts *o, int k);
 /* On SIGUSR2: every CPU's newest data into the next snapshot. */
 int rec_snapshot(struct rec_cpu *rcs, int n, const struct rec_opts *o,
