@@ -21,6 +21,7 @@ mkdir -p "$O"
 insns() { grep -E '^(\? )?[0-9a-f]{16}  ' "$1"; }
 
 why=""
+qwhy=""
 for n in eos resync tsx events tick apl11 skl014 nomap; do
 	"$PT" decode --events --elf "$C/code" "$C/$n.pt" >"$O/$n.i" 2>/dev/null
 	ri=$?
@@ -48,6 +49,18 @@ cp "$C/tick.pt" "$O/mt/cpu1.pt"
 a=$("$PT" decode --events --elf "$C/code" "$O/mt/cpu0.pt" "$O/mt/cpu1.pt" 2>&1)
 b=$("$PT" decode --block-decoder --events --elf "$C/code" "$O/mt/cpu0.pt" "$O/mt/cpu1.pt" 2>&1)
 [ "$a" = "$b" ] || why+=" two-traces:$(diff <(echo "$a") <(echo "$b") | head -n 3 | tr '\n' '|')"
+# -q (with --stat or not) on several traces: a "# PATH: ..." line per
+# trace before the total or ptxed's lines, as the instruction decoder's
+# (the block decoder printed the total only, and counted no events)
+for o in "-q" "-q --stat:insn" "-q --stat"; do
+	# shellcheck disable=SC2086 # $o: options
+	a=$("$PT" decode $o --elf "$C/code" "$O/mt/cpu0.pt" "$O/mt/cpu1.pt" 2>&1)
+	# shellcheck disable=SC2086
+	b=$("$PT" decode --block-decoder $o --elf "$C/code" "$O/mt/cpu0.pt" "$O/mt/cpu1.pt" 2>&1)
+	# --stat alone: the block decoder's count of blocks last
+	[ "$o" = "-q --stat" ] && a+=$(printf '\nblocks:\t3.')
+	[ "$a" = "$b" ] || qwhy+=" ($o):$(diff <(echo "$a") <(echo "$b") | head -n 3 | tr '\n' '|')"
+done
 # many blocks: the loop trace's conditional branches each end one
 if [ -f "$J/t.pt" ]; then
 	a=$("$PT" decode --format=raw --elf "$J/loop" "$J/t.pt" 2>/dev/null | cksum)
@@ -65,6 +78,11 @@ if [ -z "$why" ]; then
 	pass decode-block-insns
 else
 	fail decode-block-insns "$why"
+fi
+if [ -z "$qwhy" ]; then
+	pass decode-block-quiet-traces
+else
+	fail decode-block-quiet-traces "$qwhy"
 fi
 
 # ptxed's statistics and [block] lines: tick.pt's xor and jz end one

@@ -291,6 +291,8 @@ static int dblk_events(struct dblk_ctx *b, struct pt_block_decoder *dec,
 		status = pt_blk_event(dec, &ev, sizeof(ev));
 		if (status < 0)
 			return status;
+		/* counted as the instruction decoder's are: -q's line */
+		b->s.events++;
 		if (b->o.events && !b->o.quiet && !ev.status_update)
 			decode_print_event(b->ob, &ev, b->o.event_time);
 	}
@@ -379,6 +381,7 @@ int dblk_decode(struct dblk_ctx *b, const struct pt_config *config,
 				break;
 			continue;
 		}
+		b->s.syncs++;
 		status = dblk_walk(b, dec, status, &block);
 		if (status == -pte_eos)
 			break;

@@ -32,6 +32,8 @@ struct dblk_stats {
 	uint64_t blocks;
 	uint64_t errors;
 	uint64_t nomap;		/* errors that are "no memory mapped" */
+	uint64_t events;	/* all libipt gave, printed or not */
+	uint64_t syncs;		/* PSBs the decoder synchronised at */
 };
 
 struct dblk_ctx {

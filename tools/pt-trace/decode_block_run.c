@@ -52,9 +52,23 @@ int decode_block_refused(const struct decode_ctx *c)
 	return 1;
 }
 
+/* A trace's block decoder counts into its decode_stats (bytes are set). */
+static void decode_block_count(struct decode_stats *s,
+			       const struct dblk_stats *bs)
+{
+	s->insns = bs->insns;
+	s->shown = bs->insns;	/* no filter goes with --block-decoder */
+	s->blocks = bs->blocks;
+	s->syncs = bs->syncs;
+	s->errors = bs->errors;
+	s->nomap = bs->nomap;
+	s->events = bs->events;
+}
+
 /*
  * --block-decoder: each trace whole with libipt's block decoder, in the
- * default address space (decode_block.c); its counts into @total.
+ * default address space (decode_block.c); each one's counts into its
+ * stats (a line each with -q, as the instruction decoder's) and @total.
  */
 int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
 		  const struct das_file *files, int nfile,
@@ -99,16 +113,17 @@ int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
 			ob_printf(&c->ob, "[trace %s]\n", tr[i].path);
 		config.begin = tr[i].buf;
 		config.end = tr[i].buf + tr[i].len;
+		memset(&b.s, 0, sizeof(b.s));
 		if (dblk_decode(&b, &config, decode_image(c, &c->as.dflt)) < 0) {
 			ptt_err("libipt could not set up the block decoder");
 			ret = PTT_EXIT_INTERNAL;
 		}
+		decode_block_count(&tr[i].stats, &b.s);
+		decode_sum(total, &tr[i].stats);
+		/* the instruction decoder's line per trace (cmd_decode()) */
+		if (c->ntraces > 1 && c->o.quiet)
+			decode_print_stats(&c->ob, tr[i].path, &tr[i].stats);
 	}
-	total->insns = b.s.insns;
-	total->shown = b.s.insns;
-	total->blocks = b.s.blocks;
-	total->errors = b.s.errors;
-	total->nomap = b.s.nomap;
 	dblk_free(&b);
 	return ret;
 }

@@ -15,7 +15,8 @@ int decode_block_refused(const struct decode_ctx *c);
 
 /*
  * --block-decoder: each trace whole with libipt's block decoder, its
- * counts into @total; an exit status (said).
+ * counts into its stats (a line each with -q and several traces) and
+ * @total; an exit status (said).
  */
 int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
 		  const struct das_file *files, int nfile,

@@ -14,6 +14,7 @@
 void decode_sum(struct decode_stats *sum, const struct decode_stats *s)
 {
 	sum->insns += s->insns;
+	sum->blocks += s->blocks;
 	sum->shown += s->shown;
 	sum->syncs += s->syncs;
 	sum->bytes += s->bytes;
