@@ -546,10 +546,7 @@ int cmd_decode(int argc, char **argv)
 	snprintf(c.sb_dir, sizeof(c.sb_dir), "%s", dirname(dir));
 	if (have_sb)
 		decode_add_maps(&c.as.dflt, &sb);
-	if (c.o.tsc_hz > 0)
-		hz = c.o.tsc_hz;
-	else
-		ptt_tsc_hz(have_sb ? &sb : NULL, &c.config, &hz, &source);
+	decode_tsc_hz(&c, have_sb ? &sb : NULL, &hz, &source);
 	err = das_load(&c.as, c.sb_dir, have_sb ? &sb : NULL, hz);
 	if (err)
 		ptt_warn("cannot read %s/sideband.perf: %s; every process is decoded in one address space (the sideband.txt map= lines and --elf)",

@@ -49,12 +49,7 @@ static int decode_bts_timeline(struct decode_ctx *c, const struct ptsb *sb)
 		ptt_warn("BTS records carry no time and the recording has no switch records: the timeline counts 1 ns per branch source and per branch target");
 		return PTT_EXIT_OK;
 	}
-	if (c->o.tsc_hz > 0) {
-		hz = c->o.tsc_hz;
-		source = "--tsc-hz";
-	} else {
-		ptt_tsc_hz(sb, &c->config, &hz, &source);
-	}
+	decode_tsc_hz(c, sb, &hz, &source);
 	tl_set_clock(&c->tl, hz, source, origin, 1);
 	ptt_warn("BTS records carry no time: the timeline spreads each run's branches evenly over its time in the sideband's switch records");
 	return PTT_EXIT_OK;

@@ -152,6 +152,17 @@ static int decode_first_tsc(const struct decode_ctx *c,
 	return found;
 }
 
+void decode_tsc_hz(const struct decode_ctx *c, const struct ptsb *sb,
+		   double *hz, const char **source)
+{
+	if (c->o.tsc_hz > 0) {
+		*hz = c->o.tsc_hz;
+		*source = "--tsc-hz";
+		return;
+	}
+	ptt_tsc_hz(sb, &c->config, hz, source);
+}
+
 /*
  * The timeline file of --timeline, named after the recorded command (else
  * @what) and its process, with --timeline-min/--timeline-max applied.
@@ -189,12 +200,7 @@ int decode_open_timeline(struct decode_ctx *c, struct decode_trace *tr,
 	err = decode_tl_create(c, sb, tr[0].path);
 	if (err)
 		return err;
-	if (c->o.tsc_hz > 0) {
-		hz = c->o.tsc_hz;
-		source = "--tsc-hz";
-	} else {
-		ptt_tsc_hz(sb, &c->config, &hz, &source);
-	}
+	decode_tsc_hz(c, sb, &hz, &source);
 	for (i = 0; i < c->ntraces; i++) {
 		if (decode_first_tsc(c, &tr[i], &first) &&
 		    (!have_origin || first < origin)) {

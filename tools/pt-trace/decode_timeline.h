@@ -23,6 +23,13 @@ void decode_tl_mark(struct decode_ctx *c, struct decode_trace *t,
 		    const struct tl_mark *k);
 
 /*
+ * The TSC rate: --tsc-hz if given, else the sideband's or the CPU's
+ * (ptt_tsc_hz()); @source names which.
+ */
+void decode_tsc_hz(const struct decode_ctx *c, const struct ptsb *sb,
+		   double *hz, const char **source);
+
+/*
  * The --timeline file, named after the recorded command (else @what): 0 or
  * PTT_EXIT_INPUT (said).
  */
