@@ -165,7 +165,7 @@ void decode_tsc_hz(const struct decode_ctx *c, const struct ptsb *sb,
 
 /*
  * The timeline file of --timeline, named after the recorded command (else
- * @what) and its process, with --timeline-min/--timeline-max applied.
+ * @what) and its process, with --min-duration/--max-events applied.
  */
 int decode_tl_create(struct decode_ctx *c, const struct ptsb *sb,
 		     const char *what)
