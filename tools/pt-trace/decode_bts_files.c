@@ -16,8 +16,6 @@
 #include "tool.h"
 #include "trace_config.h"
 
-/* The cpuN of cpuN.bts, or -1. */
-
 /*
  * --timeline of BTS files: no time in the records.  With the sideband's
  * switch records (sideband.perf) each run's branches are spread over its
