@@ -334,7 +334,8 @@ int cmd_decode(int argc, char **argv)
 			if (dflt_parse_time(&c.o.filter, optarg)) {
 				ptt_err("--time: '%s' is not a range A,B of seconds as decode prints them (e.g. 12.5,13 or 12.5, or ,13); the TSC column is --tsc",
 					optarg);
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			break;
 		case O_PID:
@@ -345,15 +346,16 @@ int cmd_decode(int argc, char **argv)
 				ptt_err("--%s: '%s' is not a list of ids such as 1234,1235 (at most %d)",
 					opt == O_PID ? "pid" : "tid", optarg,
 					DFLT_MAX_IDS);
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			break;
 		case 'C':
 			if (dflt_parse_cpus(&c.o.filter, optarg)) {
 				ptt_err("-C/--cpus: '%s' is not a CPU list such as 0,2-3",
 					optarg);
-				dflt_free(&c.o.filter);
-				return PTT_EXIT_USAGE;
+				ret = PTT_EXIT_USAGE;
+				goto out_vmx;
 			}
 			break;
 		case O_HOST_ONLY:
@@ -677,10 +679,11 @@ out_image:
 	das_free(&c.as);
 	free(c.threads);
 	free(c.cr3s);
-	dflt_free(&c.o.filter);
 out_sb:
 	ptsb_free(&sb);
 out_vmx:
+	/* -C's list: every way out, the option errors' too */
+	dflt_free(&c.o.filter);
 	if (c.vmx.nr_no_vmcs)
 		ptt_warn("%llu guest PIPs (NR=1) came with no VMCS loaded (none since the PSB, or the all-ones base): their context has no VMCS",
 			 (unsigned long long)c.vmx.nr_no_vmcs);
