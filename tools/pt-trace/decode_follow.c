@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Whose code runs on a trace's CPU, and so which image the instruction
- * decoder reads code from: the switch records by the decoder's time
- * (decode_follow()), corrected at enables (decode_follow_enable(),
- * decode_follow_psb()), PIPs and execs; and the loop over the decoder's
- * pending events that drives them (decode_events()).
+ * Whose code runs on a trace's CPU, and so which image libipt's decoder
+ * reads code from (the instruction decoder's, or the block decoder's with
+ * --block-decoder: struct decode_dec): the switch records by the
+ * decoder's time (decode_follow()), corrected at enables
+ * (decode_follow_enable(), decode_follow_psb()), PIPs and execs; and the
+ * loop over the decoder's pending events that drives them
+ * (decode_events(); decode_event_blk() for one of the block decoder's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,53 @@
 #include "decode_timeline.h"
 #include "decode_vmx.h"
 #include "lossfile.h"
+
+/*
+ * The libipt decoder whose image follows the processes: the instruction
+ * decoder's (decode_walk.c) or, with --block-decoder, the block
+ * decoder's (decode_block_run.c); one of the two is set.  What the rules
+ * below need of it: its time, its offset and its image.
+ */
+struct decode_dec {
+	struct pt_insn_decoder *insn;
+	struct pt_block_decoder *blk;
+};
+
+/* The decoder's time, as decode_time() gives it: 0, or < 0 for none. */
+static int ddec_time(struct decode_trace *t, const struct decode_dec *d,
+		     uint64_t *tsc)
+{
+	uint32_t lost_mtc, lost_cyc;
+	uint64_t off;
+	int err;
+
+	if (d->insn)
+		return decode_time(t, d->insn, tsc, &lost_mtc, &lost_cyc);
+	/* the block decoder has no --jobs segments: libipt's, converted */
+	err = pt_blk_time(d->blk, tsc, &lost_mtc, &lost_cyc);
+	if (err < 0 || !t->marks.n || pt_blk_get_offset(d->blk, &off) < 0)
+		return err;
+	*tsc = dvmx_host_time(&t->marks, off + t->base, *tsc);
+	return err;
+}
+
+static int ddec_offset(const struct decode_dec *d, uint64_t *off)
+{
+	return d->insn ? pt_insn_get_offset(d->insn, off) :
+			 pt_blk_get_offset(d->blk, off);
+}
+
+/* @p's code from now on (the host's: a guest's comes at the VM exit) */
+static void ddec_set_image(struct decode_ctx *c, const struct decode_dec *d,
+			   const struct das_proc *p)
+{
+	struct pt_image *img = dvmx_image(&c->vmx, decode_image(c, p));
+
+	if (d->insn)
+		pt_insn_set_image(d->insn, img);
+	else if (d->blk)
+		pt_blk_set_image(d->blk, img);
+}
 
 static const struct decode_cr3 *
 decode_find_cr3(const struct decode_ctx *c, uint64_t cr3)
@@ -54,7 +103,7 @@ void decode_learn_cr3(struct decode_ctx *c, uint64_t cr3,
 
 /* From now on the code that runs is task @s's, in its address space. */
 static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
-			     struct pt_insn_decoder *dec,
+			     const struct decode_dec *dec,
 			     const struct das_switch *s)
 {
 	struct das_proc *p = decode_use_at(c, s->pid, s->tsc);
@@ -86,9 +135,7 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
 	t->st.cur = p;
 	t->st.cur_fresh = 1;
 	/* In a guest, the host's image is swapped in at the VM exit. */
-	if (dec)
-		pt_insn_set_image(dec, dvmx_image(&c->vmx,
-						  decode_image(c, p)));
+	ddec_set_image(c, dec, p);
 }
 
 /*
@@ -96,7 +143,7 @@ static void decode_switch_to(struct decode_ctx *c, struct decode_trace *t,
  * a PIP gave since the last switch learned as that process's.
  */
 static void decode_enter_run(struct decode_ctx *c, struct decode_trace *t,
-			     struct pt_insn_decoder *dec, size_t i)
+			     const struct decode_dec *dec, size_t i)
 {
 	t->st.cur_sw = (long)i;
 	if (t->st.cr3_fresh)
@@ -116,15 +163,13 @@ static void decode_enter_run(struct decode_ctx *c, struct decode_trace *t,
  * one starts, and the rule is "the last switch-in at or before").
  * Returns whether it entered another run (the image may have changed).
  */
-int decode_follow(struct decode_ctx *c, struct decode_trace *t,
-		  struct pt_insn_decoder *dec)
+static int decode_follow_dec(struct decode_ctx *c, struct decode_trace *t,
+			     const struct decode_dec *dec)
 {
-	uint32_t lost_mtc, lost_cyc;
 	uint64_t tsc;
 	size_t i;
 
-	if (decode_time(t, dec, &tsc, &lost_mtc, &lost_cyc) < 0 ||
-	    tsc <= t->st.sw_until)
+	if (ddec_time(t, dec, &tsc) < 0 || tsc <= t->st.sw_until)
 		return 0;
 	for (i = t->st.cur_sw < 0 ? 0 : (size_t)t->st.cur_sw;
 	     i < t->nsw && t->sw[i].out < tsc; i++)
@@ -138,6 +183,22 @@ int decode_follow(struct decode_ctx *c, struct decode_trace *t,
 		return 0;
 	decode_enter_run(c, t, dec, i);
 	return 1;
+}
+
+int decode_follow(struct decode_ctx *c, struct decode_trace *t,
+		  struct pt_insn_decoder *dec)
+{
+	const struct decode_dec d = { .insn = dec };
+
+	return decode_follow_dec(c, t, &d);
+}
+
+int decode_follow_blk(struct decode_ctx *c, struct decode_trace *t,
+		      struct pt_block_decoder *dec)
+{
+	const struct decode_dec d = { .blk = dec };
+
+	return decode_follow_dec(c, t, &d);
 }
 
 /*
@@ -166,7 +227,7 @@ static long decode_run_after(const struct decode_trace *t, uint64_t tsc)
  * off while the kernel switches tasks, so nothing else marks the switch.
  */
 static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
-				 struct pt_insn_decoder *dec)
+				 const struct decode_dec *dec)
 {
 	long i;
 
@@ -190,13 +251,13 @@ static void decode_follow_enable(struct decode_ctx *c, struct decode_trace *t,
  * the TIP.PGE after it.
  */
 static void decode_psb_seen(struct decode_trace *t,
-			    struct pt_insn_decoder *dec,
+			    const struct decode_dec *dec,
 			    const struct pt_event *ev)
 {
 	uint64_t off;
 
 	t->st.psb_pending = 0;
-	if (!ev->has_tsc || pt_insn_get_offset(dec, &off) < 0)
+	if (!ev->has_tsc || ddec_offset(dec, &off) < 0)
 		return;
 	t->st.psb_pending = 1;
 	t->st.psb_raw = ev->tsc;
@@ -228,7 +289,7 @@ static void decode_psb_seen(struct decode_trace *t,
  * time is that record's start instead (decode_stop_early()).
  */
 static void decode_follow_psb(struct decode_ctx *c, struct decode_trace *t,
-			      struct pt_insn_decoder *dec)
+			      const struct decode_dec *dec)
 {
 	uint64_t tsc = t->st.psb_tsc, in, next, next_off;
 	long i;
@@ -294,7 +355,7 @@ void decode_stop_early(struct decode_trace *t)
  * packet); an unknown one is learned at the next switch record.
  */
 static void decode_pip(struct decode_ctx *c, struct decode_trace *t,
-		       struct pt_insn_decoder *dec, uint64_t cr3)
+		       const struct decode_dec *dec, uint64_t cr3)
 {
 	const struct decode_cr3 *k;
 
@@ -325,9 +386,8 @@ static void decode_pip(struct decode_ctx *c, struct decode_trace *t,
  * system call returns (or later, where no timing packet came since).
  */
 static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
-			struct pt_insn_decoder *dec, uint64_t ip)
+			const struct decode_dec *dec, uint64_t ip)
 {
-	uint32_t lost_mtc, lost_cyc;
 	uint64_t tsc;
 	int i, have_time = -1;
 
@@ -351,15 +411,13 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
 		if (own && t->st.cur_fresh && t->st.cur->execd)
 			at_entry = 0;
 		if (have_time < 0)
-			have_time = !decode_time(t, dec, &tsc, &lost_mtc,
-						 &lost_cyc);
+			have_time = !ddec_time(t, dec, &tsc);
 		if (!at_entry && !(have_time && n->exec_time &&
 				   tsc >= n->exec_tsc))
 			return;
 		t->st.cur = n;
 		t->st.cur_fresh = 1;
-		pt_insn_set_image(dec, dvmx_image(&c->vmx,
-						  decode_image(c, n)));
+		ddec_set_image(c, dec, n);
 		/* the process has the new program's name from here on */
 		if (!n->remap && n->comm[0] && t->st.pid == n->pid)
 			snprintf(t->st.comm, sizeof(t->st.comm), "%s", n->comm);
@@ -371,27 +429,67 @@ static void decode_exec(struct decode_ctx *c, struct decode_trace *t,
  * decode_follow_enable() at the TIP.PGE), at the event's time.
  */
 static void decode_enable_timing(struct decode_trace *t,
-				 struct pt_insn_decoder *dec,
+				 const struct decode_dec *dec,
 				 const struct pt_event *ev)
 {
-	uint32_t lost_mtc, lost_cyc;
 	uint64_t off;
 
 	t->st.enable_timing = 1;
 	t->st.enable_has_tsc = ev->has_tsc;
 	t->st.enable_tsc = ev->tsc;
 	if (!ev->has_tsc)
-		t->st.enable_has_tsc = decode_time(t, dec, &t->st.enable_tsc,
-						   &lost_mtc, &lost_cyc) >= 0;
-	else if (t->marks.n && pt_insn_get_offset(dec, &off) >= 0)
+		t->st.enable_has_tsc = ddec_time(t, dec, &t->st.enable_tsc) >= 0;
+	else if (t->marks.n && ddec_offset(dec, &off) >= 0)
 		t->st.enable_tsc = dvmx_host_time(&t->marks, off + t->base,
 						  ev->tsc);
+}
+
+/*
+ * What event @ev says of whose code runs: PIPs, the timing of an enable,
+ * a PSB+, the enable itself and an exec at it.
+ */
+static void decode_event_follow(struct decode_ctx *c, struct decode_trace *t,
+				const struct decode_dec *dec,
+				const struct pt_event *ev)
+{
+	if (ev->type == ptev_paging && !ev->variant.paging.non_root)
+		decode_pip(c, t, dec, ev->variant.paging.cr3);
+	else if (ev->type == ptev_async_paging &&
+		 !ev->variant.async_paging.non_root)
+		decode_pip(c, t, dec, ev->variant.async_paging.cr3);
+	else if (ev->type == ptev_cbr && !ev->status_update)
+		decode_enable_timing(t, dec, ev);
+	else if (ev->type == ptev_cbr)
+		decode_psb_seen(t, dec, ev);
+	if (ev->type == ptev_cbr && c->tl.f && dec->insn)
+		decode_tl_cbr(c, t, dec->insn, ev->variant.cbr.ratio);
+	else if (ev->type == ptev_enabled && t->st.enable_timing)
+		decode_follow_enable(c, t, dec);
+	else if (ev->type == ptev_enabled && t->st.psb_pending &&
+		 !ev->status_update)
+		decode_follow_psb(c, t, dec);
+	if (ev->type == ptev_enabled)
+		decode_exec(c, t, dec, ev->variant.enabled.ip);
+	if (ev->type == ptev_enabled || ev->type == ptev_disabled ||
+	    ev->type == ptev_async_disabled) {
+		t->st.enable_timing = 0;
+		t->st.psb_pending = 0;
+	}
+}
+
+void decode_event_blk(struct decode_ctx *c, struct decode_trace *t,
+		      struct pt_block_decoder *dec, const struct pt_event *ev)
+{
+	const struct decode_dec d = { .blk = dec };
+
+	decode_event_follow(c, t, &d, ev);
 }
 
 /* Take the pending events; returns the decoder's status after them. */
 int decode_events(struct decode_ctx *c, struct decode_trace *t,
 		  struct pt_insn_decoder *dec, int status)
 {
+	const struct decode_dec d = { .insn = dec };
 	const struct decode_opts *o = &c->o;
 	int moved = 0;
 
@@ -404,29 +502,7 @@ int decode_events(struct decode_ctx *c, struct decode_trace *t,
 		t->stats.events++;
 		/* First the VMX context: a host PIP below sets the host's image. */
 		moved |= dvmx_event(&c->vmx, &ev);
-		if (ev.type == ptev_paging && !ev.variant.paging.non_root)
-			decode_pip(c, t, dec, ev.variant.paging.cr3);
-		else if (ev.type == ptev_async_paging &&
-			 !ev.variant.async_paging.non_root)
-			decode_pip(c, t, dec, ev.variant.async_paging.cr3);
-		else if (ev.type == ptev_cbr && !ev.status_update)
-			decode_enable_timing(t, dec, &ev);
-		else if (ev.type == ptev_cbr)
-			decode_psb_seen(t, dec, &ev);
-		if (ev.type == ptev_cbr && c->tl.f)
-			decode_tl_cbr(c, t, dec, ev.variant.cbr.ratio);
-		else if (ev.type == ptev_enabled && t->st.enable_timing)
-			decode_follow_enable(c, t, dec);
-		else if (ev.type == ptev_enabled && t->st.psb_pending &&
-			 !ev.status_update)
-			decode_follow_psb(c, t, dec);
-		if (ev.type == ptev_enabled)
-			decode_exec(c, t, dec, ev.variant.enabled.ip);
-		if (ev.type == ptev_enabled || ev.type == ptev_disabled ||
-		    ev.type == ptev_async_disabled) {
-			t->st.enable_timing = 0;
-			t->st.psb_pending = 0;
-		}
+		decode_event_follow(c, t, &d, &ev);
 		if (o->events && !o->quiet && !o->fmt.ip_only && !ev.status_update &&
 		    c->vmx.sel_cur)
 			decode_print_event(&c->ob, &ev, o->event_time);
