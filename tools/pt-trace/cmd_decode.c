@@ -570,10 +570,8 @@ int cmd_decode(int argc, char **argv)
 		ret = PTT_EXIT_INTERNAL;
 		goto out_image;
 	}
-	if (c.o.block && (c.as.ncpu || bts_dump_is_bts(argv[optind]))) {
-		ptt_err("--block-decoder decodes PT traces in one address space (--elf, --raw, sideband.txt's maps): %s; decode without --block-decoder",
-			c.as.ncpu ? "this recording's sideband.perf switches between processes" :
-			"this is a BTS file");
+	if (c.o.block && bts_dump_is_bts(argv[optind])) {
+		ptt_err("--block-decoder decodes PT traces: this is a BTS file; decode without --block-decoder");
 		ret = PTT_EXIT_USAGE;
 		goto out_image;
 	}

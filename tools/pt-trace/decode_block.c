@@ -293,6 +293,8 @@ static int dblk_events(struct dblk_ctx *b, struct pt_block_decoder *dec,
 			return status;
 		/* counted as the instruction decoder's are: -q's line */
 		b->s.events++;
+		if (b->follow)
+			b->follow(b, dec, &ev);
 		if (b->o.events && !b->o.quiet && !ev.status_update)
 			decode_print_event(b->ob, &ev, b->o.event_time);
 	}
@@ -337,6 +339,13 @@ static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
 				ob_puts(b->ob, "[end of trace]\n");
 			return -pte_eos;
 		}
+		/*
+		 * Before each block, as the instruction decoder's walk does
+		 * before each instruction: a block is decoded in one image,
+		 * so a switch takes effect at a block's start.
+		 */
+		if (b->follow)
+			b->follow(b, dec, NULL);
 		status = pt_blk_next(dec, block, sizeof(*block));
 		/* a failed call may still give the instructions before */
 		if (status >= 0 || block->ninsn)

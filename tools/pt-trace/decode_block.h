@@ -42,7 +42,15 @@ struct dblk_ctx {
 	struct outbuf *ob;
 	struct decode_fmt *fmt;		/* how instruction lines look */
 	const struct decode_aspaces *as;	/* ELF and kernel bytes */
-	const struct das_proc *p;	/* the one address space decoded */
+	const struct das_proc *p;	/* the address space decoded now */
+	/*
+	 * Whose code runs, followed between blocks (decode_block_run.c):
+	 * with each event taken, and before each block (@ev NULL).  It may
+	 * set the decoder's image, and @p to go with it.  Or NULL.
+	 */
+	void (*follow)(struct dblk_ctx *b, struct pt_block_decoder *dec,
+		       const struct pt_event *ev);
+	void *follow_arg;
 	struct dblk_raw *raw;		/* --raw files, read here */
 	size_t nraw;
 	size_t cs;			/* capstone handle: lengths, targets */

@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * decode --block-decoder: the options refused with it (it prints ptxed's
- * listing of one address space), and the traces decoded whole by
- * decode_block.c into the command's counts (decode_block_run.h).
+ * listing), and the traces decoded whole by decode_block.c, following
+ * the recording's processes as the instruction decoder does
+ * (decode_follow.c), into the command's counts (decode_block_run.h).
  */
 #include <string.h>
 
 #include "decode_block.h"
 #include "decode_block_run.h"
+#include "decode_follow.h"
 #include "decode_image.h"
+#include "decode_psb.h"
+#include "decode_vmx.h"
 #include "tool.h"
 
 /*
  * What --block-decoder does not go with, refused with what to use: 0 or
- * 1 (said).  The block decoder prints ptxed's listing of one address
- * space; the rest needs the instruction decoder's walk (decode_walk.c).
+ * 1 (said).  The block decoder prints ptxed's listing; the rest needs
+ * the instruction decoder's walk (decode_walk.c).
  */
 int decode_block_refused(const struct decode_ctx *c)
 {
@@ -52,6 +56,36 @@ int decode_block_refused(const struct decode_ctx *c)
 	return 1;
 }
 
+/* The trace the block decoder is on, for decode_block_follow(). */
+struct decode_block_run {
+	struct decode_ctx *c;
+	struct decode_trace *t;
+	uint64_t insns;		/* the block decoder's count at the last call */
+};
+
+/*
+ * dblk_ctx.follow: the recording's processes, as the instruction
+ * decoder follows them (decode_follow.c): an event's PIP, enable or exec,
+ * else the switch records at the decoder's time; the code is then read
+ * from the process that runs.
+ */
+static void decode_block_follow(struct dblk_ctx *b,
+				struct pt_block_decoder *dec,
+				const struct pt_event *ev)
+{
+	struct decode_block_run *r = b->follow_arg;
+
+	/* instructions since the last call ran in st.cur (decode_exec()) */
+	if (b->s.insns != r->insns)
+		r->t->st.cur_fresh = 0;
+	if (ev)
+		decode_event_blk(r->c, r->t, dec, ev);
+	else if (r->t->st.sw_until != UINT64_MAX)
+		decode_follow_blk(r->c, r->t, dec);
+	b->p = r->t->st.cur;
+	r->insns = b->s.insns;
+}
+
 /* A trace's block decoder counts into its decode_stats (bytes are set). */
 static void decode_block_count(struct decode_stats *s,
 			       const struct dblk_stats *bs)
@@ -66,8 +100,9 @@ static void decode_block_count(struct decode_stats *s,
 }
 
 /*
- * --block-decoder: each trace whole with libipt's block decoder, in the
- * default address space (decode_block.c); each one's counts into its
+ * --block-decoder: each trace whole with libipt's block decoder
+ * (decode_block.c), in the address space of the process that runs, as
+ * the instruction decoder's (decode_trace.c); each one's counts into its
  * stats (a line each with -q, as the instruction decoder's) and @total.
  */
 int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
@@ -86,7 +121,7 @@ int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
 	b.ob = &c->ob;
 	b.fmt = &c->o.fmt;
 	b.as = &c->as;
-	b.p = &c->as.dflt;
+	b.follow = decode_block_follow;
 	err = dblk_init(&b, files, (size_t)nfile);
 	if (err) {
 		ptt_err("--block-decoder: cannot read the --raw files: %s",
@@ -95,34 +130,45 @@ int decode_blocks(struct decode_ctx *c, struct decode_trace *tr,
 		return PTT_EXIT_INPUT;
 	}
 	for (i = 0; i < c->ntraces && !ret; i++) {
+		struct decode_trace *t = &tr[i];
+		struct decode_block_run run = { c, t, 0 };
 		struct pt_config config = c->config;
 
-		if (!dflt_cpu(&c->o.filter, tr[i].cpu))
+		if (!dflt_cpu(&c->o.filter, t->cpu))
 			continue;
-		if (tr[i].lf.n) {
+		if (t->lf.n) {
 			ptt_err("--block-decoder reads each trace whole: %s has loss records (gaps); give --no-loss to decode it anyway, or leave out --block-decoder",
-				tr[i].path);
+				t->path);
 			ret = PTT_EXIT_USAGE;
 			break;
 		}
 		/* decode_trace()'s line */
-		if (c->ntraces > 1 && !c->o.quiet && tr[i].cpu >= 0)
-			ob_printf(&c->ob, "[trace %s, cpu %d]\n", tr[i].path,
-				  tr[i].cpu);
+		if (c->ntraces > 1 && !c->o.quiet && t->cpu >= 0)
+			ob_printf(&c->ob, "[trace %s, cpu %d]\n", t->path,
+				  t->cpu);
 		else if (c->ntraces > 1 && !c->o.quiet)
-			ob_printf(&c->ob, "[trace %s]\n", tr[i].path);
-		config.begin = tr[i].buf;
-		config.end = tr[i].buf + tr[i].len;
+			ob_printf(&c->ob, "[trace %s]\n", t->path);
+		config.begin = t->buf;
+		config.end = t->buf + t->len;
 		memset(&b.s, 0, sizeof(b.s));
-		if (dblk_decode(&b, &config, decode_image(c, &c->as.dflt)) < 0) {
+		/* what decode_trace() sets up for decode_follow.c */
+		t->stretch_end = t->len;
+		dvmx_scan_tsc(&c->vmx, t->buf, t->len, &t->marks);
+		if (c->psb_enables && t->nsw)
+			dpsb_scan(t->buf, t->len, &t->psbs);
+		b.follow_arg = &run;
+		b.p = t->st.cur;
+		if (dblk_decode(&b, &config, decode_image(c, t->st.cur)) < 0) {
 			ptt_err("libipt could not set up the block decoder");
 			ret = PTT_EXIT_INTERNAL;
 		}
-		decode_block_count(&tr[i].stats, &b.s);
-		decode_sum(total, &tr[i].stats);
+		dvmx_marks_free(&t->marks);
+		dpsb_free(&t->psbs);
+		decode_block_count(&t->stats, &b.s);
+		decode_sum(total, &t->stats);
 		/* the instruction decoder's line per trace (cmd_decode()) */
 		if (c->ntraces > 1 && c->o.quiet)
-			decode_print_stats(&c->ob, tr[i].path, &tr[i].stats);
+			decode_print_stats(&c->ob, t->path, &t->stats);
 	}
 	dblk_free(&b);
 	return ret;
