@@ -105,13 +105,6 @@ static void kvm_flight(int fd)
 static void kvm_stream(int fd)
 {
 	long long err0 = bts_model("bts_ds_errors"), rest0 = kvm_restored();
-	static unsigned char buf[1 << 20];
-	const struct pt_trace_mmap_page *pg;
-	const struct pt_trace_loss *l;
-	size_t len = 0;
-	ssize_t n = 0;
-	double t0;
-	__u64 nrec;
 
 	REQUIRE(!agent_bts_start(fd, PT_MODE_STREAM), "stream START: %s",
 		strerror(errno));
@@ -123,32 +116,7 @@ static void kvm_stream(int fd)
 	CHECK(kvm_restored() > rest0,
 	      "stream: no PMI came inside KVM's window with BTS on");
 	kvm("off");
-	for (t0 = now_s(); now_s() - t0 < 2; ) {
-		n = read(fd, buf + len, sizeof(buf) - len);
-		if (n <= 0)
-			break;
-		len += n;
-	}
-	CHECK(n < 0 && errno == EIO,
-	      "stream: read after the data: %zd (%s), want EIO", n,
-	      n < 0 ? strerror(errno) : "-");
-	CHECK(len >= BTS_REC && !(len % BTS_REC), "stream: %zu bytes read",
-	      len);
-	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-	REQUIRE(pg != MAP_FAILED, "mmap control page: %s", strerror(errno));
-	nrec = __atomic_load_n(&pg->loss_records, __ATOMIC_ACQUIRE);
-	CHECK(nrec >= 1, "stream: no loss record");
-	if (nrec) {
-		l = (const void *)((const char *)pg + pg->loss_offset +
-				   ((nrec - 1) % pg->loss_slots) * sizeof(*l));
-		CHECK(l->flags & PT_LOSS_TAKEN_OVER,
-		      "stream: last loss record flags %#x lack TAKEN_OVER",
-		      l->flags);
-		CHECK(l->pos == len,
-		      "stream: TAKEN_OVER at %llu, data ends at %zu",
-		      (unsigned long long)l->pos, len);
-	}
-	munmap((void *)pg, 4096);
+	agent_stream_taken(fd, "stream");
 	REQUIRE(!ioctl(fd, PT_TRACE_IOC_STOP), "stream STOP: %s",
 		strerror(errno));
 	check_free("stream STOP", err0);

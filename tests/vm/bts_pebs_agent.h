@@ -87,4 +87,53 @@ static inline int agent_bts_start(int fd, __u32 mode)
 	return ioctl(fd, PT_TRACE_IOC_START);
 }
 
+/*
+ * A stream the agent's PEBS took over: read(2) gives whole records,
+ * then EIO; poll says POLLERR; the status says TAKEN_OVER; the last loss
+ * record is PT_LOSS_TAKEN_OVER at the data's end.  @what names the
+ * phase in failures.
+ */
+static inline void agent_stream_taken(int fd, const char *what)
+{
+	static unsigned char buf[1 << 20];
+	const struct pt_trace_mmap_page *pg;
+	const struct pt_trace_loss *l;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pt_trace_status st;
+	size_t len = 0;
+	ssize_t n = 0;
+	double t0;
+	__u64 nrec;
+
+	for (t0 = now_s(); now_s() - t0 < 2; ) {
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	CHECK(n < 0 && errno == EIO, "%s: read after the data: %zd (%s), want EIO",
+	      what, n, n < 0 ? strerror(errno) : "-");
+	CHECK(len >= BTS_REC && !(len % BTS_REC), "%s: %zu bytes read", what,
+	      len);
+	CHECK(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR),
+	      "%s: poll revents %#x, want POLLERR", what, pfd.revents);
+	bts_status(fd, &st);
+	CHECK(st.flags & PT_STATUS_TAKEN_OVER, "%s: status flags %#x", what,
+	      st.flags);
+	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	REQUIRE(pg != MAP_FAILED, "mmap control page: %s", strerror(errno));
+	nrec = __atomic_load_n(&pg->loss_records, __ATOMIC_ACQUIRE);
+	CHECK(nrec >= 1, "%s: no loss record", what);
+	if (nrec) {
+		l = (const void *)((const char *)pg + pg->loss_offset +
+				   ((nrec - 1) % pg->loss_slots) * sizeof(*l));
+		CHECK(l->flags & PT_LOSS_TAKEN_OVER,
+		      "%s: last loss record flags %#x lack TAKEN_OVER", what,
+		      l->flags);
+		CHECK(l->pos == len, "%s: TAKEN_OVER at %llu, data ends at %zu",
+		      what, (unsigned long long)l->pos, len);
+	}
+	munmap((void *)pg, 4096);
+}
+
 #endif
