@@ -45,6 +45,15 @@
  * it in 'watchdog'.  A PMI is delivered within microseconds, so in
  * normal operation it never fires; when PMIs are lost the stream goes
  * on, with gaps (loss records) where the hardware stopped meanwhile.
+ *
+ * The streaming files (stream.h is what the rest of the module calls,
+ * stream_priv.h what they call of each other):
+ *   stream.c           PT's service routine (halt, account, restart) and
+ *                      the session around it: prepare, start, the IPIs,
+ *                      stop, following, setup and quiesce
+ *   stream_ring.c      the ring shared by the sources (PT and BTS):
+ *                      the reader's tail, copying in, publishing
+ *                      data_head, waking readers, the control page
  */
 #include <linux/debugfs.h>
 #include <linux/errno.h>
@@ -70,6 +79,7 @@
 #include "regs.h"
 #include "source_pt.h"
 #include "stream.h"
+#include "stream_priv.h"
 
 /*
  * Long against the microseconds a PMI takes to arrive (the watchdog
@@ -123,11 +133,6 @@ module_param(stream_pmi_max, uint, 0644);
 MODULE_PARM_DESC(stream_pmi_max,
 		 "streaming: PMIs per second per CPU (counted per 10 ms window); the one that uses up a window's share leaves the trace stopped, with a loss record, until the window is over (then a read, poll or the 50 ms watchdog restarts it); default 10000, below 100 counts as 100");
 
-static u64 pt_now_ns(void)
-{
-	return ktime_get_mono_fast_ns();	/* NMI-safe */
-}
-
 static bool pt_pmi_bit(void);
 
 /*
@@ -176,7 +181,7 @@ u64 pt_stream_watermark(const struct pt_cpu *pc)
 	return pc->cfg.watermark ? pc->cfg.watermark : pc->buf->size / 2;
 }
 
-static unsigned int pt_loss_slots(void)
+unsigned int pt_loss_slots(void)
 {
 	return (PAGE_SIZE - PT_STREAM_LOSS_OFFSET) /
 	       sizeof(struct pt_trace_loss);
@@ -187,22 +192,6 @@ static struct pt_trace_loss *pt_loss_slot(struct pt_buffer *buf, u64 n)
 	return (struct pt_trace_loss *)((u8 *)buf->ctrl +
 					PT_STREAM_LOSS_OFFSET) +
 	       n % pt_loss_slots();
-}
-
-/* The reader's position, made sane: within [head - size, head], never back. */
-static u64 pt_stream_tail(struct pt_cpu *pc)
-{
-	struct pt_stream *s = &pc->stream;
-	u64 t = READ_ONCE(pc->buf->ctrl->data_tail);
-
-	/* Pairs with the reader's release store of data_tail. */
-	smp_mb();
-	if (t > s->head)
-		t = s->head;
-	if (t < s->tail)
-		t = s->tail;
-	s->tail = t;
-	return t;
 }
 
 static void pt_gap_open(struct pt_stream *s, u32 why)
@@ -287,69 +276,10 @@ static void pt_stream_run_begins(struct pt_stream *s)
 	s->run_tsc = rdtsc();
 }
 
-static void pt_stream_publish(struct pt_cpu *pc)
-{
-	struct pt_stream *s = &pc->stream;
-	struct pt_trace_mmap_page *c = pc->buf->ctrl;
-
-	WRITE_ONCE(c->pmis, s->pmis);
-	WRITE_ONCE(c->stops, s->stops);
-	/* The data is visible (wmb() after the stop): then the head. */
-	pt_buffer_publish_head(pc->buf, s->head);
-}
-
-/*
- * The ring for a source that copies its records in (BTS, source_bts.c)
- * rather than having the hardware write the buffer: the same positions,
- * control page, loss records, read(2) and poll(2) as PT's streaming.
- * Traced CPU, IRQs off or NMI, like the service routine.
- */
-u64 pt_stream_ring_room(struct pt_cpu *pc)
-{
-	return pc->buf->size - (pc->stream.head - pt_stream_tail(pc));
-}
-
-void pt_stream_ring_write(struct pt_cpu *pc, const void *src, u64 len)
-{
-	struct pt_stream *s = &pc->stream;
-	struct pt_buffer *buf = pc->buf;
-	u64 done = 0;
-
-	while (done < len) {
-		u64 o = (s->head + done) % buf->size;
-		u64 n = min_t(u64, len - done, PAGE_SIZE - offset_in_page(o));
-
-		memcpy((void *)pt_buffer_ptr(buf, o), (const u8 *)src + done,
-		       n);
-		done += n;
-	}
-	s->head += len;
-	WRITE_ONCE(s->bytes, s->bytes + len);
-}
-
 u64 pt_stream_ring_loss(struct pt_cpu *pc, u64 pos, u64 bytes, u32 flags,
 			u64 start_ns, u64 start_tsc)
 {
 	return pt_loss_record(pc, pos, bytes, flags, start_ns, start_tsc);
-}
-
-static void pt_stream_wake(struct pt_cpu *pc);
-
-void pt_stream_ring_publish(struct pt_cpu *pc)
-{
-	pt_stream_publish(pc);
-	pt_stream_wake(pc);
-}
-
-void pt_stream_ring_publish_later(struct pt_cpu *pc)
-{
-	pt_stream_publish(pc);
-	irq_work_queue(&pc->stream.wake_work);
-}
-
-u64 pt_stream_now_ns(void)
-{
-	return pt_now_ns();
 }
 
 /* Zero (PAD) the rest of a single-entry region inside the PMI window. */
@@ -526,15 +456,6 @@ static void pt_stream_restart(struct pt_cpu *pc)
 	}
 }
 
-/* Wake readers; from NMI through irq_work. */
-static void pt_stream_wake(struct pt_cpu *pc)
-{
-	if (in_nmi())
-		irq_work_queue(&pc->stream.wake_work);
-	else
-		wake_up_interruptible(&pc->stream.wq);
-}
-
 static void pt_stream_service(struct pt_cpu *pc, bool restart)
 {
 	pc->stream.services++;
@@ -599,21 +520,6 @@ void pt_stream_clear(struct pt_cpu *pc)
 	s->watchdog = 0;
 	s->laps = 0;
 	WRITE_ONCE(s->hw_stopped, false);
-}
-
-/* A new streaming session: positions, counters and the control page. */
-void pt_stream_ring_reset(struct pt_cpu *pc)
-{
-	struct pt_trace_mmap_page *c = pc->buf->ctrl;
-
-	pt_stream_clear(pc);
-	WRITE_ONCE(c->data_tail, 0);
-	WRITE_ONCE(c->lost_bytes, 0);
-	WRITE_ONCE(c->data_head, 0);
-	WRITE_ONCE(pc->buf->data_head, 0);
-	WRITE_ONCE(c->loss_records, 0);
-	memset((u8 *)c + PT_STREAM_LOSS_OFFSET, 0,
-	       PAGE_SIZE - PT_STREAM_LOSS_OFFSET);
 }
 
 int pt_stream_prepare(struct pt_cpu *pc, u64 *base, u64 *mask)
@@ -828,15 +734,6 @@ static void pt_stream_kick_fn(struct work_struct *w)
 	mutex_unlock(&pc->lock);
 }
 
-static void pt_stream_wake_fn(struct irq_work *w)
-{
-	struct pt_cpu *pc = container_of(w, struct pt_cpu, stream.wake_work);
-
-	wake_up_interruptible(&pc->stream.wq);
-	if (READ_ONCE(pc->stream.stalled))
-		schedule_delayed_work(&pc->stream.kick_work, 1);
-}
-
 void pt_stream_quiesce(struct pt_cpu *pc)
 {
 	WRITE_ONCE(pc->stream.armed, false);
@@ -859,17 +756,6 @@ void pt_stream_init(struct pt_cpu *pc)
 	init_waitqueue_head(&pc->stream.wq);
 	init_irq_work(&pc->stream.wake_work, pt_stream_wake_fn);
 	INIT_DELAYED_WORK(&pc->stream.kick_work, pt_stream_kick_fn);
-}
-
-void pt_stream_update_ctrl(struct pt_cpu *pc)
-{
-	struct pt_trace_mmap_page *c = pc->buf->ctrl;
-
-	WRITE_ONCE(c->loss_offset, PT_STREAM_LOSS_OFFSET);
-	WRITE_ONCE(c->loss_slots, pt_loss_slots());
-	if (pc->cfg.mode == PT_MODE_STREAM)
-		WRITE_ONCE(c->watermark, (u32)min_t(u64, U32_MAX,
-						    pt_stream_watermark(pc)));
 }
 
 /* ---- The PMI ---- */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Between the streaming files (stream.c has the map): what one of them
+ * defines and another calls.  The rest of the module uses stream.h.
+ * Each function's comment is at its definition.
+ */
+#ifndef _PT_TRACE_STREAM_PRIV_H
+#define _PT_TRACE_STREAM_PRIV_H
+
+#include <linux/types.h>
+
+struct irq_work;
+struct pt_cpu;
+
+/* stream.c */
+unsigned int pt_loss_slots(void);
+
+/* stream_ring.c */
+u64 pt_now_ns(void);
+u64 pt_stream_tail(struct pt_cpu *pc);
+void pt_stream_publish(struct pt_cpu *pc);
+void pt_stream_wake(struct pt_cpu *pc);
+void pt_stream_wake_fn(struct irq_work *w);
+
+#endif /* _PT_TRACE_STREAM_PRIV_H */
