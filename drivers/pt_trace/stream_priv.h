@@ -11,9 +11,7 @@
 
 struct irq_work;
 struct pt_cpu;
-
-/* stream.c */
-unsigned int pt_loss_slots(void);
+struct pt_stream;
 
 /* stream_ring.c */
 u64 pt_now_ns(void);
@@ -21,5 +19,11 @@ u64 pt_stream_tail(struct pt_cpu *pc);
 void pt_stream_publish(struct pt_cpu *pc);
 void pt_stream_wake(struct pt_cpu *pc);
 void pt_stream_wake_fn(struct irq_work *w);
+
+/* stream_loss.c */
+unsigned int pt_loss_slots(void);
+void pt_gap_open(struct pt_stream *s, u32 why);
+void pt_gap_close(struct pt_cpu *pc);
+void pt_stream_account_lost(struct pt_cpu *pc);
 
 #endif /* _PT_TRACE_STREAM_PRIV_H */
