@@ -13,6 +13,11 @@ struct irq_work;
 struct pt_cpu;
 struct pt_stream;
 
+/* stream.c */
+u64 pt_stream_written(struct pt_cpu *pc, u64 base, u64 mask);
+void pt_stream_service(struct pt_cpu *pc, bool restart);
+bool pt_flight_lap(struct pt_cpu *pc, bool vmx);
+
 /* stream_ring.c */
 u64 pt_now_ns(void);
 u64 pt_stream_tail(struct pt_cpu *pc);
@@ -25,5 +30,13 @@ unsigned int pt_loss_slots(void);
 void pt_gap_open(struct pt_stream *s, u32 why);
 void pt_gap_close(struct pt_cpu *pc);
 void pt_stream_account_lost(struct pt_cpu *pc);
+
+/* stream_pmi.c */
+bool pt_pmi_bit(void);
+void pt_pmi_owe(struct pt_stream *s);
+bool pt_pmi_status_reset(bool set);
+bool pt_stream_int_due(struct pt_cpu *pc);
+bool pt_stream_hw_ours(struct pt_cpu *pc);
+void pt_stream_throttle(struct pt_stream *s, u64 now);
 
 #endif /* _PT_TRACE_STREAM_PRIV_H */
