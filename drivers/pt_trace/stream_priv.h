@@ -14,9 +14,10 @@ struct pt_cpu;
 struct pt_stream;
 
 /* stream.c */
+void pt_stream_busy_begin(struct pt_stream *s);
+void pt_stream_busy_end(struct pt_stream *s);
 u64 pt_stream_written(struct pt_cpu *pc, u64 base, u64 mask);
 void pt_stream_service(struct pt_cpu *pc, bool restart);
-bool pt_flight_lap(struct pt_cpu *pc, bool vmx);
 
 /* stream_ring.c */
 u64 pt_now_ns(void);
@@ -38,5 +39,9 @@ bool pt_pmi_status_reset(bool set);
 bool pt_stream_int_due(struct pt_cpu *pc);
 bool pt_stream_hw_ours(struct pt_cpu *pc);
 void pt_stream_throttle(struct pt_stream *s, u64 now);
+
+/* stream_flight.c */
+bool pt_flight_lap(struct pt_cpu *pc, bool vmx);
+void pt_flight_follow(struct pt_cpu *pc, bool in);
 
 #endif /* _PT_TRACE_STREAM_PRIV_H */
