@@ -7,17 +7,27 @@
 #ifndef _PT_TRACE_STREAM_PRIV_H
 #define _PT_TRACE_STREAM_PRIV_H
 
+#include <linux/hrtimer.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 
 struct irq_work;
 struct pt_cpu;
 struct pt_stream;
 
+/*
+ * Long against the microseconds a PMI takes to arrive (the watchdog
+ * waits two periods before it acts), short against a human's patience;
+ * the cost is three MSR reads per period.
+ */
+#define PT_STREAM_WD_PERIOD_NS	(50 * NSEC_PER_MSEC)
+
 /* stream.c */
 void pt_stream_busy_begin(struct pt_stream *s);
 void pt_stream_busy_end(struct pt_stream *s);
 u64 pt_stream_written(struct pt_cpu *pc, u64 base, u64 mask);
 void pt_stream_service(struct pt_cpu *pc, bool restart);
+void pt_stream_ipi_service(struct pt_cpu *pc, bool restart);
 
 /* stream_ring.c */
 u64 pt_now_ns(void);
@@ -39,6 +49,9 @@ bool pt_pmi_status_reset(bool set);
 bool pt_stream_int_due(struct pt_cpu *pc);
 bool pt_stream_hw_ours(struct pt_cpu *pc);
 void pt_stream_throttle(struct pt_stream *s, u64 now);
+
+/* stream_watchdog.c */
+enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t);
 
 /* stream_flight.c */
 bool pt_flight_lap(struct pt_cpu *pc, bool vmx);
