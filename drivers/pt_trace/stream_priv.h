@@ -14,6 +14,7 @@
 struct irq_work;
 struct pt_cpu;
 struct pt_stream;
+struct work_struct;
 
 /*
  * Long against the microseconds a PMI takes to arrive (the watchdog
@@ -52,6 +53,10 @@ void pt_stream_throttle(struct pt_stream *s, u64 now);
 
 /* stream_watchdog.c */
 enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t);
+
+/* stream_kick.c */
+bool pt_stream_stop_next(struct pt_cpu *pc);
+void pt_stream_kick_fn(struct work_struct *w);
 
 /* stream_flight.c */
 bool pt_flight_lap(struct pt_cpu *pc, bool vmx);
