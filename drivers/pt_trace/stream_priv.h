@@ -23,7 +23,7 @@ struct work_struct;
  */
 #define PT_STREAM_WD_PERIOD_NS	(50 * NSEC_PER_MSEC)
 
-/* stream.c */
+/* stream.c: the service routine and the brackets of our work on it. */
 void pt_stream_busy_begin(struct pt_stream *s);
 void pt_stream_busy_end(struct pt_stream *s);
 u64 pt_stream_written(struct pt_cpu *pc, u64 base, u64 mask);
