@@ -185,7 +185,7 @@ fail:
  * the ring, at least a page).  With a small watermark every region ends
  * in a PMI, so the region size bounds the PMI rate: 64 KiB at 1 GB/s is
  * about 16,000 a second, where 1/16 of a 256 KiB ring (16 KiB) was four
- * times that; the rate limit in stream.c bounds the rest.  Chunks that
+ * times that; the rate limit in stream_pmi.c bounds the rest.  Chunks that
  * came smaller (a fragmented node) stay regions of their own size.
  */
 static unsigned int pt_stream_region_shift(const struct pt_buffer *buf)

@@ -56,7 +56,7 @@ struct pt_buffer {
 /* Publish @head: the data below it is visible. */
 static inline void pt_buffer_publish_head(struct pt_buffer *buf, u64 head)
 {
-	/* Pairs with read(2)'s acquire load (stream.c, pt_stream_unread()). */
+	/* Pairs with read(2)'s acquire load (stream_read.c, pt_stream_unread()). */
 	smp_store_release(&buf->data_head, head);
 	/* Pairs with a mapping reader's acquire load (abi.rst). */
 	smp_store_release(&buf->ctrl->data_head, head);

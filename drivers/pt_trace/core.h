@@ -32,7 +32,7 @@ struct pt_source_ops;
 extern struct dentry *pt_debugfs_root;
 
 /*
- * Streaming state of one CPU (stream.c).  The fields above 'wq' belong
+ * Streaming state of one CPU (stream*.c).  The fields above 'wq' belong
  * to the traced CPU: they are changed only there, with IRQs off (the
  * start/stop/kick IPIs) or in the PMI (NMI).  The only interleaving is
  * an NMI inside an IPI, which 'handle_nmi' (cleared while an IPI works,
@@ -75,11 +75,11 @@ struct pt_stream {
 	bool lost_known;		/* the backend counts lost bytes */
 	u64 lost_mark;			/* its count at the last accounting */
 	u64 services;			/* runs of the service routine */
-	/* The watchdog (a PMI that never came), see stream.c. */
+	/* The watchdog (a PMI that never came), see stream_watchdog.c. */
 	bool wd_on;			/* its timer may re-arm itself */
 	bool wd_suspect;		/* the last tick saw a PMI due */
 	u64 wd_services;		/* 'services' at that tick */
-	/* The PMI rate limit (stream.c): PMIs in the current window. */
+	/* The PMI rate limit (stream_pmi.c): PMIs in the current window. */
 	u64 pmi_win_ns;
 	u32 pmi_win_count;
 	bool throttled;			/* held stopped until throttle_until */
@@ -93,7 +93,7 @@ struct pt_stream {
 	u64 watchdog;			/* services the watchdog had to run */
 	u64 laps;			/* flight: wraps of the buffer */
 	bool hw_stopped;		/* flight: a pause saw Stopped (poll) */
-	/* A PMI raised before our last halt may come after it (stream.c). */
+	/* A PMI raised before our last halt may come after it (stream_pmi.c). */
 	u64 owed_until;			/* pt_now_ns() deadline, 0: none */
 	bool owed_nobit;		/* owed NMI's bit 55 acked by us */
 	u64 late_pmis;			/* such PMIs claimed */
@@ -188,7 +188,7 @@ int pt_core_get_status(struct pt_cpu *pc, struct pt_trace_status *st);
 /* read(2) on a fresh open: switch to streaming and start. */
 int pt_core_autostart(struct pt_cpu *pc);
 
-/* Streaming (stream.c). */
+/* Streaming (stream_read.c). */
 ssize_t pt_core_read(struct pt_cpu *pc, char __user *ubuf, size_t len,
 		     bool nonblock);
 __poll_t pt_core_poll(struct pt_cpu *pc, struct file *file,

@@ -2,7 +2,7 @@
 /*
  * The ToPA PMI: one NMI_LOCAL handler for the module, registered at load.
  * The PMI arrives as an NMI on the traced CPU; the work is in
- * pt_stream_nmi() (stream.c), which decides from this CPU's own state
+ * pt_stream_nmi() (stream_pmi.c), which decides from this CPU's own state
  * whether the NMI is ours: a streaming session is armed here, the PT
  * MSRs hold our state (RTIT_CTL and OUTPUT_BASE, not a KVM guest's or
  * perf's), AND either IA32_PERF_GLOBAL_STATUS bit 55 is set, or (perf's
@@ -21,7 +21,7 @@
  * cleared only when the PT MSRs hold our state or one of our IPIs is
  * at work on them, so perf and a KVM guest keep theirs.  A late PMI of
  * ours (raised before a halt, delivered after it, e.g. after the final
- * stop) is claimed as owed for a short while (stream.c): perf's handler
+ * stop) is claimed as owed for a short while (stream_pmi.c): perf's handler
  * ignores it when perf has no events, and it would be reported as an
  * unknown NMI with LVTPC left masked.  Module exit acknowledges a bit
  * 55 left pending and unmasks LVTPC on every CPU before it unregisters.

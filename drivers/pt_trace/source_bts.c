@@ -18,7 +18,7 @@
  *         PT_STATUS_WRAPPED says older records were overwritten.
  *  stream (PT_MODE_STREAM): BTINT=1, a smaller BTS buffer whose
  *         threshold PMI (at half of it) copies the records into the
- *         ring (stream.c's ring: data_head, data_tail, read(2), poll)
+ *         ring (stream_*.c's ring: data_head, data_tail, read(2), poll)
  *         and moves the index back to the base.  Records that find the
  *         ring full are dropped, newest first, and counted exactly in a
  *         PT_LOSS_NO_SPACE record (PT_LOSS_BYTES_KNOWN) at the position

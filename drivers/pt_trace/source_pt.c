@@ -3,7 +3,7 @@
  * The Intel PT trace source (source.h): how the PT MSRs are configured,
  * started, stopped and read back under the shared per-CPU core
  * (core.c).  Its streaming service routine, PMI and flight recorder laps
- * are in stream.c.
+ * are in stream.c, stream_pmi.c and stream_flight.c.
  *
  * MSR programming sequence (SDM Vol. 3C, 36.2.7; the same on silicon and
  * on the model, always on the traced CPU through smp_call_function_single
@@ -295,8 +295,8 @@ static bool pt_src_cpu_agrees(unsigned int cpu)
 
 /*
  * Did the flight recorder wrap?  In a ToPA ring of at least
- * PT_FLIGHT_LAP_PMI_MIN the PMI of the INT on the last region counts the
- * laps (stream.c).  Smaller rings and single range have no INT (an NMI
+ * PT_FLIGHT_LAP_PMI_MIN the PMI of the INT on the last region counts
+ * the laps (stream_flight.c).  Smaller rings and single range have no INT (an NMI
  * per lap would flood), and the hardware does not say (RTIT_STATUS.PacketByteCnt
  * counts only since the last PSB), so the driver zeroes the last
  * PT_WRAP_WINDOW bytes of the buffer before every start: after a wrap
@@ -731,7 +731,7 @@ static int pt_src_prepare(struct pt_cpu *pc, struct pt_hw_args *a)
 		if (ret)
 			return ret;
 		pt_clear_wrap_window(pc->buf);
-		/* ToPA: lap PMIs (stream.c); from here they may come. */
+		/* ToPA: lap PMIs (stream_flight.c); from here they may come. */
 		pt_flight_prepare(pc);
 	}
 	a->ctl = pc->ctl;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The Intel PT source (source_pt.c): what its streaming code (stream.c),
+ * The Intel PT source (source_pt.c): what its streaming code (stream*.c),
  * the module's load (main.c) and the PT-only ioctls (chardev.c) reach.
  */
 #ifndef _PT_TRACE_SOURCE_PT_H

@@ -2,7 +2,8 @@
 /*
  * Streaming capture (PT_MODE_STREAM): the ring between the hardware and
  * a reader, the service routine shared by the PMI and the IPIs, loss
- * records, read(2) and poll(2).  See stream.c.
+ * records, read(2) and poll(2).  See stream.c (it has the map of the
+ * stream_*.c files).
  */
 #ifndef _PT_TRACE_STREAM_H
 #define _PT_TRACE_STREAM_H
@@ -74,7 +75,7 @@ void pt_stream_update_ctrl(struct pt_cpu *pc);
  * The flight recorder.  A ToPA ring of at least flight_pmi_min bytes
  * (module parameter, default PT_FLIGHT_LAP_PMI_MIN) counts its laps
  * through the PMI of the INT on its last region (the same NMI handler);
- * smaller rings and single range arm no PMI (stream.c says why).
+ * smaller rings and single range arm no PMI (stream_flight.c says why).
  * Before a flight START (pc->lock held, hardware off):
  */
 #define PT_FLIGHT_LAP_PMI_MIN	SZ_1M
@@ -99,7 +100,7 @@ void pt_flight_resume(struct pt_cpu *pc, u64 status, u64 base, u64 mask);
  * A late PMI (raised before a halt of ours, delivered after it): its NMI
  * finds nothing to do, and LVTPC stays masked unless it is claimed and
  * re-armed.  A source that knows one is coming owes it (for
- * PT_PMI_OWED_NS, stream.c); one NMI with nothing else to do is then
+ * PT_PMI_OWED_NS, stream_pmi.c); one NMI with nothing else to do is then
  * claimed and paid: LVTPC unmasked (@ack: bit 55 acknowledged too),
  * counted in late_pmis.  PT owes after a halt with bit 55 set, BTS after
  * draining outside its NMI an index its PMI had not served.

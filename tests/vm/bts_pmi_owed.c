@@ -5,7 +5,7 @@
  * here; a stop, a bracket's owed serve the same), finds nothing to do.
  * The APIC masked LVTPC on its delivery all the same, and nobody else
  * unmasks it (perf's handler only when perf has events): the driver must
- * claim it and re-arm (source_bts.c, bts_owe(); stream.c,
+ * claim it and re-arm (source_bts.c, bts_owe(); stream_pmi.c,
  * pt_stream_pmi_pay(), as PT's late PMI), or every later PMI on that
  * CPU is held back and the DS buffer fills unserved.
  *
