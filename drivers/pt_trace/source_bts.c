@@ -595,9 +595,9 @@ static void bts_yield_finish(struct pt_cpu *pc)
 	if (!READ_ONCE(b->yield_due))
 		return;
 	WRITE_ONCE(b->yield_due, false);
+	/* BTS is off since the NMI (b->on false); KVM may have set it. */
 	bts_hw_set(b, false);
-	if (!b->on)
-		bts_pebs_yield(pc, false);
+	bts_pebs_yield(pc, false);
 }
 
 static void bts_yield_work(struct irq_work *w)
