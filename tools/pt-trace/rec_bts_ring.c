@@ -109,8 +109,6 @@ int rec_bts_ring_finish(struct rec_cpu *rc, const struct rec_opts *o,
 			return PTT_EXIT_DEVICE;
 		}
 		rec_count_lapped(rc);
-		if (rc->status.flags & PT_STATUS_WRAPPED)
-			rc->wrapped = 1;
 	}
 	if (stopped) {
 		uint64_t tsc, ns;
@@ -133,11 +131,11 @@ int rec_bts_ring_finish(struct rec_cpu *rc, const struct rec_opts *o,
 	}
 	if (!stream) {
 		snprintf(key, sizeof(key), "bts.cpu%d.wrapped", rc->cpu);
-		ptsb_put(sb, key, "%d", rc->wrapped);
+		ptsb_put(sb, key, "%d", rec_wrapped(rc));
 		fprintf(stderr, "cpu%-3d %12llu records in cpu%d.bts%s\n",
 			rc->cpu,
 			(unsigned long long)rc->written / PT_BTS_RECORD_SIZE,
-			rc->cpu, rc->wrapped ?
+			rc->cpu, rec_wrapped(rc) ?
 			" (wrapped: the buffer kept the newest records)" : "");
 		if (rc->lossf)
 			rec_print_losses("       ", &rc->loss);
