@@ -15,10 +15,11 @@ pt_trace_require() {
 	exit 77
 }
 
-# cpu1_bounce GOFILE: once GOFILE exists (a command that pt-trace record
-# runs touched it: the devices are started before its first
-# instruction), CPU 1 offline for 0.3 s and online again.  Prints what
-# went wrong (one line each) and returns 1 then.
+# cpu1_bounce GOFILE [WHILE_OFF]: once GOFILE exists (a command that
+# pt-trace record runs touched it: the devices are started before its
+# first instruction), CPU 1 offline for 0.3 s and online again; the
+# shell function WHILE_OFF, if given, runs right after the offline.
+# Prints what went wrong (one line each) and returns 1 then.
 cpu1_bounce() {
 	cb_on=/sys/devices/system/cpu/cpu1/online cb_i=0 cb_rc=0
 	while [ ! -e "$1" ] && [ $cb_i -lt 500 ]; do
@@ -28,6 +29,7 @@ cpu1_bounce() {
 	[ -e "$1" ] || { echo "the command did not start"; cb_rc=1; }
 	sleep 0.2
 	echo 0 >"$cb_on" || { echo "CPU 1 did not go offline"; cb_rc=1; }
+	[ -z "${2:-}" ] || "$2"
 	sleep 0.3
 	echo 1 >"$cb_on" || { echo "CPU 1 did not come back"; cb_rc=1; }
 	return $cb_rc
