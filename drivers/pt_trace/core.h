@@ -94,7 +94,7 @@ struct pt_stream {
 	u64 laps;			/* flight: wraps of the buffer */
 	bool hw_stopped;		/* flight: a pause saw Stopped (poll) */
 	/* A PMI raised before our last halt may come after it (stream_pmi.c). */
-	u64 owed_until;			/* pt_now_ns() deadline, 0: none */
+	u64 owed_until;			/* pt_stream_now_ns() deadline, 0: none */
 	bool owed_nobit;		/* owed NMI's bit 55 acked by us */
 	u64 late_pmis;			/* such PMIs claimed */
 	u64 takeovers;			/* traces found stopped or replaced */

@@ -78,7 +78,7 @@ u64 pt_stream_watermark(const struct pt_cpu *pc)
 static void pt_stream_run_begins(struct pt_stream *s)
 {
 	s->start_pos = s->head;
-	s->run_ns = pt_now_ns();
+	s->run_ns = pt_stream_now_ns();
 	s->run_tsc = rdtsc();
 }
 
@@ -153,7 +153,7 @@ static void pt_stream_halt(struct pt_cpu *pc)
 	}
 	if (holder == PT_HW_OURS) {
 		ret = pt_hw_disable(s->ctl);
-		pt_pmi_owe(s);
+		pt_stream_pmi_owe_pending(s);
 	} else {
 		/* Cleared by someone else, which flushed: make it visible. */
 		wmb();
@@ -220,7 +220,7 @@ static void pt_stream_restart(struct pt_cpu *pc)
 	}
 	/* Throttled: only the watchdog timer restarts, after the window. */
 	if (s->throttled) {
-		if ((s64)(pt_now_ns() - s->throttle_until) < 0) {
+		if ((s64)(pt_stream_now_ns() - s->throttle_until) < 0) {
 			pt_gap_open(s, PT_LOSS_THROTTLED);
 			return;
 		}
@@ -284,7 +284,7 @@ void pt_stream_ipi_service(struct pt_cpu *pc, bool restart)
 		if (READ_ONCE(s->pmi_pending)) {
 			WRITE_ONCE(s->pmi_pending, false);
 			WRITE_ONCE(s->deferred, s->deferred + 1);
-			pt_stream_throttle(s, pt_now_ns());
+			pt_stream_throttle(s, pt_stream_now_ns());
 		}
 		pt_stream_service(pc, restart);
 		pt_stream_busy_end(s);
@@ -405,7 +405,8 @@ void pt_stream_stop_ipi(void *info)
 	/*
 	 * A PMI of ours raised before the stop was taken inside this IPI
 	 * (NMIs are not masked here) as pmi_pending; one still on its way
-	 * is owed (pt_pmi_owe()); any other bit 55 is someone else's.
+	 * is owed (pt_stream_pmi_owe_pending()); any other bit 55 is
+	 * someone else's.
 	 */
 	WRITE_ONCE(s->armed, false);
 	pt_stream_busy_end(s);

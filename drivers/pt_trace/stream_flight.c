@@ -94,9 +94,12 @@ static int pt_flight_halt(struct pt_cpu *pc, u64 *st, u64 *base, u64 *mask)
 
 	if (s->hw_on) {
 		ret = pt_hw_disable(s->ctl);
-		/* A lap PMI raised just before may come late (pt_pmi_owe()). */
+		/*
+		 * A lap PMI raised just before may come late
+		 * (pt_stream_pmi_owe_pending()).
+		 */
 		if (s->lap_pmi)
-			pt_pmi_owe(s);
+			pt_stream_pmi_owe_pending(s);
 	}
 	s->hw_on = false;
 	ret = ret ?: pt_hw_read_output(st, base, mask);

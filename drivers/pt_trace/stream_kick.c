@@ -46,7 +46,6 @@ static void pt_stream_kick_ipi(void *info)
 		pt_stream_ipi_service(pc, true);
 }
 
-/* Is there room for the hardware again?  (Any CPU; a hint.) */
 /*
  * The marks a service would place now, from any CPU (a hint): what
  * pt_topa_stream_marks() returns, or 1 for a data_tail that makes no
@@ -62,6 +61,7 @@ static int pt_stream_marks_now(struct pt_cpu *pc, struct pt_topa_marks *m)
 	return pt_topa_stream_marks(&pc->buf->topa, head, tail, 0, m);
 }
 
+/* Is there room for the hardware again?  (Any CPU; a hint.) */
 static bool pt_stream_room(struct pt_cpu *pc)
 {
 	struct pt_topa_marks m;

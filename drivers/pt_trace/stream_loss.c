@@ -48,7 +48,7 @@ void pt_gap_open(struct pt_stream *s, u32 why)
 	if (!s->stalled) {
 		s->stalled = true;
 		s->stall_pos = s->head;
-		s->stall_ns = pt_now_ns();
+		s->stall_ns = pt_stream_now_ns();
 		s->stall_tsc = rdtsc();
 		s->loss_flags = 0;
 		s->gap_bytes = 0;
@@ -69,7 +69,7 @@ static u64 pt_loss_record(struct pt_cpu *pc, u64 pos, u64 bytes, u32 flags,
 	l->pos = pos;
 	l->bytes = bytes;
 	l->start_ns = start_ns;
-	l->end_ns = pt_now_ns();
+	l->end_ns = pt_stream_now_ns();
 	l->start_tsc = start_tsc;
 	l->end_tsc = rdtsc();
 	l->flags = flags | (s->lost_known ? PT_LOSS_BYTES_KNOWN : 0);

@@ -70,9 +70,9 @@ MODULE_PARM_DESC(stream_pmi_max,
  * with the bit clear, an older debt was paid too, unless we acked its
  * bit ourselves before its NMI came (owed_nobit, pt_flight_take_pmi()).
  */
-void pt_pmi_owe(struct pt_stream *s)
+void pt_stream_pmi_owe_pending(struct pt_stream *s)
 {
-	u64 now = pt_now_ns();
+	u64 now = pt_stream_now_ns();
 
 	if (READ_ONCE(s->owed_nobit) &&
 	    time_after64(now, READ_ONCE(s->owed_until)))
@@ -182,14 +182,14 @@ static int pt_stream_nmi_owed(struct pt_stream *s, bool pmi)
 
 void pt_stream_pmi_owe(struct pt_stream *s)
 {
-	WRITE_ONCE(s->owed_until, pt_now_ns() + PT_PMI_OWED_NS);
+	WRITE_ONCE(s->owed_until, pt_stream_now_ns() + PT_PMI_OWED_NS);
 }
 
 bool pt_stream_pmi_owed(struct pt_stream *s)
 {
 	u64 until = READ_ONCE(s->owed_until);
 
-	return until && !time_after64(pt_now_ns(), until);
+	return until && !time_after64(pt_stream_now_ns(), until);
 }
 
 int pt_stream_pmi_pay(struct pt_stream *s, bool ack)
@@ -240,7 +240,7 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	if (!READ_ONCE(s->armed))
 		return READ_ONCE(s->owed_until) ?
 		       pt_stream_nmi_owed(s, pt_pmi_bit()) : NMI_DONE;
-	t0 = pt_now_ns();
+	t0 = pt_stream_now_ns();
 	flight = READ_ONCE(s->flight);
 	pmi = pt_pmi_bit();
 	if (!READ_ONCE(s->handle_nmi)) {
@@ -268,8 +268,9 @@ int pt_stream_nmi(struct pt_cpu *pc)
 	}
 	/*
 	 * Bit 55 is acknowledged once, as soon as it is known ours: outside
-	 * VMX operation before the work (the halt's pt_pmi_owe() must not
-	 * take the PMI in hand for a late one), in VMX operation after it,
+	 * VMX operation before the work (the halt's
+	 * pt_stream_pmi_owe_pending() must not take the PMI in hand for a
+	 * late one), in VMX operation after it,
 	 * since only the work can tell (a guest's bit is left set).
 	 */
 	vmx = pmi && pt_hw->vmx_on();
@@ -301,7 +302,7 @@ int pt_stream_nmi(struct pt_cpu *pc)
 		return NMI_DONE;
 	}
 	WRITE_ONCE(s->pmis, s->pmis + 1);
-	dt = pt_now_ns() - t0;
+	dt = pt_stream_now_ns() - t0;
 	s->handler_ns += dt;
 	if (dt > s->handler_max_ns)
 		s->handler_max_ns = dt;

@@ -31,7 +31,6 @@ void pt_stream_service(struct pt_cpu *pc, bool restart);
 void pt_stream_ipi_service(struct pt_cpu *pc, bool restart);
 
 /* stream_ring.c */
-u64 pt_now_ns(void);
 u64 pt_stream_tail(struct pt_cpu *pc);
 void pt_stream_publish(struct pt_cpu *pc);
 void pt_stream_wake(struct pt_cpu *pc);
@@ -45,7 +44,7 @@ void pt_stream_account_lost(struct pt_cpu *pc);
 
 /* stream_pmi.c */
 bool pt_pmi_bit(void);
-void pt_pmi_owe(struct pt_stream *s);
+void pt_stream_pmi_owe_pending(struct pt_stream *s);
 bool pt_pmi_status_reset(bool set);
 bool pt_stream_int_due(struct pt_cpu *pc);
 bool pt_stream_hw_ours(struct pt_cpu *pc);

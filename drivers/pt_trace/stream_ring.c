@@ -18,11 +18,6 @@
 #include "stream.h"
 #include "stream_priv.h"
 
-u64 pt_now_ns(void)
-{
-	return ktime_get_mono_fast_ns();	/* NMI-safe */
-}
-
 /* The reader's position, made sane: within [head - size, head], never back. */
 u64 pt_stream_tail(struct pt_cpu *pc)
 {
@@ -111,7 +106,7 @@ void pt_stream_ring_publish_later(struct pt_cpu *pc)
 
 u64 pt_stream_now_ns(void)
 {
-	return pt_now_ns();
+	return ktime_get_mono_fast_ns();	/* NMI-safe */
 }
 
 /* A new streaming session: positions, counters and the control page. */

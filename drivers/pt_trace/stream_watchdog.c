@@ -83,7 +83,7 @@ enum hrtimer_restart pt_stream_wd_fn(struct hrtimer *t)
 		if (s->stalled && !s->error &&
 		    ((s->loss_flags & PT_LOSS_TAKEN_OVER) ||
 		     (s->throttled &&
-		      (s64)(pt_now_ns() - s->throttle_until) >= 0))) {
+		      (s64)(pt_stream_now_ns() - s->throttle_until) >= 0))) {
 			pt_stream_ipi_service(pc, true);
 			if (s->hw_on || s->error)
 				irq_work_queue(&s->wake_work);
