@@ -17,6 +17,7 @@
 #include "call_tree.h"
 #include "decode_aspace.h"
 #include "decode_filter.h"
+#include "decode_loop.h"
 #include "decode_out.h"
 #include "decode_par.h"
 #include "decode_psb.h"
@@ -158,9 +159,7 @@ struct decode_trace {
 	struct decode_state st;	/* whose code runs, and more */
 	uint64_t spin_off;	/* decode_spinning(): the trace offset seen */
 	unsigned int spin_n;	/* checks in a row that found it unmoved */
-	/* decode_looping(): since the last instruction that may read trace */
-	uint64_t loop_off, loop_mark;
-	unsigned int loop_pow, loop_lam;
+	struct dloop loop;	/* decode_looping()'s search (decode_loop.h) */
 	int loop_hit;		/* ... found a loop */
 	/* decode --jobs: this is a segment of the stretch (decode_par.h) */
 	int in_seg, seg_last;

@@ -125,46 +125,25 @@ static void decode_tail_error(struct decode_ctx *c, struct decode_trace *t,
 }
 
 /*
- * Whether libipt walks a loop that reads no trace, found in a few times
- * its length rather than decode_spinning()'s 192 Ki instructions (a 6.1
- * kernel's retpoline trap, pause; lfence; jmp, took 327 Ki lines and
- * 20-30 s of a VM each time).  Between instructions that may read trace
- * (a conditional branch or a return: TNT bits, which do not move the
- * packet offset; an indirect branch: a TIP, which does; an event) the
- * path depends on the IP alone, so an IP seen again in such a run is a
- * loop libipt would follow for ever: an async event that leaves it would
- * be pending at its IP at the first pass.  Brent's cycle search: the IP
- * marked at each power of two of instructions since the run began.
+ * Whether libipt walks a loop that reads no trace (decode_loop.h), found
+ * in a few times its length rather than decode_spinning()'s 192 Ki
+ * instructions (a 6.1 kernel's retpoline trap, pause; lfence; jmp, took
+ * 327 Ki lines and 20-30 s of a VM each time).  The packet offset is
+ * asked for only where it counts: the hot loop's instructions are most
+ * often ptic_other.
  */
 static inline int decode_looping(struct decode_trace *t,
 				 struct pt_insn_decoder *dec,
 				 const struct pt_insn *insn, int status)
 {
-	uint64_t off = ~0ull;
+	int pending = status & pts_event_pending;
+	uint64_t off = DLOOP_NO_OFF;
 
-	if (insn->iclass != ptic_other || (status & pts_event_pending) ||
-	    !t->loop_pow) {
-		if ((insn->iclass == ptic_call || insn->iclass == ptic_jump) &&
-		    !(status & pts_event_pending) &&
-		    pt_insn_get_offset(dec, &off) < 0)
-			off = ~0ull;
-		/* a direct branch: no trace read */
-		if (!t->loop_pow || off == ~0ull || off != t->loop_off) {
-			t->loop_off = off;
-			t->loop_mark = insn->ip;
-			t->loop_pow = 1;
-			t->loop_lam = 0;
-			return 0;
-		}
-	}
-	if (insn->ip == t->loop_mark)
-		return 1;
-	if (++t->loop_lam == t->loop_pow) {
-		t->loop_mark = insn->ip;
-		t->loop_pow <<= 1;
-		t->loop_lam = 0;
-	}
-	return 0;
+	if ((insn->iclass == ptic_call || insn->iclass == ptic_jump) &&
+	    !pending && pt_insn_get_offset(dec, &off) < 0)
+		off = DLOOP_NO_OFF;
+	return dloop_next(&t->loop, insn->ip,
+			  insn->iclass != ptic_other || pending, off);
 }
 
 /*
@@ -325,8 +304,6 @@ static int decode_plain_run(struct decode_ctx *c, struct decode_trace *t,
 static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			struct pt_insn_decoder *dec)
 {
-	static const char loop_msg[] =
-		"error: a loop that reads no trace (libipt would follow it for ever)";
 	uint64_t fails = 0, max_fails = t->len / 16 + 1;
 	int cont = t->seg_cont;
 
@@ -437,7 +414,7 @@ static void decode_walk(struct decode_ctx *c, struct decode_trace *t,
 			}
 			if (t->loop_hit) {
 				t->loop_hit = 0;
-				decode_error(c, t, dec, loop_msg, insn.ip, 0);
+				decode_error(c, t, dec, DECODE_LOOP_MSG, insn.ip, 0);
 				/* a resync: one decoder's, from here on */
 				if (t->in_seg)
 					t->seg_rest = 1;

@@ -22,7 +22,7 @@ int decode_stretch_one(struct decode_ctx *c, struct decode_trace *t,
 /* decode_looping() starts again: trace was read, or the image changed. */
 static inline void decode_loop_reset(struct decode_trace *t)
 {
-	t->loop_pow = 0;
+	dloop_reset(&t->loop);
 }
 
 #endif /* PT_TRACE_DECODE_WALK_H */
