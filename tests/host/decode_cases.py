@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """For tests/host/run's decode-ptxed-* checks: writes PT traces of the
 code of decode_cases.S (linked at 0x401000: xor; jz +0; nop; nop; jmp .
-at 0x401006; call 0x401000 at 0x401008; nothing mapped after it) into
+at 0x401006; call 0x401000 at 0x401008; at 0x40100d a loop nop; call +0;
+nop; jmp 0x40100d; nothing mapped after it) into
 DIR, each for one rule of ptxed's decode
 loop that decode must follow:
 
@@ -17,6 +18,8 @@ loop that decode must follow:
              is elsewhere (as when the image holds the wrong code):
              libipt would walk the loop for ever, waiting to reach that
              IP; decode reports it within 256 Ki instructions;
+  spincall.pt as spin.pt, its loop four instructions with a direct call
+             (0x40100d): found on the loop's second pass;
   spinsw/    spin.pt's loop in a recording (cpu0.pt, sideband.perf) of
              task 100 whose next switch-in record is still to come at
              the loop: decode reports it as soon as an IP comes again,
@@ -81,6 +84,8 @@ cases = {
     'resync': PSB + TNT1 + PSBEND + start + pge(0x401000) + TNT1 +
     fup(0x401005) + PGD0,
     'spin': start + pge(0x401006) + bytes(64) + PSB + MODE64 +
+    fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0,
+    'spincall': start + pge(0x40100d) + bytes(64) + PSB + MODE64 +
     fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0,
     'tsx': PSB + MODE64 + TSX_IN + fup(0x401000) + PSBEND + TNT1 +
     TSX_COMMIT + fup(0x401004) + fup(0x401005) + PGD0,

@@ -12,7 +12,9 @@
  * das_read(), --raw files here), its length and direct target found with
  * capstone, as ptxed does with XED.  The last instruction of a block
  * that ended inside it (a section's end) comes with its bytes in the
- * block (truncated).
+ * block (truncated).  The same walk runs the search for a loop that
+ * reads no trace (decode_block_loop.c), which stops the listing where
+ * the instruction decoder's stops.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include <capstone/capstone.h>
 
 #include "decode_block.h"
+#include "decode_block_loop.h"
 
 /* --raw FILE[:FROM[-TO]]:BASE, open for reading */
 struct dblk_raw {
@@ -146,8 +149,10 @@ static size_t dblk_ptwrite_len(const uint8_t *p, size_t size,
 
 /*
  * The instruction at @ip of @block into @insn (its bytes and their
- * length), and the IP after it into *next: a direct jump's or call's
- * target, else the next byte.  0, or a negative libipt error code.
+ * length; as its class, ptic_call or ptic_jump for a direct call or
+ * jump, ptic_ptwrite, else ptic_other), and the IP after it into *next:
+ * a direct jump's or call's target, else the next byte.  0, or a
+ * negative libipt error code.
  */
 static int dblk_fetch(struct dblk_ctx *b, const struct pt_block *block,
 		      uint64_t ip, struct pt_insn *insn, uint64_t *next)
@@ -186,10 +191,12 @@ static int dblk_fetch(struct dblk_ctx *b, const struct pt_block *block,
 	if (!cs_disasm_iter(b->cs, &code, &size, &addr, ci)) {
 		insn->size = (uint8_t)dblk_ptwrite_len(insn->raw, size,
 						       block->mode);
+		insn->iclass = ptic_ptwrite;
 		*next = ip + insn->size;
 		return insn->size ? 0 : -pte_bad_insn;
 	}
 	insn->size = (uint8_t)ci->size;
+	insn->iclass = ptic_other;
 	*next = ip + ci->size;
 	/*
 	 * A branch with a displacement: only a direct jump or call goes on
@@ -198,8 +205,10 @@ static int dblk_fetch(struct dblk_ctx *b, const struct pt_block *block,
 	 */
 	if ((ci->id == X86_INS_JMP || ci->id == X86_INS_CALL) &&
 	    ci->detail->x86.op_count == 1 &&
-	    ci->detail->x86.operands[0].type == X86_OP_IMM)
+	    ci->detail->x86.operands[0].type == X86_OP_IMM) {
 		*next = (uint64_t)ci->detail->x86.operands[0].imm;
+		insn->iclass = ci->id == X86_INS_CALL ? ptic_call : ptic_jump;
+	}
 	return 0;
 }
 
@@ -238,30 +247,41 @@ static uint64_t dblk_error_ip(struct dblk_ctx *b, const struct pt_block *block,
 	return block->end_ip;
 }
 
-/* A block: counted, its instructions printed one by one. */
-static void dblk_block(struct dblk_ctx *b, struct pt_block_decoder *dec,
-		       const struct pt_block *block)
+/*
+ * A block: counted, its instructions printed one by one, and the loop
+ * search run over them where @at is given (the block decoder's step
+ * succeeded); with -q they are decoded only where the search must see
+ * them.  1 when an instruction closed a loop: the listing and the count
+ * stop there, after it, as the instruction decoder's do.
+ */
+static int dblk_block(struct dblk_ctx *b, struct pt_block_decoder *dec,
+		      const struct pt_block *block, const struct dblk_at *at)
 {
 	const struct elf_symtab *st = b->p ? &b->p->st : NULL;
 	uint16_t n = block->ninsn;
 	uint64_t ip = block->ip, next;
 	struct pt_insn insn;
-	int err;
+	int err, search = 0;
 
 	b->s.insns += block->ninsn;
 	b->s.blocks++;
-	if (b->o.quiet)
-		return;
-	if (b->o.show_blocks && b->o.numbered)
+	if (at && n)
+		search = dblk_loop_block(&b->loop, block, at);
+	if (b->o.quiet && !search)
+		return 0;
+	if (!b->o.quiet && b->o.show_blocks && b->o.numbered)
 		ob_printf(b->ob, "[block %llx]\n",
 			  (unsigned long long)b->s.blocks);
-	else if (b->o.show_blocks)
+	else if (!b->o.quiet && b->o.show_blocks)
 		ob_puts(b->ob, "[block]\n");
 	if (!n)
-		return;
+		return 0;
 	for (;;) {
 		err = dblk_fetch(b, block, ip, &insn, &next);
 		if (err < 0) {
+			dloop_reset(&b->loop);	/* its instructions unknown */
+			if (b->o.quiet)
+				return 0;
 			/* ptxed's line: the IP, then what went wrong */
 			ob_printf(b->ob, "%s%016llx [fetch error: %s]\n",
 				  block->speculative ? "? " : "",
@@ -269,16 +289,26 @@ static void dblk_block(struct dblk_ctx *b, struct pt_block_decoder *dec,
 				  pt_errstr(pt_errcode(err)));
 			b->s.errors++;
 			b->s.nomap += pt_errcode(err) == pte_nomap;
-			return;
+			return 0;
 		}
-		decode_print_insn(b->ob, b->fmt, st, &insn, 0, NULL);
+		if (!b->o.quiet)
+			decode_print_insn(b->ob, b->fmt, st, &insn, 0, NULL);
+		if (search && dblk_looping(&b->loop, block, at, &insn, n == 1)) {
+			b->s.insns -= n - 1;
+			return 1;
+		}
 		if (!--n)
 			break;
 		ip = next;
 	}
 	/* the walk should end where libipt says the block does */
-	if (ip != block->end_ip)
-		dblk_error(b, dec, "reconstruct error", ip, -pte_nosync);
+	if (ip != block->end_ip) {
+		dloop_reset(&b->loop);
+		if (!b->o.quiet)
+			dblk_error(b, dec, "reconstruct error", ip,
+				   -pte_nosync);
+	}
+	return 0;
 }
 
 /* The events before the next block; the status after them. */
@@ -305,7 +335,9 @@ static int dblk_events(struct dblk_ctx *b, struct pt_block_decoder *dec,
  * Instructions decoded with no trace read: past this many the walk is in
  * a loop of direct branches (the wrong code in the image, or a jump to
  * itself), which libipt would follow for ever.  Reported as the
- * instruction decoder's walk reports it (decode_spinning()).
+ * instruction decoder's walk reports it (decode_spinning()): a backstop
+ * for what the loop search cannot see (a ptwrite in the loop starts it
+ * again at each pass).
  */
 #define DBLK_SPIN_INSNS	(256u << 10)
 
@@ -329,8 +361,13 @@ static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
 		     int status, struct pt_block *block)
 {
 	uint64_t at = UINT64_MAX, since = 0;
+	struct dblk_at bat;
 
+	dloop_reset(&b->loop);
 	for (;;) {
+		/* as decode_walk(): trace read */
+		if (status & pts_event_pending)
+			dloop_reset(&b->loop);
 		status = dblk_events(b, dec, status);
 		if (status < 0)
 			return status;
@@ -344,12 +381,25 @@ static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
 		 * before each instruction: a block is decoded in one image,
 		 * so a switch takes effect at a block's start.
 		 */
-		if (b->follow)
-			b->follow(b, dec, NULL);
+		if (b->follow && b->follow(b, dec, NULL))
+			dloop_reset(&b->loop);	/* another image */
+		if (pt_blk_get_offset(dec, &bat.pre) < 0)
+			bat.pre = DLOOP_NO_OFF;
 		status = pt_blk_next(dec, block, sizeof(*block));
-		/* a failed call may still give the instructions before */
-		if (status >= 0 || block->ninsn)
-			dblk_block(b, dec, block);
+		if (status >= 0) {
+			if (pt_blk_get_offset(dec, &bat.post) < 0)
+				bat.post = DLOOP_NO_OFF;
+			bat.pending = !!(status & pts_event_pending);
+			if (dblk_block(b, dec, block, &bat)) {
+				/* the IP marked: the one that closed it */
+				dblk_error(b, dec, DECODE_LOOP_MSG,
+					   b->loop.mark, 0);
+				return 0;	/* said: resync at the next PSB */
+			}
+		} else if (block->ninsn) {
+			/* a failed call may still give the instructions before */
+			dblk_block(b, dec, block, NULL);
+		}
 		if (status < 0)
 			return status;
 		if (dblk_spinning(dec, block->ninsn, &at, &since)) {

@@ -14,6 +14,7 @@
 #include <intel-pt.h>
 
 #include "decode_aspace.h"
+#include "decode_loop.h"
 #include "decode_out.h"
 #include "outbuf.h"
 
@@ -46,16 +47,18 @@ struct dblk_ctx {
 	/*
 	 * Whose code runs, followed between blocks (decode_block_run.c):
 	 * with each event taken, and before each block (@ev NULL).  It may
-	 * set the decoder's image, and @p to go with it.  Or NULL.
+	 * set the decoder's image, and @p to go with it; before a block,
+	 * it returns whether it did.  Or NULL.
 	 */
-	void (*follow)(struct dblk_ctx *b, struct pt_block_decoder *dec,
-		       const struct pt_event *ev);
+	int (*follow)(struct dblk_ctx *b, struct pt_block_decoder *dec,
+		      const struct pt_event *ev);
 	void *follow_arg;
 	struct dblk_raw *raw;		/* --raw files, read here */
 	size_t nraw;
 	size_t cs;			/* capstone handle: lengths, targets */
 	void *ci;			/* its cs_insn */
 	enum pt_exec_mode cs_mode;	/* the mode it is set to */
+	struct dloop loop;		/* the loop search (decode_loop.h) */
 };
 
 /*

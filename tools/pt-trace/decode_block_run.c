@@ -67,13 +67,15 @@ struct decode_block_run {
  * dblk_ctx.follow: the recording's processes, as the instruction
  * decoder follows them (decode_follow.c): an event's PIP, enable or exec,
  * else the switch records at the decoder's time; the code is then read
- * from the process that runs.
+ * from the process that runs.  Without @ev, whether the image may have
+ * changed (decode_follow_blk()).
  */
-static void decode_block_follow(struct dblk_ctx *b,
-				struct pt_block_decoder *dec,
-				const struct pt_event *ev)
+static int decode_block_follow(struct dblk_ctx *b,
+			       struct pt_block_decoder *dec,
+			       const struct pt_event *ev)
 {
 	struct decode_block_run *r = b->follow_arg;
+	int changed = 0;
 
 	/* instructions since the last call ran in st.cur (decode_exec()) */
 	if (b->s.insns != r->insns)
@@ -81,9 +83,10 @@ static void decode_block_follow(struct dblk_ctx *b,
 	if (ev)
 		decode_event_blk(r->c, r->t, dec, ev);
 	else if (r->t->st.sw_until != UINT64_MAX)
-		decode_follow_blk(r->c, r->t, dec);
+		changed = decode_follow_blk(r->c, r->t, dec);
 	b->p = r->t->st.cur;
 	r->insns = b->s.insns;
+	return changed;
 }
 
 /* A trace's block decoder counts into its decode_stats (bytes are set). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The search for a loop that reads no trace, for the decoders' walks
- * (decode_looping() in decode_walk.c over libipt's instructions).
+ * The search for a loop that reads no trace, shared by both decoders'
+ * walks (decode_looping() in decode_walk.c over libipt's instructions,
+ * dblk_looping() in decode_block_loop.c over each block's).
  *
  * Between instructions that may read trace (a conditional branch or a
  * return: TNT bits, which do not move the packet offset; an indirect
@@ -19,7 +20,7 @@
 
 #include <stdint.h>
 
-/* The walk's error line (with the offset and IP) when it finds one. */
+/* Both decoders' error line (with the offset and IP) when it finds one. */
 #define DECODE_LOOP_MSG \
 	"error: a loop that reads no trace (libipt would follow it for ever)"
 
