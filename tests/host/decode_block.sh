@@ -154,3 +154,25 @@ if [ -z "$why" ]; then
 else
 	fail decode-block-refused "$why"
 fi
+
+# --insn-decoder, ptxed's name for the default decoder (libipt's test
+# suite runs ptxed with it): of it and --block-decoder the last wins, as
+# ptxed's; --help names it
+why=""
+a=$("$PT" decode --events --elf "$C/code" "$C/tick.pt" 2>&1)
+b=$("$PT" decode --insn-decoder --events --elf "$C/code" "$C/tick.pt" 2>&1) || why+=" rc=$?"
+[ "$a" = "$b" ] || why+=" alone:$(echo "$b" | head -n 2 | tr '\n' '|')"
+# --stat: the blocks count only where the block decoder ran
+b=$("$PT" decode --block-decoder --insn-decoder -q --stat --elf "$C/code" "$C/tick.pt" 2>&1)
+[ "$b" = "insn: 3." ] || why+=" insn-last:$(echo "$b" | tr '\n' '|')"
+b=$("$PT" decode --insn-decoder --block-decoder -q --stat --elf "$C/code" "$C/tick.pt" 2>&1)
+[ "$b" = "$(printf 'insn: 3.\nblocks:\t2.')" ] || why+=" block-last:$(echo "$b" | tr '\n' '|')"
+# what only the instruction decoder takes is not refused after it
+"$PT" decode --block-decoder --insn-decoder -j 2 -q --elf "$C/code" "$C/tick.pt" >/dev/null 2>"$O/err" ||
+	why+=" jobs:$(head -c 200 "$O/err" | tr '\n' '|')"
+"$PT" decode --help | grep -q -- '--insn-decoder' || why+=" help"
+if [ -z "$why" ]; then
+	pass decode-insn-decoder-option
+else
+	fail decode-insn-decoder-option "$why"
+fi

@@ -106,7 +106,7 @@ int cmd_decode(int argc, char **argv)
 	       O_HOST_ONLY, O_GUEST_ONLY, O_VMCS, O_GUEST_IMAGE, O_GUEST_TSC,
 	       O_SUMMARY, O_SYMFS, O_OPEN, O_FILTER_RANGE, O_STOP_RANGE, O_RAW,
 	       O_EVENT_TIME, O_EVENT_TICK, O_STAT, O_STAT_INSN, O_STAT_BLOCKS,
-	       O_BLOCK, O_BLOCK_SHOW, O_BLOCK_CALL, O_BLOCK_JUMP };
+	       O_BLOCK, O_INSN_DEC, O_BLOCK_SHOW, O_BLOCK_CALL, O_BLOCK_JUMP };
 	static const struct option opts[] = {
 		{ "elf", required_argument, NULL, O_ELF },
 		{ "raw", required_argument, NULL, O_RAW },
@@ -138,6 +138,7 @@ int cmd_decode(int argc, char **argv)
 		{ "stat:insn", no_argument, NULL, O_STAT_INSN },
 		{ "stat:blocks", no_argument, NULL, O_STAT_BLOCKS },
 		{ "block-decoder", no_argument, NULL, O_BLOCK },
+		{ "insn-decoder", no_argument, NULL, O_INSN_DEC },
 		{ "block:show-blocks", no_argument, NULL, O_BLOCK_SHOW },
 		{ "block:end-on-call", no_argument, NULL, O_BLOCK_CALL },
 		{ "block:end-on-jump", no_argument, NULL, O_BLOCK_JUMP },
@@ -315,8 +316,12 @@ int cmd_decode(int argc, char **argv)
 		case O_STAT_BLOCKS:
 			c.o.stat |= DECODE_STAT_BLOCKS;
 			break;
+		/* the last of the two wins, as ptxed's */
 		case O_BLOCK:
 			c.o.block = 1;
+			break;
+		case O_INSN_DEC:
+			c.o.block = 0;
 			break;
 		case O_BLOCK_SHOW:
 			c.o.show_blocks = 1;
