@@ -86,9 +86,11 @@ fi
 # decoder stops its listing where the instruction decoder's does, with
 # its error, and counts as many instructions with -q; also where the
 # loop's direct branches end blocks (--block:end-on-*).  Before, it
-# listed 256 Ki instructions first, and another error.
+# listed 256 Ki instructions first, and another error.  A loop through
+# an indirect jump (ind.pt) reads trace each pass: no error, though
+# libipt's block cache gives its blocks no class for the jump.
 why=""
-for n in spin spincall spinsw; do
+for n in spin spincall spinsw ind; do
 	case $n in
 	# a recording lists perf script's lines unless told
 	spinsw) in=(--events --format=raw "$C/spinsw/cpu0.pt") ;;
@@ -109,7 +111,11 @@ for n in spin spincall spinsw; do
 		cmp -s "$O/$n.qi" "$O/$n.qb" ||
 			why+=" $n$o-q:$(diff "$O/$n.qi" "$O/$n.qb" | head -c 300 | tr '\n' '|')"
 	done
-	grep -q 'error: a loop that reads no trace' "$O/$n.i" || why+=" $n:no-loop-error"
+	case $n in
+	ind) ! grep -q 'error' "$O/$n.i" && [ "$(grep -c '^0000000000401016' "$O/$n.i")" = 9 ] ||
+		why+=" $n:$(grep -c '^0000000000401016' "$O/$n.i")-passes:$(grep error "$O/$n.i")" ;;
+	*) grep -q 'error: a loop that reads no trace' "$O/$n.i" || why+=" $n:no-loop-error" ;;
+	esac
 done
 if [ -z "$why" ]; then
 	pass decode-block-loop

@@ -3,7 +3,8 @@
 """For tests/host/run's decode-ptxed-* checks: writes PT traces of the
 code of decode_cases.S (linked at 0x401000: xor; jz +0; nop; nop; jmp .
 at 0x401006; call 0x401000 at 0x401008; at 0x40100d a loop nop; call +0;
-nop; jmp 0x40100d; nothing mapped after it) into
+nop; jmp 0x40100d; at 0x401016 lea 0x401016, %rax; jmp *%rax; nothing
+mapped after it) into
 DIR, each for one rule of ptxed's decode
 loop that decode must follow:
 
@@ -20,6 +21,9 @@ loop that decode must follow:
              IP; decode reports it within 256 Ki instructions;
   spincall.pt as spin.pt, its loop four instructions with a direct call
              (0x40100d): found on the loop's second pass;
+  ind.pt     tracing enabled at 0x401016, eight TIPs to it, then disabled
+             at the jmp (FUP+TIP.PGD): a loop that reads trace, nine
+             passes listed, no error;
   spinsw/    spin.pt's loop in a recording (cpu0.pt, sideband.perf) of
              task 100 whose next switch-in record is still to come at
              the loop: decode reports it as soon as an IP comes again,
@@ -87,6 +91,8 @@ cases = {
     fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0,
     'spincall': start + pge(0x40100d) + bytes(64) + PSB + MODE64 +
     fup(0x401000) + PSBEND + TNT1 + fup(0x401005) + PGD0,
+    'ind': start + pge(0x401016) + tip(0x401016) * 8 + fup(0x40101d) +
+    PGD0,
     'tsx': PSB + MODE64 + TSX_IN + fup(0x401000) + PSBEND + TNT1 +
     TSX_COMMIT + fup(0x401004) + fup(0x401005) + PGD0,
     'skl014': start + pge(0x401008) + PGD0,

@@ -148,11 +148,33 @@ static size_t dblk_ptwrite_len(const uint8_t *p, size_t size,
 }
 
 /*
+ * libipt's class for capstone's @ci as far as the loop search tells
+ * classes apart (decode_block_loop.c): a near jump or call, direct or
+ * not; a near return; ptic_far_jump for any other branch (each starts
+ * the search again); else ptic_other.
+ */
+static enum pt_insn_class dblk_class(csh cs, const cs_insn *ci)
+{
+	if (ci->id == X86_INS_JMP)
+		return ptic_jump;
+	if (ci->id == X86_INS_CALL)
+		return ptic_call;
+	if (ci->id == X86_INS_RET)
+		return ptic_return;
+	if (cs_insn_group(cs, ci, CS_GRP_JUMP) ||
+	    cs_insn_group(cs, ci, CS_GRP_CALL) ||
+	    cs_insn_group(cs, ci, CS_GRP_RET) ||
+	    cs_insn_group(cs, ci, CS_GRP_INT) ||
+	    cs_insn_group(cs, ci, CS_GRP_IRET))
+		return ptic_far_jump;
+	return ptic_other;
+}
+
+/*
  * The instruction at @ip of @block into @insn (its bytes and their
- * length; as its class, ptic_call or ptic_jump for a direct call or
- * jump, ptic_ptwrite, else ptic_other), and the IP after it into *next:
- * a direct jump's or call's target, else the next byte.  0, or a
- * negative libipt error code.
+ * length, its class: dblk_class()'s, or ptic_ptwrite), and the IP after
+ * it into *next: a direct jump's or call's target, else the next byte.
+ * 0, or a negative libipt error code.
  */
 static int dblk_fetch(struct dblk_ctx *b, const struct pt_block *block,
 		      uint64_t ip, struct pt_insn *insn, uint64_t *next)
@@ -196,7 +218,7 @@ static int dblk_fetch(struct dblk_ctx *b, const struct pt_block *block,
 		return insn->size ? 0 : -pte_bad_insn;
 	}
 	insn->size = (uint8_t)ci->size;
-	insn->iclass = ptic_other;
+	insn->iclass = dblk_class(b->cs, ci);
 	*next = ip + ci->size;
 	/*
 	 * A branch with a displacement: only a direct jump or call goes on
@@ -205,10 +227,8 @@ static int dblk_fetch(struct dblk_ctx *b, const struct pt_block *block,
 	 */
 	if ((ci->id == X86_INS_JMP || ci->id == X86_INS_CALL) &&
 	    ci->detail->x86.op_count == 1 &&
-	    ci->detail->x86.operands[0].type == X86_OP_IMM) {
+	    ci->detail->x86.operands[0].type == X86_OP_IMM)
 		*next = (uint64_t)ci->detail->x86.operands[0].imm;
-		insn->iclass = ci->id == X86_INS_CALL ? ptic_call : ptic_jump;
-	}
 	return 0;
 }
 
@@ -245,6 +265,29 @@ static uint64_t dblk_error_ip(struct dblk_ctx *b, const struct pt_block *block,
 	    !dblk_fetch(b, block, block->end_ip, &insn, &next))
 		return next;
 	return block->end_ip;
+}
+
+/*
+ * The class of @block's last instruction for the loop search: libipt's,
+ * or where it gives none (a block from its block cache that ends at an
+ * indirect branch or a far transfer, or one cut short) dblk_fetch()'s,
+ * where a ptic_other that read trace is a branch capstone does not
+ * group; ptic_error where the instruction cannot be read.
+ */
+static enum pt_insn_class dblk_last_class(struct dblk_ctx *b,
+					  const struct pt_block *block,
+					  const struct dblk_at *at)
+{
+	struct pt_insn insn;
+	uint64_t next;
+
+	if (block->iclass != ptic_error)
+		return block->iclass;
+	if (dblk_fetch(b, block, block->end_ip, &insn, &next) < 0)
+		return ptic_error;
+	if (insn.iclass == ptic_other && at->post != at->pre)
+		return ptic_far_jump;
+	return insn.iclass;
 }
 
 /*
@@ -293,7 +336,7 @@ static int dblk_block(struct dblk_ctx *b, struct pt_block_decoder *dec,
 		}
 		if (!b->o.quiet)
 			decode_print_insn(b->ob, b->fmt, st, &insn, 0, NULL);
-		if (search && dblk_looping(&b->loop, block, at, &insn, n == 1)) {
+		if (search && dblk_looping(&b->loop, at, &insn, n == 1)) {
 			b->s.insns -= n - 1;
 			return 1;
 		}
@@ -390,6 +433,8 @@ static int dblk_walk(struct dblk_ctx *b, struct pt_block_decoder *dec,
 			if (pt_blk_get_offset(dec, &bat.post) < 0)
 				bat.post = DLOOP_NO_OFF;
 			bat.pending = !!(status & pts_event_pending);
+			bat.cls = block->ninsn ?
+				  dblk_last_class(b, block, &bat) : ptic_error;
 			if (dblk_block(b, dec, block, &bat)) {
 				/* the IP marked: the one that closed it */
 				dblk_error(b, dec, DECODE_LOOP_MSG,

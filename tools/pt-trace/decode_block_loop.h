@@ -18,6 +18,8 @@
 struct dblk_at {
 	uint64_t pre, post;	/* the packet offsets before and after it */
 	int pending;		/* an event is pending after it */
+	/* its last instruction's: libipt's, else decoded; ptic_error: unknown */
+	enum pt_insn_class cls;
 };
 
 /*
@@ -29,12 +31,11 @@ int dblk_loop_block(struct dloop *l, const struct pt_block *block,
 		    const struct dblk_at *at);
 
 /*
- * The search at @insn of @block, decoded by decode_block.c (its class:
- * ptic_other, ptic_ptwrite, or ptic_call or ptic_jump for a direct one),
- * @last of the block or not: 1 when @insn closes a loop.
+ * The search at @insn of the block @at tells of, decoded by
+ * decode_block.c (with a class), @last of it or not: 1 when @insn
+ * closes a loop.
  */
-int dblk_looping(struct dloop *l, const struct pt_block *block,
-		 const struct dblk_at *at, const struct pt_insn *insn,
-		 int last);
+int dblk_looping(struct dloop *l, const struct dblk_at *at,
+		 const struct pt_insn *insn, int last);
 
 #endif /* PT_TRACE_DECODE_BLOCK_LOOP_H */
