@@ -154,6 +154,11 @@ for o in "--stat:blocks" "--block:show-blocks" "--block:end-on-call" "--block:en
 	"$PT" decode $o --elf "$C/code" "$C/eos.pt" >/dev/null 2>"$O/err"
 	rc=$?
 	[ $rc = 1 ] && grep -q "give --block-decoder too" "$O/err" || why+=" ($o):rc=$rc"
+	# --insn-decoder last: the message names it, not a missing option
+	"$PT" decode --block-decoder $o --insn-decoder --elf "$C/code" "$C/eos.pt" >/dev/null 2>"$O/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "insn-decoder came after --block-decoder" "$O/err" &&
+		! grep -q "give --block-decoder" "$O/err" || why+=" ($o --insn-decoder):rc=$rc"
 done
 if [ -z "$why" ]; then
 	pass decode-block-refused

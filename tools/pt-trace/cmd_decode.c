@@ -319,8 +319,10 @@ int cmd_decode(int argc, char **argv)
 		/* the last of the two wins, as ptxed's */
 		case O_BLOCK:
 			c.o.block = 1;
+			c.o.insn_dec = 0;
 			break;
 		case O_INSN_DEC:
+			c.o.insn_dec = c.o.block;
 			c.o.block = 0;
 			break;
 		case O_BLOCK_SHOW:

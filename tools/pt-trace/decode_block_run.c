@@ -26,10 +26,17 @@ int decode_block_refused(const struct decode_ctx *c)
 	const char *what = NULL;
 
 	if (!o->block) {
+		/* with both decoders named, the last one wins (as ptxed) */
+		const char *fix = o->insn_dec ?
+			"--insn-decoder came after --block-decoder and chose the instruction decoder: leave it out" :
+			"give --block-decoder too";
+
 		if (o->show_blocks || o->end_on_call || o->end_on_jump)
-			ptt_err("--block:show-blocks, --block:end-on-call and --block:end-on-jump are the block decoder's: give --block-decoder too");
+			ptt_err("--block:show-blocks, --block:end-on-call and --block:end-on-jump are the block decoder's: %s",
+				fix);
 		else if (o->stat & DECODE_STAT_BLOCKS)
-			ptt_err("--stat:blocks counts the block decoder's blocks: give --block-decoder too (--stat:insn counts instructions)");
+			ptt_err("--stat:blocks counts the block decoder's blocks: %s (--stat:insn counts instructions)",
+				fix);
 		else
 			return 0;
 		return 1;

@@ -45,6 +45,7 @@ struct decode_opts {
 	int ticks;		/* ptxed's --event:tick: libipt's tick events */
 	int stat;		/* ptxed's --stat*: DECODE_STAT_* */
 	int block;		/* --block-decoder: libipt's block decoder */
+	int insn_dec;		/* --insn-decoder came after --block-decoder */
 	int show_blocks;	/* --block:show-blocks */
 	int end_on_call;	/* --block:end-on-call */
 	int end_on_jump;	/* --block:end-on-jump */
