@@ -227,6 +227,35 @@ static inline void bts_exact_record(struct bts_run *r, const char *pt,
 	r->nrec = blen / BTS_REC;
 }
 
+/*
+ * A failed run's recording @out, its log, the truth it was compared
+ * with and the model's counters, kept as @name in the test's PTT_OUT
+ * directory (they come back with the results): the records on both
+ * sides of a mismatch, and the truth's kernel entries around it, are
+ * what tells a model's bug from the expectation's.
+ */
+static inline void bts_exact_keep(const struct bts_run *r, const char *out,
+				  const char *name)
+{
+	const char *dir = getenv("PTT_OUT");
+	char cmd[512], path[256];
+	FILE *f;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/truth", out);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(r->truth, 1, r->tlen, f);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "cp " BTS_EXACT_STATS " %s/stats; rm -rf %s/%s; "
+		 "cp -r %s %s/%s && cp %s.log %s/%s/",
+		 out, dir, name, out, dir, name, out, dir, name);
+	CHECK(system(cmd) == 0, "cannot keep %s in %s", out, dir);
+}
+
 /* What bts_exact_record() read. */
 static inline void bts_run_free(struct bts_run *r)
 {
