@@ -223,8 +223,9 @@ static void pt_exact_crossed(struct pt_model_cpu *st)
 }
 
 /*
- * IRQs off (or NMI: a threshold PMI's BTS 0 -> 1); @t is current or
- * next (sched_switch).  @bts_on: BTS alone was switched on.
+ * IRQs off (or NMI: a threshold PMI's BTS 0 -> 1, a ToPA PMI's TraceEn
+ * 0 -> 1); @t is current or next (sched_switch).  @bts_on: BTS alone
+ * was switched on.
  */
 static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t,
 			 bool bts_on)
@@ -262,11 +263,18 @@ static void pt_exact_arm(struct pt_model_cpu *st, struct task_struct *t,
 	regs = task_pt_regs(t);
 	regs->flags |= X86_EFLAGS_TF;
 	/*
-	 * Armed already (BTS switched on again, as the driver's switch
-	 * probe does at prev's switch-out): a return still due from an entry
-	 * at its pending instruction stays due.
+	 * Armed already, the task's BTS returns are the probes' (they
+	 * follow it whether PT is on or not).  BTS switched on again (as
+	 * the driver's switch probe does at prev's switch-out): a return
+	 * still due from an entry at its pending instruction stays due,
+	 * else the one it makes next is stored.  TraceEn 0 -> 1 (PT's
+	 * ToPA PMI restarting the trace in its NMI, a stream restart) is
+	 * no BTM and changes nothing of them: made due here, an IRET the
+	 * task never made was stored at its next step or interrupt (the
+	 * PMI's NMI comes right after the step whose packets filled the
+	 * region, in the #DB's kernel visit; tests/vm/bts_exact).
 	 */
-	if (!armed || !st->xkentered)
+	if (!armed || (bts_on && !st->xkentered))
 		pt_model_bts_exact_in(st, regs, pt_exact_mark_take(pt_exact_kdue, t));
 	pt_model_exact_event(PT_EXACT_RESUME, regs->ip, NULL, t, NULL);
 }
