@@ -28,8 +28,8 @@ int decode_block_refused(const struct decode_ctx *c)
 	if (!o->block) {
 		/* with both decoders named, the last one wins (as ptxed) */
 		const char *fix = o->insn_dec ?
-			"--insn-decoder came after --block-decoder and chose the instruction decoder: leave it out" :
-			"give --block-decoder too";
+			"--insn-decoder came after --block-decoder and chose the instruction decoder: leave it out"
+			: "give --block-decoder too";
 
 		if (o->show_blocks || o->end_on_call || o->end_on_jump)
 			ptt_err("--block:show-blocks, --block:end-on-call and --block:end-on-jump are the block decoder's: %s",
