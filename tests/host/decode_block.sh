@@ -159,6 +159,11 @@ for o in "--stat:blocks" "--block:show-blocks" "--block:end-on-call" "--block:en
 	rc=$?
 	[ $rc = 1 ] && grep -q "insn-decoder came after --block-decoder" "$O/err" &&
 		! grep -q "give --block-decoder" "$O/err" || why+=" ($o --insn-decoder):rc=$rc"
+	# ... given twice after it: still the one that chose
+	"$PT" decode --block-decoder $o --insn-decoder --insn-decoder --elf "$C/code" "$C/eos.pt" >/dev/null 2>"$O/err"
+	rc=$?
+	[ $rc = 1 ] && grep -q "insn-decoder came after --block-decoder" "$O/err" ||
+		why+=" ($o --insn-decoder x2):rc=$rc"
 done
 if [ -z "$why" ]; then
 	pass decode-block-refused

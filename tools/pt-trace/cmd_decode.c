@@ -322,7 +322,7 @@ int cmd_decode(int argc, char **argv)
 			c.o.insn_dec = 0;
 			break;
 		case O_INSN_DEC:
-			c.o.insn_dec = c.o.block;
+			c.o.insn_dec |= c.o.block;	/* it came after */
 			c.o.block = 0;
 			break;
 		case O_BLOCK_SHOW:
