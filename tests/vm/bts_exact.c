@@ -22,7 +22,7 @@
  * threshold, and returns there (a model that made a return due at the
  * BTS re-enable stored an IRET to the next instruction).  Nor does PT's
  * ToPA PMI (TraceEn off and on in its NMI), which a third run, stream
- * mode with PT's MTC at --mtc=0, has while the program runs (required;
+ * mode with PT's MTC at --mtc=0 and CYC, has while the program runs (required;
  * at the default the debug kernel's slower run had one, 6.1's none):
  * a model that made a return due at PT's restart stored an IRET to the
  * next instruction, or before the next interrupt's there.  A failed
@@ -164,11 +164,13 @@ int main(void)
 	 * PT's 8 KiB stream as well filled past its 4 KiB watermark while
 	 * the program runs: MTC at --mtc=0, 8 times the default's rate
 	 * (cpu0.pt on 6.1: 7.1 KB; 2.9 KB at the default, which reached
-	 * 5.3 KB on the debug kernel, slower).  The ToPA PMI's NMI comes
-	 * right after the step whose packets filled the region and
-	 * restarts PT there.
+	 * 5.3 KB on the debug kernel, slower), and CYC: the exact model
+	 * writes an MTC and a CYC at nearly every stepped instruction, so
+	 * the bytes follow the instructions more than the host's speed.
+	 * The ToPA PMI's NMI comes right after the step whose packets
+	 * filled the region and restarts PT there.
 	 */
-	run(pt, "stream-pt-pmi", "stream", "-b 8K --mtc=0", true, cs);
+	run(pt, "stream-pt-pmi", "stream", "-b 8K --mtc=0 --cyc", true, cs);
 	bts_exact_off(old);
 	CHECK(bts_model("bts_exact_busy") == 0, "stepped branches lost: bts_exact_busy %lld",
 	      bts_model("bts_exact_busy"));
