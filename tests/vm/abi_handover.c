@@ -60,16 +60,11 @@ static int open_dev(const char *kind, int cpu, int flags)
 /* ctl 0: kernel and user (BTS: both sides; PT: with BranchEn). */
 static int cfg(int fd, int bts, __u64 ctl, __u32 mode, __u64 size, __u32 wm)
 {
-	struct pt_trace_config c;
-
-	memset(&c, 0, sizeof(c));
-	c.size = sizeof(c);
-	c.ctl = ctl ? ctl : bts ? bts_ctl_here() :
-		PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
-	c.mode = mode;
-	c.buffer_size = size;
-	c.watermark = wm;
-	return ioctl(fd, PT_TRACE_IOC_SET_CONFIG, &c);
+	if (!ctl)
+		ctl = bts ? bts_ctl_here() :
+		      PT_CTL_BRANCHEN | PT_CTL_USER | PT_CTL_OS;
+	/* SET_CONFIG of any device (bts_common.h) */
+	return bts_config(fd, ctl, mode, size, wm);
 }
 
 static int status(int fd, struct pt_trace_status *st)
